@@ -1,0 +1,55 @@
+// Helpers shared by the build and start scripts: run a tool on the pinned Node and check build freshness.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Runs a package's bin with the Node that runs this script (the pinned Node 24 under npm scripts). */
+export function runBin(pkgBin, args, options = {}) {
+  const result = spawnSync(process.execPath, [join(root, 'node_modules', pkgBin), ...args], {
+    cwd: options.cwd ?? root,
+    stdio: 'inherit',
+    env: process.env,
+  });
+  if (result.status !== 0) {
+    process.exit(result.status ?? 1);
+  }
+}
+
+/** Newest modification time (ms) among the files under the given paths, skipping build output. */
+export function newestMtime(paths) {
+  let newest = 0;
+  const walk = (path) => {
+    if (!existsSync(path)) return;
+    const stat = statSync(path);
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(path)) {
+        if (entry === 'node_modules' || entry === 'dist') continue;
+        walk(join(path, entry));
+      }
+    } else if (stat.mtimeMs > newest) {
+      newest = stat.mtimeMs;
+    }
+  };
+  for (const path of paths) walk(path);
+  return newest;
+}
+
+export function compileTypeScript() {
+  runBin('typescript/bin/tsc', ['-b', 'shared/tsconfig.json', 'api/tsconfig.json']);
+}
+
+export function buildWeb() {
+  runBin('vite/bin/vite.js', ['build', '--logLevel', 'warn'], { cwd: join(root, 'web') });
+}
+
+/** The web bundle is stale when any of its inputs (web sources, shared core) changed after the last build. */
+export function webIsStale() {
+  const built = join(root, 'web', 'dist', 'index.html');
+  if (!existsSync(built)) return true;
+  const inputs = [join(root, 'web', 'src'), join(root, 'web', 'public'), join(root, 'web', 'index.html'),
+    join(root, 'web', 'vite.config.ts'), join(root, 'shared', 'src')];
+  return newestMtime(inputs) > statSync(built).mtimeMs;
+}
