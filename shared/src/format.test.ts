@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatBytes, formatDate, formatDateRange, formatPrice, truncateFileName } from './format.js';
+
+describe('SPEC §9 prices: cents shown with two decimals and thousands separators', () => {
+  it.each([
+    [0, '$0.00'],
+    [-0, '$0.00'],
+    [1, '$0.01'],
+    [99, '$0.99'],
+    [100, '$1.00'],
+    [123_456, '$1,234.56'],
+    [100_000_000, '$1,000,000.00'],
+    [-100, '-$1.00'],
+    [-1, '-$0.01'],
+    [-123_456, '-$1,234.56'],
+    [Number.MAX_SAFE_INTEGER, '$90,071,992,547,409.91'],
+  ] as const)('%i cents -> %s', (cents, text) => {
+    expect(formatPrice(cents)).toBe(text);
+  });
+
+  it.each([
+    ['usd', '$12.34'],
+    ['USD', '$12.34'],
+    ['eur', '€12.34'],
+    ['cad', 'CA$12.34'],
+  ] as const)('currency %s -> %s', (currency, text) => {
+    expect(formatPrice(1_234, currency)).toBe(text);
+  });
+
+  it.each([1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])('rejects %s', (cents) => {
+    expect(() => formatPrice(cents)).toThrow(RangeError);
+  });
+});
+
+describe('SPEC §9 dates shown as MMM D, YYYY', () => {
+  const originalTz = process.env.TZ;
+  afterEach(() => {
+    // Assigning undefined would store the string 'undefined', itself a (broken) zone name.
+    if (originalTz === undefined) delete process.env.TZ;
+    else process.env.TZ = originalTz;
+  });
+
+  it.each([
+    ['2024-01-05', 'Jan 5, 2024'],
+    ['2024-12-31', 'Dec 31, 2024'],
+    ['2024-02-29', 'Feb 29, 2024'],
+    ['1999-07-04', 'Jul 4, 1999'],
+  ] as const)('%s -> %s', (value, text) => {
+    expect(formatDate(value)).toBe(text);
+  });
+
+  it.each(['Pacific/Pago_Pago', 'Pacific/Kiritimati', 'America/New_York', 'UTC', 'Asia/Kolkata'])(
+    'a date-only string never shifts a day when the process runs in %s',
+    (zone) => {
+      process.env.TZ = zone;
+      expect(formatDate('2024-01-05')).toBe('Jan 5, 2024');
+      expect(formatDate('2024-03-10')).toBe('Mar 10, 2024');
+      expect(formatDate('2024-11-03')).toBe('Nov 3, 2024');
+    },
+  );
+
+  it.each([
+    [new Date('2024-01-06T03:00:00Z'), 'America/New_York', 'Jan 5, 2024'],
+    [new Date('2024-01-06T03:00:00Z'), 'UTC', 'Jan 6, 2024'],
+    [new Date('2024-01-05T12:00:00Z'), 'Pacific/Kiritimati', 'Jan 6, 2024'],
+    ['2024-01-06T03:00:00Z', 'America/New_York', 'Jan 5, 2024'],
+  ] as const)('an instant (%s) is printed as the day it falls on in %s', (value, zone, text) => {
+    expect(formatDate(value, zone)).toBe(text);
+  });
+
+  it('prints an instant in the local zone when none is given', () => {
+    process.env.TZ = 'America/New_York';
+    expect(formatDate(new Date('2024-01-06T03:00:00Z'))).toBe('Jan 5, 2024');
+    process.env.TZ = 'UTC';
+    expect(formatDate(new Date('2024-01-06T03:00:00Z'))).toBe('Jan 6, 2024');
+  });
+
+  it.each(['not a date', '', new Date(Number.NaN)])('rejects %j', (value) => {
+    expect(() => formatDate(value)).toThrow(RangeError);
+  });
+
+  it('formats the store header range (SPEC §2: Jan 5, 2024 - Jan 7, 2024)', () => {
+    expect(formatDateRange('2024-01-05', '2024-01-07')).toBe('Jan 5, 2024 - Jan 7, 2024');
+    expect(formatDateRange(new Date('2024-01-06T03:00:00Z'), '2024-01-07', 'America/New_York')).toBe(
+      'Jan 5, 2024 - Jan 7, 2024',
+    );
+  });
+});
+
+describe('SPEC §2 Upload page flow: displayed file names are cut at 24 characters', () => {
+  it.each([
+    ['', ''],
+    ['clip.mp4', 'clip.mp4'],
+    ['exactly-24-characters.mp', 'exactly-24-characters.mp'],
+    ['twenty-five-characters.mp', 'twenty-five-characters.m…'],
+    ['a-very-long-keynote-recording-final-v2.mov', 'a-very-long-keynote-reco…'],
+    ['😀'.repeat(25), `${'😀'.repeat(24)}…`],
+    ['😀'.repeat(24), '😀'.repeat(24)],
+  ] as const)('%j -> %j', (name, shown) => {
+    expect(truncateFileName(name)).toBe(shown);
+  });
+
+  it('takes another maximum when given', () => {
+    expect(truncateFileName('abcdefgh', 4)).toBe('abcd…');
+    expect(truncateFileName('abcd', 4)).toBe('abcd');
+  });
+});
+
+describe('formatBytes (upload progress)', () => {
+  it.each([
+    [0, '0 B'],
+    [1, '1 B'],
+    [1_023, '1023 B'],
+    [1_024, '1 KB'],
+    [1_536, '1.5 KB'],
+    [1_048_575, '1 MB'], // 1023.999 KB would round to 1024 KB
+    [6_291_456, '6 MB'],
+    [1.5 * 2 ** 30, '1.5 GB'],
+    [200 * 2 ** 30, '200 GB'],
+    [2 ** 40, '1 TB'],
+    [2 ** 50, '1 PB'],
+    [Number.MAX_SAFE_INTEGER, '8 PB'],
+  ] as const)('%i -> %s', (bytes, text) => {
+    expect(formatBytes(bytes)).toBe(text);
+  });
+
+  it.each([-1, 1.5, Number.NaN, 2 ** 53])('rejects %s', (bytes) => {
+    expect(() => formatBytes(bytes)).toThrow(RangeError);
+  });
+});
