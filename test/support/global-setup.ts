@@ -33,17 +33,22 @@ async function waitForHealth(url: string, server: ChildProcess, deadlineMs: numb
   throw new Error(`The server at ${url} did not become healthy within ${deadlineMs} ms.`);
 }
 
+function run(args: string[], cwd = root, env: Record<string, string> = {}): void {
+  const result = spawnSync(process.execPath, args, { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.status !== 0) throw new Error(`Build step failed: ${args.join(' ')}`);
+}
+
 /**
  * Builds once, then starts the real server on a free port with a fresh data folder (SQLite, local
  * storage, mail written to files). Tests reach it through E2E_BASE_URL and E2E_DATA_DIR.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
+  const webDist = join(root, 'test', '.tmp', 'web-dist');
   if (!process.env.E2E_SKIP_BUILD) {
-    const build = spawnSync(process.execPath, [join(root, 'build', 'scripts', 'build.mjs')], {
-      cwd: root,
-      stdio: 'inherit',
-    });
-    if (build.status !== 0) throw new Error('npm run build failed; see the output above.');
+    run([join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'shared/tsconfig.json', 'api/tsconfig.json']);
+    // A bundle of its own, with the widget showcase at /ui that production bundles leave out.
+    run([join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn', '--outDir', webDist,
+      '--emptyOutDir'], join(root, 'web'), { VITE_UI_SHOWCASE: 'true' });
   }
 
   const dataDir = mkdtempSync(join(tmpdir(), 'avp-e2e-'));
@@ -59,6 +64,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
       DATABASE_URL: '',
+      WEB_DIST_DIR: webDist,
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -1,0 +1,249 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/**
+ * The operating contract (DESIGN.md): every setting is an environment variable, validated once at start-up.
+ * Keys keep the variable names so that an error line, the README and the code all say the same thing.
+ */
+
+export class ConfigError extends Error {
+  constructor(readonly lines: string[]) {
+    super(lines.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const NODE_ENVS = ['development', 'production', 'test'] as const;
+const GIB = 1024 ** 3;
+
+/** api/src/config.ts and api/dist/config.js both sit two levels below the repository root. */
+const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+// Shells and .env files often leave a variable set but empty; treat that as "not set" so defaults apply.
+const raw = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const got = (value: string): string => `(got ${JSON.stringify(value)})`;
+
+function integer(fallback: number, min: number, max: number) {
+  return raw.transform((value, ctx) => {
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
+      ctx.addIssue({ code: 'custom', message: `must be an integer between ${min} and ${max} ${got(value)}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+function oneOf<const T extends readonly string[]>(choices: T, fallback: T[number]) {
+  return raw.transform((value, ctx): T[number] => {
+    if (value === undefined) return fallback;
+    const found = choices.find((choice) => choice === value.toLowerCase());
+    if (found === undefined) {
+      ctx.addIssue({ code: 'custom', message: `must be one of ${choices.join(', ')} ${got(value)}` });
+      return z.NEVER;
+    }
+    return found;
+  });
+}
+
+function boolean(fallback: boolean) {
+  return raw.transform((value, ctx) => {
+    if (value === undefined) return fallback;
+    const v = value.toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(v)) return true;
+    if (['false', '0', 'no', 'off'].includes(v)) return false;
+    ctx.addIssue({ code: 'custom', message: `must be true or false ${got(value)}` });
+    return z.NEVER;
+  });
+}
+
+function url(protocols: readonly string[]) {
+  const what = `a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`;
+  return raw.transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    const parsed = URL.parse(value);
+    if (parsed === null || !protocols.includes(parsed.protocol)) {
+      ctx.addIssue({ code: 'custom', message: `must be ${what} ${got(value)}` });
+      return z.NEVER;
+    }
+    return value;
+  });
+}
+
+function pattern(re: RegExp, what: string) {
+  return raw.transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    if (!re.test(value)) {
+      ctx.addIssue({ code: 'custom', message: `must be ${what} ${got(value)}` });
+      return z.NEVER;
+    }
+    return value;
+  });
+}
+
+// A deliberately loose shape check: the real address rules live in shared/ and apply to user input.
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+$/;
+const MAILBOX = /^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/;
+
+function timeZone(fallback: string) {
+  return raw.transform((value, ctx) => {
+    const zone = value ?? fallback;
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      return zone;
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be an IANA time zone such as America/New_York ${got(zone)}`,
+      });
+      return z.NEVER;
+    }
+  });
+}
+
+/** true/false, a hop count, or Express's list of trusted addresses ('loopback', '10.0.0.0/8', ...). */
+const trustProxy = raw.transform((value): boolean | number | string => {
+  if (value === undefined) return false;
+  const v = value.toLowerCase();
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  return value;
+});
+
+const schema = z
+  .object({
+    PORT: integer(3000, 1, 65535),
+    HOST: raw.transform((value) => value ?? '127.0.0.1'),
+    PUBLIC_URL: url(['http:', 'https:']),
+    DATA_DIR: raw.transform((value) => path.resolve(process.cwd(), value ?? './var')),
+    DATABASE_URL: url(['postgres:', 'postgresql:']),
+    DB_SCHEMA: pattern(/^[a-z_][a-z0-9_]{0,62}$/, 'a lowercase PostgreSQL schema name (letters, digits, _)'),
+    SESSION_SECRET: pattern(/^.{32,}$/, 'at least 32 characters long'),
+    SESSION_MAX_SECONDS: integer(86400, 60, 31_536_000),
+    TRUST_PROXY: trustProxy,
+    STORAGE_DRIVER: oneOf(['local', 's3'], 'local'),
+    S3_BUCKET: raw,
+    S3_REGION: raw,
+    S3_ENDPOINT: url(['http:', 'https:']),
+    S3_FORCE_PATH_STYLE: boolean(false),
+    SMTP_URL: url(['smtp:', 'smtps:']),
+    MAIL_FROM: pattern(MAILBOX, 'an e-mail address, optionally as "Name <address>"').transform(
+      (value) => value ?? 'no-reply@localhost',
+    ),
+    STAFF_EMAIL: pattern(EMAIL, 'an e-mail address').transform((value) => value ?? 'staff@localhost'),
+    STRIPE_SECRET_KEY: pattern(/^(sk|rk)_(test|live)_\w+$/, 'a Stripe secret key (sk_test_… or sk_live_…)'),
+    STRIPE_PUBLISHABLE_KEY: pattern(
+      /^pk_(test|live)_\w+$/,
+      'a Stripe publishable key (pk_test_… or pk_live_…)',
+    ),
+    STRIPE_WEBHOOK_SECRET: pattern(/^whsec_\w+$/, 'a Stripe webhook signing secret (whsec_…)'),
+    GOOGLE_CLIENT_ID: raw,
+    GOOGLE_API_KEY: raw,
+    DROPBOX_APP_KEY: raw,
+    BOX_CLIENT_ID: raw,
+    ONEDRIVE_CLIENT_ID: raw,
+    TZ_STORE: timeZone('America/New_York'),
+    MAILING_LIST_URL: url(['http:', 'https:']),
+    MEDIA_BASE_URL: url(['http:', 'https:']),
+    REDIS_URL: url(['redis:', 'rediss:']),
+    UPLOAD_MAX_BYTES: integer(100 * GIB, 1, Number.MAX_SAFE_INTEGER),
+    UPLOAD_RETENTION_DAYS: integer(7, 1, 3650),
+    LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
+    // Production unless told otherwise: stack traces and verbose errors are opt-in.
+    NODE_ENV: oneOf(NODE_ENVS, 'production'),
+    WEB_DIST_DIR: raw.transform((value) =>
+      value === undefined ? DEFAULT_WEB_DIST_DIR : path.resolve(process.cwd(), value),
+    ),
+  })
+  .superRefine((env, ctx) => {
+    if (env.STORAGE_DRIVER === 's3' && env.S3_BUCKET === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' });
+    }
+    // Half a Stripe configuration would take payments that can never be confirmed by webhook.
+    const stripe = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
+    if (stripe.some((key) => env[key] !== undefined)) {
+      for (const key of stripe) {
+        if (env[key] === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `is required when any of ${stripe.join(', ')} is set (leave all three unset for the built-in test gateway)`,
+          });
+        }
+      }
+    }
+  });
+
+type ParsedEnv = z.output<typeof schema>;
+
+export type Config = Omit<ParsedEnv, 'PUBLIC_URL' | 'SESSION_SECRET'> & {
+  PUBLIC_URL: string;
+  SESSION_SECRET: string;
+};
+
+export type Env = Record<string, string | undefined>;
+
+/** Validates the environment; throws ConfigError with one line per bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const lines = new Map<string, string>();
+    for (const issue of result.error.issues) {
+      const name = issue.path.map(String).join('.');
+      if (!lines.has(name)) lines.set(name, `${name}: ${issue.message}`);
+    }
+    throw new ConfigError([...lines.values()]);
+  }
+  const parsed = result.data;
+  return {
+    ...parsed,
+    PUBLIC_URL: (parsed.PUBLIC_URL ?? defaultPublicUrl(parsed.HOST, parsed.PORT)).replace(/\/+$/, ''),
+    SESSION_SECRET: parsed.SESSION_SECRET ?? generatedSecret(parsed.DATA_DIR),
+  };
+}
+
+function defaultPublicUrl(host: string, port: number): string {
+  // A wildcard bind address is not somewhere a browser can go; point links at this machine instead.
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
+export const SECRETS_FILE = 'secrets.json';
+
+/**
+ * Generates SESSION_SECRET into DATA_DIR/secrets.json on first run so that sessions survive restarts
+ * without any setup. The file is created exclusively: when several processes start at once, one writes
+ * and the others read its value.
+ */
+function generatedSecret(dataDir: string): string {
+  const file = path.join(dataDir, SECRETS_FILE);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    try {
+      const secrets = { SESSION_SECRET: randomBytes(48).toString('base64url') };
+      writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+      return secrets.SESSION_SECRET;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const stored: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const secret = (stored as { SESSION_SECRET?: unknown } | null)?.SESSION_SECRET;
+    if (typeof secret !== 'string' || secret.length < 32) {
+      throw new Error(`${file} has no usable SESSION_SECRET`);
+    }
+    return secret;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError([`SESSION_SECRET: not set, and could not be generated into ${file}: ${reason}`]);
+  }
+}

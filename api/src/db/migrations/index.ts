@@ -1,0 +1,18 @@
+import * as initialSchema from './0001-initial-schema.js';
+import type { MigrationContext } from './types.js';
+
+export type { MigrationContext };
+
+export interface MigrationModule {
+  up(params: { context: MigrationContext }): Promise<void>;
+  down(params: { context: MigrationContext }): Promise<void>;
+}
+
+/**
+ * Every migration, in order. Listed by import rather than found by globbing the folder, so the same list
+ * works from src/ (tsx, vitest) and from dist/ (node) without caring about file extensions.
+ * Names are permanent: they are what the meta table records.
+ */
+export const MIGRATIONS: ReadonlyArray<{ name: string; module: MigrationModule }> = [
+  { name: '0001-initial-schema', module: initialSchema },
+];

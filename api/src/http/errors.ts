@@ -1,0 +1,111 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { z } from 'zod';
+import type { Config } from '../config.js';
+
+/** The one error body every API answer uses: `{ "error": { "code", "message", "fields"? } }`. */
+export interface ErrorBody {
+  error: {
+    code: string;
+    message: string;
+    fields?: Record<string, string>;
+    /** NODE_ENV=development only. */
+    stack?: string;
+  };
+}
+
+/** An error meant for the caller: its status, code and message are sent as they are. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+/** zod's issues as `path → first message`; an issue about the whole value is filed under 'root'. */
+export function fieldErrors(error: z.core.$ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length > 0 ? issue.path.map(String).join('.') : 'root';
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+/** The shape of errors raised by Express's body parsers (http-errors). */
+interface HttpError {
+  status: number;
+  type?: string;
+  expose?: boolean;
+  message: string;
+}
+
+function isHttpError(error: unknown): error is HttpError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { status?: unknown }).status === 'number' &&
+    typeof (error as { message?: unknown }).message === 'string'
+  );
+}
+
+function toAppError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  // $ZodError's instanceof checks traits, so errors from any copy of zod (shared's included) match.
+  if (error instanceof z.core.$ZodError) {
+    return new AppError(400, 'validation_failed', 'Some fields are missing or invalid.', fieldErrors(error));
+  }
+  if (isHttpError(error)) {
+    if (error.type === 'entity.parse.failed')
+      return new AppError(400, 'bad_json', 'The request body is not valid JSON.');
+    if (error.type === 'entity.too.large' || error.status === 413) {
+      return new AppError(413, 'payload_too_large', 'The request body is too large.');
+    }
+    if (error.status >= 400 && error.status < 500 && error.expose !== false) {
+      return new AppError(error.status, 'bad_request', error.message);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The single error handler (Node.js best practices). Callers get a stable JSON body; unexpected errors
+ * become a bare 500 whose details stay in the log (with the request id) unless NODE_ENV=development.
+ */
+export function errorHandler(config: Pick<Config, 'NODE_ENV'>): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    const known = toAppError(error);
+    if (known) {
+      if (known.status >= 500) req.log.error({ err: known }, known.message);
+      const body: ErrorBody = { error: { code: known.code, message: known.message } };
+      if (known.fields) body.error.fields = known.fields;
+      res.status(known.status).json(body);
+      return;
+    }
+    // pino-http logs res.err, with the request id, on the request's one log line.
+    res.err = error instanceof Error ? error : new Error(String(error));
+    const body: ErrorBody = { error: { code: 'internal', message: 'Internal server error' } };
+    if (config.NODE_ENV === 'development') body.error.stack = res.err.stack;
+    res.status(500).json(body);
+  };
+}
+
+/** Unknown /api routes answer JSON, never the web app's HTML. */
+export const apiNotFound: RequestHandler = (req, _res, next) => {
+  const pathname = req.originalUrl.split('?')[0] ?? req.originalUrl;
+  next(new AppError(404, 'not_found', `No such API route: ${req.method} ${pathname}`));
+};
+
+/** Anything else nobody answered (a POST to a page, say): a JSON 404 as well. */
+export const routeNotFound: RequestHandler = (req, _res, next) => {
+  const pathname = req.originalUrl.split('?')[0] ?? req.originalUrl;
+  next(new AppError(404, 'not_found', `No such route: ${req.method} ${pathname}`));
+};

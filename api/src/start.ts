@@ -1,0 +1,109 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UniqueConstraintError } from 'sequelize';
+import type { Express } from 'express';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { migrateUp, openDatabase } from './db/index.js';
+import type { Database } from './db/index.js';
+import { hasNoStores, seedDemo } from './db/seed-demo.js';
+import { createLogger } from './logger.js';
+import type { Logger } from './logger.js';
+
+export interface StartOptions {
+  logger?: Logger;
+  /** Overrides config.PORT; 0 lets the system choose a free port (tests). */
+  port?: number;
+}
+
+export interface RunningServer {
+  /** Where this process listens, e.g. http://127.0.0.1:3000. */
+  url: string;
+  port: number;
+  server: Server;
+  app: Express;
+  db: Database;
+  logger: Logger;
+  /** Stops accepting connections, lets requests in flight finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+// Longer than the 60 s idle timeout of common load balancers, so they never reuse a socket we just closed.
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+// Requests still running after this long at shutdown are cut off.
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * The start-up sequence: open the database, migrate, seed the demo content into an empty database
+ * (DESIGN 'Operating contract'), build the app and listen.
+ */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config);
+  const db = await openDatabase(config, logger);
+  let server: Server | undefined;
+  try {
+    const applied = await migrateUp(db, logger);
+    if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+    await seedIfEmpty(db, config, logger);
+
+    const app = createApp({ config, db, logger });
+    server = createServer(app);
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+    await listen(server, options.port ?? config.PORT, config.HOST);
+
+    const port = (server.address() as AddressInfo).port;
+    const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+    const url = `http://${host}:${port}`;
+    logger.info({ url, publicUrl: config.PUBLIC_URL, db: db.dialect }, `listening on ${url}`);
+
+    let closing: Promise<void> | undefined;
+    const listening = server;
+    return {
+      url,
+      port,
+      server: listening,
+      app,
+      db,
+      logger,
+      close: () => (closing ??= shutdown(listening, db)),
+    };
+  } catch (error) {
+    server?.close();
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function seedIfEmpty(db: Database, config: Config, logger: Logger): Promise<void> {
+  if (!(await hasNoStores(db))) return;
+  try {
+    const result = await seedDemo(db, { timeZone: config.TZ_STORE });
+    logger.info(result, 'empty database: demo content seeded');
+  } catch (error) {
+    // Another process starting at the same moment seeded first; its rows are the same demo content.
+    if (error instanceof UniqueConstraintError) return;
+    throw error;
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+async function shutdown(server: Server, db: Database): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  force.unref();
+  await closed;
+  clearTimeout(force);
+  await db.close();
+}

@@ -1,0 +1,153 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/index.js';
+import { createLogger } from '../src/logger.js';
+import { verifyPassword } from '../src/modules/accounts/passwords.js';
+import { tempDir } from './helpers/env.js';
+
+const API_DIR = fileURLToPath(new URL('..', import.meta.url));
+const run = promisify(execFile);
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a CLI entry point from source, the way `npm run admin` runs its build, in a child process. */
+async function cli(script: string, args: string[], env: Record<string, string>): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=source', path.join('src', 'cli', script), ...args],
+      { cwd: API_DIR, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+describe('the command-line tools', () => {
+  let data: { dir: string; remove(): Promise<void> };
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    data = await tempDir();
+    env = { DATA_DIR: data.dir };
+  });
+  afterAll(async () => {
+    await data?.remove();
+  });
+
+  async function readUser(email: string) {
+    const config = loadConfig({ DATA_DIR: data.dir });
+    const db = await openDatabase(config, createLogger({ LOG_LEVEL: 'silent' }));
+    try {
+      return await db.models.User.findOne({ where: { email } });
+    } finally {
+      await db.close();
+    }
+  }
+
+  it('admin create makes a staff account with an argon2id hash, migrating first', async () => {
+    const result = await cli(
+      'admin.ts',
+      [
+        'create',
+        '--email',
+        'Boss@Example.com',
+        '--password',
+        'correct horse',
+        '--first',
+        'Pat',
+        '--last',
+        'Lee',
+      ],
+      env,
+    );
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^Created staff account boss@example\.com \(id \d+\)\.\n$/);
+
+    const user = await readUser('boss@example.com');
+    expect(user).toMatchObject({ role: 'staff', firstName: 'Pat', lastName: 'Lee' });
+    expect(user!.passwordHash.startsWith('$argon2id$')).toBe(true);
+    expect(await verifyPassword(user!.passwordHash, 'correct horse')).toBe(true);
+    expect(await verifyPassword(user!.passwordHash, 'wrong horse')).toBe(false);
+  });
+
+  it('admin create on an existing e-mail updates it', async () => {
+    const result = await cli(
+      'admin.ts',
+      [
+        'create',
+        '--email',
+        'boss@example.com',
+        '--password',
+        'new password',
+        '--first',
+        'Pat',
+        '--last',
+        'Quinn',
+      ],
+      env,
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Updated staff account boss@example\.com/);
+    const user = await readUser('boss@example.com');
+    expect(user!.lastName).toBe('Quinn');
+    expect(await verifyPassword(user!.passwordHash, 'new password')).toBe(true);
+  });
+
+  it('admin rejects bad input with clear messages and the usage text', async () => {
+    const result = await cli('admin.ts', ['create', '--email', 'not-an-email', '--password', 'short'], env);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('--email: must be a valid e-mail address');
+    expect(result.stderr).toContain('--password: must be at least 8 characters');
+    expect(result.stderr).toContain('--first: is required');
+    expect(result.stderr).toContain('--last: is required');
+    expect(result.stderr).toContain(
+      'Usage: npm run admin -- create --email E --password P --first F --last L',
+    );
+
+    const unknown = await cli('admin.ts', ['remove', '--email', 'a@b.co'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^Unknown command: remove\n/);
+  });
+
+  it('migrate reports status, reverts and reapplies', async () => {
+    const status = await cli('migrate.ts', ['status'], env);
+    expect(status).toMatchObject({ code: 0, stdout: 'Up to date.\n' });
+    const down = await cli('migrate.ts', ['down'], env);
+    expect(down).toMatchObject({ code: 0, stdout: 'Reverted: 0001-initial-schema\n' });
+    const up = await cli('migrate.ts', [], env);
+    expect(up).toMatchObject({ code: 0, stdout: 'Applied: 0001-initial-schema\n' });
+    const bad = await cli('migrate.ts', ['sideways'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Unknown command: sideways');
+  });
+
+  it('seed:demo seeds, then finds nothing to change', async () => {
+    const first = await cli('seed.ts', [], env);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(
+      /^Demo content: 4 stores, \d+ products, \d+ prices \(\d+ rows created or updated\)\.\n$/,
+    );
+    const second = await cli('seed.ts', [], env);
+    expect(second.stdout).toMatch(/\(already up to date\)\.\n$/);
+  });
+
+  it('a bad configuration is one line per variable, without a stack', async () => {
+    const result = await cli('seed.ts', [], { ...env, PORT: 'abc' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'Configuration error: PORT: must be an integer between 1 and 65535 (got "abc")\n',
+    );
+  });
+});

@@ -1,0 +1,190 @@
+import { stat, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, SECRETS_FILE } from '../src/config.js';
+import type { Env } from '../src/config.js';
+import { TEST_SECRET, tempDir } from './helpers/env.js';
+
+/** The ConfigError lines for an environment, or a failure if it is accepted. */
+function errorLines(env: Env): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.lines;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+describe('loadConfig', () => {
+  it('applies the operating contract defaults', () => {
+    const config = loadConfig({ SESSION_SECRET: TEST_SECRET });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'http://127.0.0.1:3000',
+      DATA_DIR: path.resolve(process.cwd(), 'var'),
+      SESSION_MAX_SECONDS: 86400,
+      TRUST_PROXY: false,
+      STORAGE_DRIVER: 'local',
+      S3_FORCE_PATH_STYLE: false,
+      TZ_STORE: 'America/New_York',
+      UPLOAD_MAX_BYTES: 100 * 1024 ** 3,
+      UPLOAD_RETENTION_DAYS: 7,
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'production',
+    });
+    // Unset optional variables select the built-in behaviour: SQLite, .eml files, the test gateway.
+    expect([config.DATABASE_URL, config.SMTP_URL, config.STRIPE_SECRET_KEY, config.REDIS_URL]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+    expect(config.WEB_DIST_DIR).toBe(path.join(repoRoot, 'web', 'dist'));
+  });
+
+  it('derives PUBLIC_URL from HOST and PORT, and treats empty variables as unset', () => {
+    expect(loadConfig({ SESSION_SECRET: TEST_SECRET, HOST: '0.0.0.0', PORT: '8080' }).PUBLIC_URL).toBe(
+      'http://localhost:8080',
+    );
+    const config = loadConfig({
+      SESSION_SECRET: TEST_SECRET,
+      PORT: '',
+      PUBLIC_URL: 'https://av.example.com/',
+    });
+    expect(config.PORT).toBe(3000);
+    expect(config.PUBLIC_URL).toBe('https://av.example.com');
+  });
+
+  it('resolves DATA_DIR and WEB_DIST_DIR against the working directory', () => {
+    const config = loadConfig({ SESSION_SECRET: TEST_SECRET, DATA_DIR: 'some/data', WEB_DIST_DIR: 'built' });
+    expect(config.DATA_DIR).toBe(path.resolve(process.cwd(), 'some/data'));
+    expect(config.WEB_DIST_DIR).toBe(path.resolve(process.cwd(), 'built'));
+  });
+
+  it('reports PORT=abc as exactly one clear line', () => {
+    expect(errorLines({ SESSION_SECRET: TEST_SECRET, PORT: 'abc' })).toEqual([
+      'PORT: must be an integer between 1 and 65535 (got "abc")',
+    ]);
+    expect(errorLines({ SESSION_SECRET: TEST_SECRET, PORT: '70000' })).toEqual([
+      'PORT: must be an integer between 1 and 65535 (got "70000")',
+    ]);
+  });
+
+  it('rejects a time zone that is not an IANA zone', () => {
+    const lines = errorLines({ SESSION_SECRET: TEST_SECRET, TZ_STORE: 'Mars/Olympus_Mons' });
+    expect(lines).toEqual([
+      'TZ_STORE: must be an IANA time zone such as America/New_York (got "Mars/Olympus_Mons")',
+    ]);
+    expect(loadConfig({ SESSION_SECRET: TEST_SECRET, TZ_STORE: 'Europe/Paris' }).TZ_STORE).toBe(
+      'Europe/Paris',
+    );
+  });
+
+  it('requires S3_BUCKET with the s3 storage driver', () => {
+    expect(errorLines({ SESSION_SECRET: TEST_SECRET, STORAGE_DRIVER: 's3' })).toEqual([
+      'S3_BUCKET: is required when STORAGE_DRIVER=s3',
+    ]);
+    const config = loadConfig({
+      SESSION_SECRET: TEST_SECRET,
+      STORAGE_DRIVER: 's3',
+      S3_BUCKET: 'uploads',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(config).toMatchObject({ STORAGE_DRIVER: 's3', S3_BUCKET: 'uploads', S3_FORCE_PATH_STYLE: true });
+  });
+
+  it('reports one line per bad variable, all at once', () => {
+    const lines = errorLines({
+      SESSION_SECRET: TEST_SECRET,
+      PORT: '0',
+      DATABASE_URL: 'mysql://db/app',
+      STORAGE_DRIVER: 'ftp',
+      S3_FORCE_PATH_STYLE: 'maybe',
+      SMTP_URL: 'not a url',
+      LOG_LEVEL: 'loud',
+      UPLOAD_RETENTION_DAYS: '-1',
+    });
+    expect(lines).toEqual([
+      'PORT: must be an integer between 1 and 65535 (got "0")',
+      'DATABASE_URL: must be a URL starting with postgres:// or postgresql:// (got "mysql://db/app")',
+      'STORAGE_DRIVER: must be one of local, s3 (got "ftp")',
+      'S3_FORCE_PATH_STYLE: must be true or false (got "maybe")',
+      'SMTP_URL: must be a URL starting with smtp:// or smtps:// (got "not a url")',
+      'UPLOAD_RETENTION_DAYS: must be an integer between 1 and 3650 (got "-1")',
+      'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ]);
+  });
+
+  it('wants all three Stripe keys or none', () => {
+    const lines = errorLines({ SESSION_SECRET: TEST_SECRET, STRIPE_SECRET_KEY: 'sk_test_123' });
+    expect(lines.map((line) => line.split(':')[0])).toEqual([
+      'STRIPE_PUBLISHABLE_KEY',
+      'STRIPE_WEBHOOK_SECRET',
+    ]);
+    const config = loadConfig({
+      SESSION_SECRET: TEST_SECRET,
+      STRIPE_SECRET_KEY: 'sk_test_123',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_456',
+      STRIPE_WEBHOOK_SECRET: 'whsec_789',
+    });
+    expect(config.STRIPE_PUBLISHABLE_KEY).toBe('pk_test_456');
+  });
+
+  it('parses TRUST_PROXY as a boolean, a hop count or a list', () => {
+    const trust = (value: string) =>
+      loadConfig({ SESSION_SECRET: TEST_SECRET, TRUST_PROXY: value }).TRUST_PROXY;
+    expect(trust('true')).toBe(true);
+    expect(trust('2')).toBe(2);
+    expect(trust('loopback, 10.0.0.0/8')).toBe('loopback, 10.0.0.0/8');
+  });
+
+  it('accepts a PostgreSQL URL and rejects a bad schema name', () => {
+    const url = 'postgres://postgres@127.0.0.1:5432/test';
+    expect(loadConfig({ SESSION_SECRET: TEST_SECRET, DATABASE_URL: url }).DATABASE_URL).toBe(url);
+    expect(
+      errorLines({ SESSION_SECRET: TEST_SECRET, DATABASE_URL: url, DB_SCHEMA: 'Drop Table' })[0],
+    ).toMatch(/^DB_SCHEMA: /);
+  });
+
+  it('generates SESSION_SECRET once into DATA_DIR/secrets.json (mode 0600) and reuses it', async () => {
+    const data = await tempDir();
+    cleanups.push(data.remove);
+    const dataDir = path.join(data.dir, 'fresh', 'var');
+    const first = loadConfig({ DATA_DIR: dataDir });
+    const second = loadConfig({ DATA_DIR: dataDir });
+    expect(first.SESSION_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(second.SESSION_SECRET).toBe(first.SESSION_SECRET);
+    const file = path.join(dataDir, SECRETS_FILE);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ SESSION_SECRET: first.SESSION_SECRET });
+  });
+
+  it('uses a given SESSION_SECRET without writing a secrets file', async () => {
+    const data = await tempDir();
+    cleanups.push(data.remove);
+    expect(loadConfig({ DATA_DIR: data.dir, SESSION_SECRET: TEST_SECRET }).SESSION_SECRET).toBe(TEST_SECRET);
+    await expect(stat(path.join(data.dir, SECRETS_FILE))).rejects.toThrow(/ENOENT/);
+    expect(errorLines({ DATA_DIR: data.dir, SESSION_SECRET: 'short' })).toEqual([
+      'SESSION_SECRET: must be at least 32 characters long (got "short")',
+    ]);
+  });
+
+  it('explains a secrets file it cannot use', async () => {
+    const data = await tempDir();
+    cleanups.push(data.remove);
+    await writeFile(path.join(data.dir, SECRETS_FILE), '{ not json');
+    const lines = errorLines({ DATA_DIR: data.dir });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^SESSION_SECRET: not set, and could not be generated into .*secrets\.json: /);
+  });
+});

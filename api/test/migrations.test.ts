@@ -1,0 +1,171 @@
+import { ForeignKeyConstraintError, UniqueConstraintError } from 'sequelize';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  MIGRATIONS_TABLE,
+  migrateDown,
+  migrateUp,
+  openDatabase,
+  pendingMigrations,
+} from '../src/db/index.js';
+import { createLogger } from '../src/logger.js';
+import type { Database } from '../src/db/index.js';
+import { openTestDatabase } from './helpers/app.js';
+import type { TestDatabase } from './helpers/app.js';
+import { DIALECTS } from './helpers/env.js';
+
+const TABLES = [
+  'audit_log',
+  'contact_messages',
+  'file_parts',
+  'mail_outbox',
+  'order_lines',
+  'orders',
+  'password_resets',
+  'products',
+  'rate_limits',
+  'sessions',
+  'store_prices',
+  'stores',
+  'submission_files',
+  'submissions',
+  'users',
+  'webhook_events',
+];
+
+/** The tables this database (for PostgreSQL: this schema) holds, sorted. */
+async function tables(db: Database): Promise<string[]> {
+  const sql =
+    db.dialect === 'sqlite'
+      ? "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+      : "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'";
+  const [rows] = await db.sequelize.query(sql);
+  return (rows as Array<{ name: string }>).map((row) => row.name).sort();
+}
+
+let t: TestDatabase | undefined;
+afterEach(async () => {
+  await t?.cleanup();
+  t = undefined;
+});
+
+describe.each(DIALECTS)('migrations on %s', (dialect) => {
+  it('go up, down and up again', async () => {
+    t = await openTestDatabase(dialect, { migrate: false });
+    const { db } = t;
+    expect(await pendingMigrations(db)).toEqual(['0001-initial-schema']);
+
+    expect(await migrateUp(db)).toEqual(['0001-initial-schema']);
+    expect(await tables(db)).toEqual([...TABLES, MIGRATIONS_TABLE].sort());
+    expect(await migrateUp(db)).toEqual([]);
+
+    expect(await migrateDown(db)).toEqual(['0001-initial-schema']);
+    expect(await tables(db)).toEqual([MIGRATIONS_TABLE]);
+    expect(await pendingMigrations(db)).toEqual(['0001-initial-schema']);
+
+    expect(await migrateUp(db)).toEqual(['0001-initial-schema']);
+    expect(await tables(db)).toEqual([...TABLES, MIGRATIONS_TABLE].sort());
+  });
+
+  it('enforce foreign keys, unique constraints and cascades', async () => {
+    t = await openTestDatabase(dialect);
+    const { User, Session, Store, Product, StorePrice } = t.db.models;
+    const now = new Date();
+    const later = new Date(now.getTime() + 3_600_000);
+
+    await expect(
+      Session.create({ id: 'a'.repeat(64), userId: 999, expiresAt: later }),
+    ).rejects.toBeInstanceOf(ForeignKeyConstraintError);
+
+    const user = await User.create({
+      email: '  Ada@Example.COM ',
+      passwordHash: 'x',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+    });
+    expect(user.email).toBe('ada@example.com');
+    expect(user.role).toBe('client');
+    await expect(
+      User.create({ email: 'ADA@example.com', passwordHash: 'y', firstName: 'A', lastName: 'L' }),
+    ).rejects.toBeInstanceOf(UniqueConstraintError);
+
+    await Session.create({ id: 'b'.repeat(64), userId: user.id, expiresAt: later });
+    await user.destroy();
+    expect(await Session.count()).toBe(0);
+
+    const store = await Store.create({
+      storeId: 'test-show',
+      name: 'Test Show',
+      deadline: '2030-01-10',
+      startDate: '2030-01-15',
+      endDate: '2030-01-17',
+    });
+    const product = await Product.create({ name: 'Monitor' });
+    await StorePrice.create({ storeId: store.id, productId: product.id, unitAmount: 45000 });
+    await expect(
+      StorePrice.create({ storeId: store.id, productId: product.id, unitAmount: 1 }),
+    ).rejects.toBeInstanceOf(UniqueConstraintError);
+    // A priced product cannot be deleted (RESTRICT); deleting the store takes its prices along (CASCADE).
+    await expect(product.destroy()).rejects.toBeInstanceOf(ForeignKeyConstraintError);
+    await store.destroy();
+    expect(await StorePrice.count()).toBe(0);
+    await product.destroy();
+
+    const reloaded = await Store.findAll();
+    expect(reloaded).toEqual([]);
+  });
+
+  it('store big file sizes as BIGINT and read them back as numbers', async () => {
+    t = await openTestDatabase(dialect);
+    const { User, Submission, SubmissionFile, FilePart } = t.db.models;
+    const user = await User.create({
+      email: 'c@example.com',
+      passwordHash: 'x',
+      firstName: 'C',
+      lastName: 'D',
+    });
+    const submission = await Submission.create({
+      userId: user.id,
+      formType: 'sponsor',
+      fields: { event_name: 'Expo' },
+    });
+    const size = 150 * 1024 ** 3 + 7;
+    const lastModified = Date.UTC(2026, 0, 2, 3, 4, 5);
+    const file = await SubmissionFile.create({
+      submissionId: submission.id,
+      name: 'keynote.mov',
+      size,
+      type: 'video/quicktime',
+      lastModified,
+      partSize: 16 * 1024 * 1024,
+      partCount: 9601,
+      storageKey: `uploads/${submission.id}/keynote.mov`,
+    });
+    await FilePart.create({ fileId: file.id, partNumber: 1, size: 16 * 1024 * 1024 });
+    await expect(FilePart.create({ fileId: file.id, partNumber: 1, size: 1 })).rejects.toBeInstanceOf(
+      UniqueConstraintError,
+    );
+
+    const read = await SubmissionFile.findByPk(file.id, { rejectOnEmpty: true });
+    expect(read.size).toBe(size);
+    expect(read.lastModified).toBe(lastModified);
+    expect((await Submission.findByPk(submission.id, { rejectOnEmpty: true })).fields).toEqual({
+      event_name: 'Expo',
+    });
+  });
+});
+
+describe.runIf(DIALECTS.includes('postgres'))('migrations on postgres from several processes', () => {
+  it('take turns: one applies, the others find nothing to do', async () => {
+    t = await openTestDatabase('postgres', { migrate: false });
+    const others = await Promise.all(
+      [1, 2].map(() => openDatabase(t!.config, createLogger({ LOG_LEVEL: 'silent' }))),
+    );
+    try {
+      const results = await Promise.all([t.db, ...others].map((db) => migrateUp(db)));
+      expect(results.flat()).toEqual(['0001-initial-schema']);
+      expect(await tables(t.db)).toEqual([...TABLES, MIGRATIONS_TABLE].sort());
+    } finally {
+      await Promise.all(others.map((db) => db.close()));
+    }
+  });
+});

@@ -1,0 +1,144 @@
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { startServer } from '../src/start.js';
+import type { RunningServer } from '../src/start.js';
+import { createLogger } from '../src/logger.js';
+import { dropSchema, DIALECTS, tempDir, testEnv, writeWebDist } from './helpers/env.js';
+
+const API_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe.each(DIALECTS)('startServer on %s', (dialect) => {
+  it('migrates, seeds an empty database, serves the API and the web app, and stops', async () => {
+    const data = await tempDir();
+    cleanups.push(data.remove);
+    const webDist = await writeWebDist(path.join(data.dir, 'web-dist'));
+    const config = loadConfig(testEnv(path.join(data.dir, 'var'), dialect, { WEB_DIST_DIR: webDist }));
+    if (config.DB_SCHEMA) cleanups.push(() => dropSchema(config.DB_SCHEMA!));
+    const logger = createLogger({ LOG_LEVEL: 'silent' });
+
+    const running: RunningServer = await startServer(config, { port: 0, logger });
+    cleanups.push(() => running.close());
+    expect(running.url).toBe(`http://127.0.0.1:${running.port}`);
+    expect(running.port).toBeGreaterThan(0);
+
+    const health = await fetch(`${running.url}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok', db: dialect });
+    expect((await fetch(`${running.url}/exhibitor_order/demo-expo`)).status).toBe(200);
+    expect((await fetch(`${running.url}/no-such-page`)).status).toBe(404);
+    expect(await running.db.models.Store.count()).toBe(4);
+
+    await running.close();
+    await running.close();
+    await expect(fetch(`${running.url}/api/health`)).rejects.toThrow();
+
+    // A restart finds the schema current and the stores present: nothing is re-seeded.
+    const again = await startServer(config, { port: 0, logger });
+    cleanups.push(() => again.close());
+    const { Store } = again.db.models;
+    await Store.destroy({ where: { storeId: 'demo-late' } });
+    await again.close();
+    const third = await startServer(config, { port: 0, logger });
+    cleanups.push(() => third.close());
+    expect(await third.db.models.Store.count()).toBe(3);
+  });
+});
+
+describe('startServer failures', () => {
+  it('rejects when the port is taken, and releases the database', async () => {
+    const data = await tempDir();
+    cleanups.push(data.remove);
+    const config = loadConfig(testEnv(data.dir, 'sqlite'));
+    const logger = createLogger({ LOG_LEVEL: 'silent' });
+    const first = await startServer(config, { port: 0, logger });
+    cleanups.push(() => first.close());
+    await expect(startServer(config, { port: first.port, logger })).rejects.toThrow(/EADDRINUSE/);
+    expect((await fetch(`${first.url}/api/health`)).status).toBe(200);
+  });
+});
+
+describe('the server entry point', () => {
+  it('prints one line per bad variable and exits 1 without a stack', async () => {
+    const outcome = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=source', path.join('src', 'server.ts')],
+      {
+        cwd: API_DIR,
+        env: { PATH: process.env.PATH ?? '', PORT: 'abc', TZ_STORE: 'Nowhere/Land' },
+        timeout: 60_000,
+      },
+    ).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toBe(
+      'Configuration error: PORT: must be an integer between 1 and 65535 (got "abc")\n' +
+        'Configuration error: TZ_STORE: must be an IANA time zone such as America/New_York (got "Nowhere/Land")\n',
+    );
+  });
+});
+
+/** A port that was free a moment ago: the entry point takes PORT from the environment, not 0. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe('the server process', () => {
+  it('starts from the environment and stops cleanly on SIGTERM', async () => {
+    const data = await tempDir();
+    cleanups.push(data.remove);
+    const port = await freePort();
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=source', path.join('src', 'server.ts')],
+      {
+        cwd: API_DIR,
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: data.dir, PORT: String(port), WEB_DIST_DIR: data.dir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    cleanups.push(async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    const lines: Array<Record<string, unknown>> = [];
+    let buffered = '';
+    const listening = new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString('utf8');
+        const complete = buffered.split('\n');
+        buffered = complete.pop() ?? '';
+        for (const line of complete) {
+          const entry = JSON.parse(line) as Record<string, unknown>;
+          lines.push(entry);
+          if (typeof entry.msg === 'string' && entry.msg.startsWith('listening on')) resolve();
+        }
+      });
+    });
+    await listening;
+    const health = await fetch(`http://127.0.0.1:${port}/api/health`);
+    expect(health.status).toBe(200);
+    expect(lines.find((line) => line.msg === 'empty database: demo content seeded')).toBeTruthy();
+
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['shutting down', 'stopped']));
+  });
+});
