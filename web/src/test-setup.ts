@@ -1,5 +1,11 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
+
+// Testing Library drains React's updates with a setTimeout(0) that it advances itself only when it
+// recognises Jest's fake timers (a global `jest`); under Vitest's fake timers that timeout never fires
+// and every user-event call hangs. This gives it Vitest's clock.
+const globals = globalThis as { jest?: { advanceTimersByTime: (ms: number) => void } };
+globals.jest ??= { advanceTimersByTime: (ms: number) => vi.advanceTimersByTime(ms) };
 
 // jsdom has no layout engine: scrolling is a no-op there, and the real behaviour is checked in Chromium.
 window.scrollTo = () => undefined;

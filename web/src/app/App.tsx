@@ -1,8 +1,15 @@
+import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { HomePage } from '../features/marketing';
 import { SiteLayout } from './layout/SiteLayout';
 import { NotFoundPage } from './NotFoundPage';
 import { ScrollToTop } from './ScrollToTop';
+
+/** The widget kit showcase (/ui) exists only in development and in builds made with VITE_UI_SHOWCASE=true. */
+const UiShowcase =
+  import.meta.env.DEV || import.meta.env.VITE_UI_SHOWCASE === 'true'
+    ? lazy(() => import('../ui/showcase/ShowcasePage'))
+    : null;
 
 /** The route table. Server-side, `isKnownRoute` in shared/routes.ts decides 200 or 404 for the same paths. */
 export function App() {
@@ -10,6 +17,16 @@ export function App() {
     <>
       <ScrollToTop />
       <Routes>
+        {UiShowcase ? (
+          <Route
+            path="ui"
+            element={
+              <Suspense fallback={null}>
+                <UiShowcase />
+              </Suspense>
+            }
+          />
+        ) : null}
         <Route element={<SiteLayout />}>
           <Route index element={<HomePage />} />
           <Route path="home" element={<HomePage />} />
