@@ -3,9 +3,12 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://127.0.0.1:3000';
+// Gallery media from another host (README: MEDIA_BASE_URL), baked in at build time; default /media here.
+const mediaBaseUrl = process.env.VITE_MEDIA_BASE_URL ?? process.env.MEDIA_BASE_URL ?? '';
 
 export default defineConfig({
   plugins: [react()],
+  define: { 'import.meta.env.VITE_MEDIA_BASE_URL': JSON.stringify(mediaBaseUrl) },
   resolve: {
     // Build the shared core from source so the web app never waits on a separate compile step.
     alias: { '@avp/shared': fileURLToPath(new URL('../shared/src/index.ts', import.meta.url)) },
@@ -19,5 +22,11 @@ export default defineConfig({
     outDir: 'dist',
     assetsDir: 'assets',
     sourcemap: true,
+    // build/scripts/prerender.mjs reads it to link each prerendered page's code-split modules and CSS.
+    manifest: true,
+    rolldownOptions: {
+      // zod in a chunk of its own, so lib/zodCsp.ts can set it up before any schema is built.
+      output: { codeSplitting: { groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/ }] } },
+    },
   },
 });

@@ -3,11 +3,16 @@ import type { Express } from 'express';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import { apiNotFound, errorHandler, routeNotFound } from './http/errors.js';
+import { databaseRateLimitStore, setRateLimitStore } from './http/rate-limit.js';
 import { requestLogger } from './http/request-log.js';
+import { sameOrigin } from './http/same-origin.js';
 import { securityHeaders } from './http/security.js';
 import { webApp } from './http/web.js';
 import type { Logger } from './logger.js';
+import { accountsRoutes, loadSession } from './modules/accounts/index.js';
+import { contactRoutes } from './modules/contact/index.js';
 import { healthRoutes } from './modules/health/index.js';
+import { storePageExists, storeRoutes, stripeWebhookRoutes } from './modules/store/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -27,17 +32,31 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  // Counters of every rateLimit() middleware (api/src/http/rate-limit.ts).
+  setRateLimitStore(app, databaseRateLimitStore(deps.db));
 
   app.use(requestLogger(deps.logger));
-  app.use(securityHeaders());
+  app.use(securityHeaders(config));
+
+  // Stripe signs the raw bytes of its webhook: this route reads its own body, ahead of the JSON parser.
+  app.use('/api', stripeWebhookRoutes(deps));
 
   const api = express.Router();
+  // CSRF: a state-changing request must come from this site (or carry a bearer token).
+  api.use(sameOrigin(config));
   api.use(express.json({ limit: JSON_BODY_LIMIT }));
+  // Who is asking: req.user for every route after this line.
+  api.use(loadSession(deps));
   api.use(healthRoutes(deps));
+  api.use(accountsRoutes(deps));
+  api.use(contactRoutes(deps));
+  api.use(storeRoutes(deps));
   api.use(apiNotFound);
   app.use('/api', api);
 
-  app.use(webApp(config.WEB_DIST_DIR));
+  app.use(
+    webApp(config.WEB_DIST_DIR, { publicUrl: config.PUBLIC_URL, pageExists: storePageExists(deps.db) }),
+  );
   app.use(routeNotFound);
   app.use(errorHandler(config));
   return app;

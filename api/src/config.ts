@@ -147,6 +147,8 @@ const schema = z
       'a Stripe publishable key (pk_test_… or pk_live_…)',
     ),
     STRIPE_WEBHOOK_SECRET: pattern(/^whsec_\w+$/, 'a Stripe webhook signing secret (whsec_…)'),
+    // Where the Stripe SDK sends API calls (default: Stripe's own API); tests point it at a local stand-in.
+    STRIPE_API_URL: url(['http:', 'https:']),
     GOOGLE_CLIENT_ID: raw,
     GOOGLE_API_KEY: raw,
     DROPBOX_APP_KEY: raw,

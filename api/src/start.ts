@@ -10,6 +10,8 @@ import type { Database } from './db/index.js';
 import { hasNoStores, seedDemo } from './db/seed-demo.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
+import { startMailWorker } from './modules/mail/index.js';
+import type { MailWorker } from './modules/mail/index.js';
 
 export interface StartOptions {
   logger?: Logger;
@@ -25,6 +27,8 @@ export interface RunningServer {
   app: Express;
   db: Database;
   logger: Logger;
+  /** Delivers the mail outbox; stopped by close() before the database closes. */
+  mailWorker: MailWorker;
   /** Stops accepting connections, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -42,11 +46,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const logger = options.logger ?? createLogger(config);
   const db = await openDatabase(config, logger);
   let server: Server | undefined;
+  let mailWorker: MailWorker | undefined;
   try {
     const applied = await migrateUp(db, logger);
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
     await seedIfEmpty(db, config, logger);
 
+    mailWorker = startMailWorker({ config, db, logger });
     const app = createApp({ config, db, logger });
     server = createServer(app);
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
@@ -60,6 +66,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
     let closing: Promise<void> | undefined;
     const listening = server;
+    const worker = mailWorker;
     return {
       url,
       port,
@@ -67,10 +74,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       app,
       db,
       logger,
-      close: () => (closing ??= shutdown(listening, db)),
+      mailWorker: worker,
+      close: () => (closing ??= shutdown(listening, db, worker)),
     };
   } catch (error) {
     server?.close();
+    await mailWorker?.stop().catch(() => undefined);
     await db.close().catch(() => undefined);
     throw error;
   }
@@ -98,12 +107,13 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-async function shutdown(server: Server, db: Database): Promise<void> {
+async function shutdown(server: Server, db: Database, mailWorker: MailWorker): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
   force.unref();
   await closed;
   clearTimeout(force);
+  await mailWorker.stop();
   await db.close();
 }

@@ -7,11 +7,14 @@ import {
   openDatabase,
   pendingMigrations,
 } from '../src/db/index.js';
+import { MIGRATIONS } from '../src/db/migrations/index.js';
 import { createLogger } from '../src/logger.js';
 import type { Database } from '../src/db/index.js';
 import { openTestDatabase } from './helpers/app.js';
 import type { TestDatabase } from './helpers/app.js';
 import { DIALECTS } from './helpers/env.js';
+
+const ALL_MIGRATIONS = MIGRATIONS.map((migration) => migration.name);
 
 const TABLES = [
   'audit_log',
@@ -19,6 +22,7 @@ const TABLES = [
   'file_parts',
   'mail_outbox',
   'order_lines',
+  'order_refunds',
   'orders',
   'password_resets',
   'products',
@@ -52,17 +56,17 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
   it('go up, down and up again', async () => {
     t = await openTestDatabase(dialect, { migrate: false });
     const { db } = t;
-    expect(await pendingMigrations(db)).toEqual(['0001-initial-schema']);
+    expect(await pendingMigrations(db)).toEqual(ALL_MIGRATIONS);
 
-    expect(await migrateUp(db)).toEqual(['0001-initial-schema']);
+    expect(await migrateUp(db)).toEqual(ALL_MIGRATIONS);
     expect(await tables(db)).toEqual([...TABLES, MIGRATIONS_TABLE].sort());
     expect(await migrateUp(db)).toEqual([]);
 
-    expect(await migrateDown(db)).toEqual(['0001-initial-schema']);
+    expect(await migrateDown(db, 0)).toEqual([...ALL_MIGRATIONS].reverse());
     expect(await tables(db)).toEqual([MIGRATIONS_TABLE]);
-    expect(await pendingMigrations(db)).toEqual(['0001-initial-schema']);
+    expect(await pendingMigrations(db)).toEqual(ALL_MIGRATIONS);
 
-    expect(await migrateUp(db)).toEqual(['0001-initial-schema']);
+    expect(await migrateUp(db)).toEqual(ALL_MIGRATIONS);
     expect(await tables(db)).toEqual([...TABLES, MIGRATIONS_TABLE].sort());
   });
 
@@ -162,7 +166,7 @@ describe.runIf(DIALECTS.includes('postgres'))('migrations on postgres from sever
     );
     try {
       const results = await Promise.all([t.db, ...others].map((db) => migrateUp(db)));
-      expect(results.flat()).toEqual(['0001-initial-schema']);
+      expect(results.flat()).toEqual(ALL_MIGRATIONS);
       expect(await tables(t.db)).toEqual([...TABLES, MIGRATIONS_TABLE].sort());
     } finally {
       await Promise.all(others.map((db) => db.close()));

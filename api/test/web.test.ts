@@ -1,6 +1,9 @@
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '../src/db/seed-demo.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { tempDir, writeWebDist } from './helpers/env.js';
@@ -12,6 +15,8 @@ describe('serving the built web app', () => {
     dist = await tempDir('avp-web-dist-');
     await writeWebDist(dist.dir);
     t = await startTestApp({ env: { WEB_DIST_DIR: dist.dir } });
+    // Store pages are pages only for stores that exist (the store module's check): demo-expo must.
+    await seedDemo(t.db, { timeZone: t.config.TZ_STORE });
   });
   afterAll(async () => {
     await t?.close();
@@ -79,5 +84,49 @@ describe('serving the built web app', () => {
     expect(res.status).toBe(503);
     expect(await res.text()).toBe('The web app is not built yet: run npm run build.');
     await writeWebDist(dist.dir);
+  });
+});
+
+describe('precompressed assets', () => {
+  let t: TestApp;
+  let holder: { dir: string; remove(): Promise<void> };
+  beforeAll(async () => {
+    // The bundle lives under a dot-folder, as the browser tests' test/.tmp/web-dist does.
+    holder = await tempDir('avp-web-dot-');
+    const dist = path.join(holder.dir, '.tmp', 'web-dist');
+    await writeWebDist(dist);
+    await writeFile(path.join(dist, 'assets', 'index-3f9a1c.js.gz'), gzipSync('console.log("gzipped");\n'));
+    t = await startTestApp({ env: { WEB_DIST_DIR: dist } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await holder?.remove();
+  });
+
+  it('sends the gzip copy with its encoding, even from inside a dot-folder', async () => {
+    const res = await t.request('/assets/index-3f9a1c.js', { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(await res.text()).toBe('console.log("gzipped");\n');
+  });
+
+  it('never serves a file outside the bundle', async () => {
+    await writeFile(path.join(holder.dir, 'secret.js.gz'), gzipSync('secret'));
+    // fetch would normalise the dots away; a raw request sends them as an attacker would.
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${t.url}/assets/../../../secret.js`, { headers: { 'accept-encoding': 'gzip' } });
+      req.path = '/assets/../../../secret.js';
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('latin1') }),
+        );
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).not.toBe(200);
+    expect(body).not.toContain(gzipSync('secret').toString('latin1'));
   });
 });

@@ -43,13 +43,25 @@ export function compileTypeScript() {
 
 export function buildWeb() {
   runBin('vite/bin/vite.js', ['build', '--logLevel', 'warn'], { cwd: join(root, 'web') });
+  prerenderWeb(join(root, 'web', 'dist'));
 }
 
-/** The web bundle is stale when any of its inputs (web sources, shared core) changed after the last build. */
+/** Writes the public pages as complete HTML into DIST/prerender (build/scripts/prerender.mjs). */
+export function prerenderWeb(distDir) {
+  const result = spawnSync(process.execPath, [join(root, 'build', 'scripts', 'prerender.mjs'), '--dist', distDir], {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+/** The web bundle is stale when any of its inputs (web sources, shared core) changed after the last full build. */
 export function webIsStale() {
-  const built = join(root, 'web', 'dist', 'index.html');
+  // The prerender's manifest is the build's last file: missing or older than an input means rebuild.
+  const built = join(root, 'web', 'dist', 'prerender', 'manifest.json');
   if (!existsSync(built)) return true;
   const inputs = [join(root, 'web', 'src'), join(root, 'web', 'public'), join(root, 'web', 'index.html'),
-    join(root, 'web', 'vite.config.ts'), join(root, 'shared', 'src')];
+    join(root, 'web', 'vite.config.ts'), join(root, 'shared', 'src'), join(root, 'build', 'scripts', 'prerender.mjs')];
   return newestMtime(inputs) > statSync(built).mtimeMs;
 }

@@ -43,12 +43,15 @@ function run(args: string[], cwd = root, env: Record<string, string> = {}): void
  * storage, mail written to files). Tests reach it through E2E_BASE_URL and E2E_DATA_DIR.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const webDist = join(root, 'test', '.tmp', 'web-dist');
+  // E2E_WEB_DIST lets two runs on one machine build side by side without emptying each other's bundle.
+  const webDist = process.env.E2E_WEB_DIST ? resolve(process.env.E2E_WEB_DIST) : join(root, 'test', '.tmp', 'web-dist');
   if (!process.env.E2E_SKIP_BUILD) {
     run([join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'shared/tsconfig.json', 'api/tsconfig.json']);
     // A bundle of its own, with the widget showcase at /ui that production bundles leave out.
     run([join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn', '--outDir', webDist,
       '--emptyOutDir'], join(root, 'web'), { VITE_UI_SHOWCASE: 'true' });
+    // The public pages as complete HTML, as `npm run build` makes them (build/scripts/prerender.mjs).
+    run([join(root, 'build', 'scripts', 'prerender.mjs'), '--dist', webDist], root, { VITE_UI_SHOWCASE: 'true' });
   }
 
   const dataDir = mkdtempSync(join(tmpdir(), 'avp-e2e-'));

@@ -74,6 +74,7 @@ export async function openDatabase(config: DatabaseConfig, logger: Logger): Prom
       transactionType: Transaction.TYPES.IMMEDIATE,
     });
     prepareSqliteConnections(sequelize);
+    serialiseSqliteTransactions(sequelize);
   } else {
     sequelize = new Sequelize(target.url, {
       ...common,
@@ -170,4 +171,112 @@ function prepareSqliteConnections(sequelize: Sequelize): void {
     }
     return connection;
   };
+}
+
+/** How long a transaction waits for its turn before giving up, like the busy timeout does between processes. */
+const SQLITE_TURN_TIMEOUT_MS = 30_000;
+
+type TransactionFn = Sequelize['transaction'];
+
+/**
+ * SQLite has one writer at a time, and node-sqlite3 runs statements on libuv's small thread pool: with
+ * several transactions each waiting for BEGIN IMMEDIATE inside that pool, the transaction holding the lock
+ * can find no thread for its next statement and everyone waits out the busy timeout. So transactions of
+ * this process take turns here, in memory (and so do writes outside a transaction), and only ever wait for
+ * another process inside SQLite.
+ * Savepoints (a transaction inside a given parent) run on the parent's turn.
+ */
+function serialiseSqliteTransactions(sequelize: Sequelize): void {
+  const original = sequelize.transaction.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
+  let tail: Promise<void> = Promise.resolve();
+
+  const takeTurn = async (): Promise<() => void> => {
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const before = tail;
+    tail = before.then(() => mine);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`SQLite: no turn to write within ${SQLITE_TURN_TIMEOUT_MS} ms`)),
+        SQLITE_TURN_TIMEOUT_MS,
+      );
+    });
+    try {
+      await Promise.race([before, timeout]);
+    } catch (error) {
+      // Give the turn on once it comes, so the queue behind this one is not stuck.
+      void before.then(release);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    return release;
+  };
+
+  const transaction = async (first?: unknown, second?: unknown): Promise<unknown> => {
+    const callback = typeof first === 'function' ? first : second;
+    const options = (typeof first === 'function' ? undefined : first) as
+      { transaction?: unknown } | undefined;
+    if (options?.transaction) return original(first, second);
+    const release = await takeTurn();
+    if (typeof callback === 'function') {
+      try {
+        return await original(options ?? {}, callback);
+      } finally {
+        release();
+      }
+    }
+    let t: Transaction;
+    try {
+      t = (await original(options)) as Transaction;
+    } catch (error) {
+      release();
+      throw error;
+    }
+    let released = false;
+    const done = () => {
+      if (!released) {
+        released = true;
+        release();
+      }
+    };
+    const commit = t.commit.bind(t);
+    const rollback = t.rollback.bind(t);
+    t.commit = async () => {
+      try {
+        await commit();
+      } finally {
+        done();
+      }
+    };
+    t.rollback = async () => {
+      try {
+        await rollback();
+      } finally {
+        done();
+      }
+    };
+    return t;
+  };
+  sequelize.transaction = transaction as unknown as TransactionFn;
+
+  // A write outside any transaction contends for the same lock from the pool, so it takes a turn too.
+  const query = sequelize.query.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
+  const queryInTurn = async (sql: unknown, options?: { transaction?: unknown }): Promise<unknown> => {
+    if (options?.transaction || isReadOnly(sql)) return query(sql, options);
+    const release = await takeTurn();
+    try {
+      return await query(sql, options);
+    } finally {
+      release();
+    }
+  };
+  sequelize.query = queryInTurn as unknown as Sequelize['query'];
+}
+
+/** SELECTs and PRAGMAs never wait for the write lock in WAL mode. */
+function isReadOnly(sql: unknown): boolean {
+  const text = typeof sql === 'string' ? sql : (sql as { query?: unknown } | null)?.query;
+  return typeof text === 'string' && /^\s*(SELECT|PRAGMA)\b/i.test(text);
 }

@@ -72,6 +72,9 @@ const EMAIL_TEXT =
   'Thank you for your order. Our crew will set up your equipment in your booth before the show opens. ' +
   'If anything is missing, bring this confirmation to the A/V service desk.';
 
+/** The demo store's BCC address for order confirmations. */
+export const DEMO_EXPO_BCC = 'av-orders@northbeam.example';
+
 type DemoStore = Omit<StoreCreation, 'storeId'> & { storeId: (typeof DEMO_STORE_IDS)[number] };
 
 function demoStores(today: DateOnly): DemoStore[] {
@@ -84,6 +87,8 @@ function demoStores(today: DateOnly): DemoStore[] {
       ...common,
       storeId: 'demo-expo',
       name: `Demo Expo ${year}`,
+      // Confirmation e-mails are blind-copied here (SPEC §2 'Email BCC'); the browser tests look for it.
+      bcc: DEMO_EXPO_BCC,
       isActive: true,
       isArchived: false,
       deadline: expoDeadline,

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { App } from './App';
@@ -12,12 +12,15 @@ function renderAt(path: string) {
 }
 
 describe('app shell (SPEC §2 routes and layout elements)', () => {
-  it.each(['/', '/home'])('renders the splash with three panels at %s', (path) => {
-    renderAt(path);
+  it.each(['/', '/home'])('renders the splash with three panels at %s', async (path) => {
+    // Pages are code-split: the first render suspends until the page's module has loaded.
+    await act(async () => {
+      renderAt(path);
+    });
     for (const name of ['Creative Services', 'Event Production', 'Planner Resources']) {
-      expect(screen.getByRole('heading', { level: 2, name })).toBeTruthy();
+      expect(await screen.findByRole('heading', { level: 2, name }, { timeout: 15_000 })).toBeTruthy();
     }
-  });
+  }, 20_000);
 
   it('shows the spec text for an unknown route', () => {
     renderAt('/no/such/page');
@@ -41,9 +44,14 @@ describe('app shell (SPEC §2 routes and layout elements)', () => {
     },
   );
 
-  it('hides the contact panel on /blog but keeps the footer', () => {
-    renderAt('/blog');
+  it('hides the contact panel on /blog but keeps the footer', async () => {
+    await act(async () => {
+      renderAt('/blog');
+    });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Notes from the production desk' }, { timeout: 15_000 }),
+    ).toBeTruthy();
     expect(document.getElementById('contact')).toBeNull();
     expect(screen.getByRole('contentinfo')).toBeTruthy();
-  });
+  }, 20_000);
 });

@@ -1,6 +1,9 @@
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
-import { HomePage } from '../features/marketing';
+import { accountRoutes } from '../features/account';
+import { marketingRoutes } from '../features/marketing';
+import { storeRoutes } from '../features/store';
+import { SessionProvider } from '../lib/session';
 import { SiteLayout } from './layout/SiteLayout';
 import { NotFoundPage } from './NotFoundPage';
 import { ScrollToTop } from './ScrollToTop';
@@ -14,7 +17,7 @@ const UiShowcase =
 /** The route table. Server-side, `isKnownRoute` in shared/routes.ts decides 200 or 404 for the same paths. */
 export function App() {
   return (
-    <>
+    <SessionProvider>
       <ScrollToTop />
       <Routes>
         {UiShowcase ? (
@@ -28,11 +31,12 @@ export function App() {
           />
         ) : null}
         <Route element={<SiteLayout />}>
-          <Route index element={<HomePage />} />
-          <Route path="home" element={<HomePage />} />
+          {marketingRoutes}
+          {accountRoutes}
+          {storeRoutes}
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>
-    </>
+    </SessionProvider>
   );
 }

@@ -1,4 +1,6 @@
 import * as initialSchema from './0001-initial-schema.js';
+import * as orderCard from './0002-order-card.js';
+import * as staffRefunds from './0003-staff-refunds.js';
 import type { MigrationContext } from './types.js';
 
 export type { MigrationContext };
@@ -15,4 +17,6 @@ export interface MigrationModule {
  */
 export const MIGRATIONS: ReadonlyArray<{ name: string; module: MigrationModule }> = [
   { name: '0001-initial-schema', module: initialSchema },
+  { name: '0002-order-card', module: orderCard },
+  { name: '0003-staff-refunds', module: staffRefunds },
 ];

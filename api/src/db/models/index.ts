@@ -3,7 +3,14 @@ import { definePasswordReset, defineSession, defineUser } from './accounts.js';
 import { defineContactMessage } from './contact.js';
 import { defineAuditLog, defineRateLimit, defineWebhookEvent } from './operations.js';
 import { defineMailOutbox } from './outbox.js';
-import { defineOrder, defineOrderLine, defineProduct, defineStore, defineStorePrice } from './store.js';
+import {
+  defineOrder,
+  defineOrderLine,
+  defineOrderRefund,
+  defineProduct,
+  defineStore,
+  defineStorePrice,
+} from './store.js';
 import { defineFilePart, defineSubmission, defineSubmissionFile } from './uploads.js';
 
 export * from './accounts.js';
@@ -28,6 +35,7 @@ export function defineModels(sequelize: Sequelize) {
     StorePrice: defineStorePrice(sequelize),
     Order: defineOrder(sequelize),
     OrderLine: defineOrderLine(sequelize),
+    OrderRefund: defineOrderRefund(sequelize),
     Submission: defineSubmission(sequelize),
     SubmissionFile: defineSubmissionFile(sequelize),
     FilePart: defineFilePart(sequelize),
@@ -51,6 +59,7 @@ export function defineModels(sequelize: Sequelize) {
   m.Order.hasMany(m.OrderLine, { foreignKey: 'orderId', as: 'lines' });
   m.OrderLine.belongsTo(m.Order, { foreignKey: 'orderId', as: 'order' });
   m.OrderLine.belongsTo(m.Product, { foreignKey: 'productId', as: 'product' });
+  m.Order.hasMany(m.OrderRefund, { foreignKey: 'orderId', as: 'refunds' });
   m.User.hasMany(m.Submission, { foreignKey: 'userId', as: 'submissions' });
   m.Submission.belongsTo(m.User, { foreignKey: 'userId', as: 'user' });
   m.Submission.hasMany(m.SubmissionFile, { foreignKey: 'submissionId', as: 'files' });

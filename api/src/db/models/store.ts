@@ -168,6 +168,9 @@ export interface OrderAttributes {
   currency: string;
   earlyBird: boolean;
   paidAt: Date | null;
+  /** The card's brand and last four digits ('visa', '4242'), never its number. */
+  cardBrand: string | null;
+  cardLast4: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -181,13 +184,17 @@ export type OrderCreation = Optional<
   | 'refundedAmount'
   | 'currency'
   | 'paidAt'
+  | 'cardBrand'
+  | 'cardLast4'
   | 'createdAt'
   | 'updatedAt'
 >;
 export interface OrderInstance extends Model<OrderAttributes, OrderCreation>, OrderAttributes {}
 
 export function defineOrder(sequelize: Sequelize): ModelStatic<OrderInstance> {
-  const cents = { type: DataTypes.INTEGER, allowNull: false, validate: { min: 0 } };
+  // A fresh object per column: Sequelize writes each column's name into its definition object, so one
+  // object shared by four columns made all four the same column (only `subtotal` was ever written).
+  const cents = () => ({ type: DataTypes.INTEGER, allowNull: false, validate: { min: 0 } });
   return sequelize.define<OrderInstance>(
     'Order',
     {
@@ -205,14 +212,16 @@ export function defineOrder(sequelize: Sequelize): ModelStatic<OrderInstance> {
       gatewayIntentId: { type: DataTypes.STRING(255), allowNull: true, unique: true },
       customer: { type: DataTypes.JSON, allowNull: false },
       email: { type: DataTypes.STRING(254), allowNull: false },
-      subtotal: cents,
-      discount: cents,
-      fee: cents,
-      total: cents,
-      refundedAmount: { ...cents, defaultValue: 0 },
+      subtotal: cents(),
+      discount: cents(),
+      fee: cents(),
+      total: cents(),
+      refundedAmount: { ...cents(), defaultValue: 0 },
       currency: { type: DataTypes.STRING(3), allowNull: false, defaultValue: 'usd' },
       earlyBird: { type: DataTypes.BOOLEAN, allowNull: false },
       paidAt: { type: DataTypes.DATE, allowNull: true },
+      cardBrand: { type: DataTypes.STRING(32), allowNull: true },
+      cardLast4: { type: DataTypes.STRING(4), allowNull: true },
       createdAt: { type: DataTypes.DATE, allowNull: false },
       updatedAt: { type: DataTypes.DATE, allowNull: false },
     },
@@ -247,5 +256,59 @@ export function defineOrderLine(sequelize: Sequelize): ModelStatic<OrderLineInst
       lineTotal: { type: DataTypes.INTEGER, allowNull: false },
     },
     { tableName: 'order_lines', underscored: true, timestamps: false },
+  );
+}
+
+export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** A refund staff asked for (migration 0003-staff-refunds); (orderId, requestKey) is unique. */
+export interface OrderRefundAttributes {
+  id: number;
+  orderId: string;
+  /** Drawn by the staff screen per refund dialog: the same key twice is the same refund. */
+  requestKey: string;
+  amount: number;
+  currency: string;
+  reason: string;
+  status: RefundStatus;
+  gateway: string;
+  gatewayRefundId: string | null;
+  failure: string | null;
+  actorUserId: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+export type OrderRefundCreation = Optional<
+  OrderRefundAttributes,
+  'id' | 'currency' | 'status' | 'gatewayRefundId' | 'failure' | 'actorUserId' | 'createdAt' | 'updatedAt'
+>;
+export interface OrderRefundInstance
+  extends Model<OrderRefundAttributes, OrderRefundCreation>, OrderRefundAttributes {}
+
+export function defineOrderRefund(sequelize: Sequelize): ModelStatic<OrderRefundInstance> {
+  return sequelize.define<OrderRefundInstance>(
+    'OrderRefund',
+    {
+      id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+      orderId: { type: DataTypes.UUID, allowNull: false, unique: 'order_refunds_order_request' },
+      requestKey: { type: DataTypes.STRING(64), allowNull: false, unique: 'order_refunds_order_request' },
+      amount: { type: DataTypes.INTEGER, allowNull: false, validate: { min: 1 } },
+      currency: { type: DataTypes.STRING(3), allowNull: false, defaultValue: 'usd' },
+      reason: { type: DataTypes.STRING(500), allowNull: false },
+      status: {
+        type: DataTypes.STRING(16),
+        allowNull: false,
+        defaultValue: 'pending',
+        validate: { isIn: [REFUND_STATUSES] },
+      },
+      gateway: { type: DataTypes.STRING(32), allowNull: false },
+      gatewayRefundId: { type: DataTypes.STRING(255), allowNull: true },
+      failure: { type: DataTypes.STRING(500), allowNull: true },
+      actorUserId: { type: DataTypes.INTEGER, allowNull: true },
+      createdAt: { type: DataTypes.DATE, allowNull: false },
+      updatedAt: { type: DataTypes.DATE, allowNull: false },
+    },
+    { tableName: 'order_refunds', underscored: true },
   );
 }

@@ -1,12 +1,15 @@
 import { Link } from 'react-router';
 import { site } from '../../content/site';
 
+/** SPEC §1, §2: the footer shows the current year and links only to the external admin site and the privacy policy. */
 export function Footer() {
   const year = new Date().getFullYear();
   return (
     <footer className="site-footer">
       <p>
-        © {year} {site.name}
+        ©{' '}
+        {/* The page may have been prerendered in an earlier year: the browser's year wins without a warning. */}
+        <span suppressHydrationWarning>{year}</span> {site.name}
       </p>
       <ul className="site-footer__links">
         <li>

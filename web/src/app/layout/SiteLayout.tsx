@@ -1,11 +1,18 @@
+import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { usesBareLayout } from '@avp/shared';
 import { ContactPanel } from './ContactPanel';
 import { Footer } from './Footer';
 import { Header } from './Header';
+import { PageMeta } from './PageMeta';
+import { RouteErrorBoundary } from './RouteErrorBoundary';
 
 /** Pages without the contact panel in their footer area (SPEC §2: /blog). */
 const NO_CONTACT_PANEL = new Set(['/blog']);
+
+function normalise(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+}
 
 /**
  * The marketing frame: header, main content, contact panel and footer. The staff screens and the
@@ -13,10 +20,13 @@ const NO_CONTACT_PANEL = new Set(['/blog']);
  */
 export function SiteLayout() {
   const { pathname } = useLocation();
+  const path = normalise(pathname);
   if (usesBareLayout(pathname)) {
     return (
       <main id="main" className="main main--bare">
-        <Outlet />
+        <Suspense fallback={null}>
+          <Outlet />
+        </Suspense>
       </main>
     );
   }
@@ -25,11 +35,16 @@ export function SiteLayout() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      <PageMeta />
       <Header />
-      <main id="main" className="main">
-        <Outlet />
+      <main id="main" className="main" tabIndex={-1}>
+        <RouteErrorBoundary resetKey={path}>
+          <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
       </main>
-      {NO_CONTACT_PANEL.has(pathname) ? null : <ContactPanel />}
+      {NO_CONTACT_PANEL.has(path) ? null : <ContactPanel />}
       <Footer />
     </>
   );

@@ -1,0 +1,31 @@
+import './types.js';
+
+/**
+ * Accounts and sessions (issue 5): registration, sign-in and sign-out, the account form, password
+ * reset, and the middleware every other module uses to know who is asking.
+ *
+ *   loadSession(deps)  mounted once on /api by app.ts: sets req.user / req.authSession
+ *   requireUser        401 unless signed in
+ *   requireStaff       401 signed out, 403 for a client account
+ */
+export { accountsRoutes, ACCOUNT_LIMITS } from './routes.js';
+export {
+  loadSession,
+  requireUser,
+  requireStaff,
+  sessionCookieName,
+  hashToken,
+  NOT_SIGNED_IN,
+  NOT_AUTHORISED,
+} from './sessions.js';
+export { isCommonPassword, newPasswordError, PASSWORD_TOO_COMMON } from './password-policy.js';
+export {
+  FORGOT_PASSWORD_SENT,
+  PASSWORD_RESET_DONE,
+  RESET_LINK_INVALID,
+  RESET_LINK_TTL_SECONDS,
+  RESET_MAIL_SUBJECT,
+  RESET_PATH,
+} from './service.js';
+export type { AccountsDeps } from './service.js';
+export type { AuthSession, SessionUser } from './types.js';

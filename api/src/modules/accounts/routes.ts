@@ -1,0 +1,194 @@
+import { normaliseEmail } from '../../db/models/index.js';
+import type { UserInstance } from '../../db/models/index.js';
+import express from 'express';
+import type { Request, Response, Router } from 'express';
+import { clientIp, rateLimit } from '../../http/rate-limit.js';
+import {
+  dummyPasswordHash,
+  FORGOT_PASSWORD_SENT,
+  login,
+  logout,
+  PASSWORD_RESET_DONE,
+  register,
+  requestPasswordReset,
+  resetPassword,
+  updateAccount,
+} from './service.js';
+import type { AccountsDeps, RequestMeta, SignedIn } from './service.js';
+import { clearSessionCookie, requireUser, setSessionCookie, toSessionUser } from './sessions.js';
+
+/** Rate limits of the account routes (DESIGN 'Running on more than one machine': counted in the database). */
+export const ACCOUNT_LIMITS = {
+  loginPerIp: { windowSeconds: 15 * 60, max: 50 },
+  loginPerAccount: { windowSeconds: 15 * 60, max: 10 },
+  registerPerIp: { windowSeconds: 60 * 60, max: 10 },
+  forgotPerIp: { windowSeconds: 60 * 60, max: 10 },
+  forgotPerAccount: { windowSeconds: 60 * 60, max: 5 },
+  resetPerIp: { windowSeconds: 60 * 60, max: 30 },
+} as const;
+
+export const TOO_MANY_SIGN_INS = 'Too many sign-in attempts. Please wait 15 minutes and try again.';
+export const TOO_MANY_REGISTRATIONS =
+  'Too many accounts were created from this address. Please try again later.';
+export const TOO_MANY_RESETS = 'Too many password reset requests. Please wait an hour and try again.';
+
+function meta(req: Request): RequestMeta {
+  return { ip: clientIp(req), userAgent: req.get('user-agent') ?? null, session: req.authSession };
+}
+
+/** The body's e-mail, normalised as stored, for limits counted per account. */
+function bodyEmail(req: Request): string | undefined {
+  const email = (req.body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' && email.trim() !== '' ? normaliseEmail(email) : undefined;
+}
+
+/** SPEC §3 'Client user' (without the password, which never travels back). */
+export function accountBody(user: UserInstance) {
+  return {
+    userid: user.id,
+    email: user.email,
+    firstname: user.firstName,
+    lastname: user.lastName,
+    company: user.company ?? '',
+    phone: user.phone ?? '',
+  };
+}
+
+function secondsLeft(expiresAt: Date): number {
+  return Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
+}
+
+function sessionBody(signedIn: SignedIn) {
+  const { session } = signedIn.created;
+  return {
+    user: toSessionUser(signedIn.user),
+    loginAt: session.createdAt.toISOString(),
+    expiresAt: session.expiresAt.toISOString(),
+    expiresInSeconds: secondsLeft(session.expiresAt),
+  };
+}
+
+/**
+ * The JSON routes of accounts and sessions (docs/api.md 'Accounts and sessions'):
+ *   GET  /session                      who is signed in
+ *   POST /auth/login                   sign in (cookie, or a bearer token with `token: true`)
+ *   POST /auth/logout                  sign out
+ *   POST /auth/register                create a client account and sign in
+ *   POST /auth/forgot-password         e-mail a reset link
+ *   POST /auth/reset-password          set a new password with the link's token
+ *   GET  /account, PUT /account        the signed-in account's details
+ */
+export function accountsRoutes(deps: AccountsDeps): Router {
+  const { config } = deps;
+  const router = express.Router();
+  // Computed now, so that the first sign-in with an unknown address takes no longer than the others.
+  void dummyPasswordHash();
+
+  const signedIn = (res: Response, result: SignedIn, status: number) => {
+    setSessionCookie(res, config, result.created.token, result.created.session.expiresAt);
+    res.status(status).set('Cache-Control', 'no-store').json(sessionBody(result));
+  };
+
+  router.get('/session', (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    if (req.user === undefined || req.authSession === undefined) {
+      res.json({ user: null, expired: req.sessionEnded === true });
+      return;
+    }
+    const { createdAt, expiresAt } = req.authSession;
+    res.json({
+      user: req.user,
+      loginAt: createdAt.toISOString(),
+      expiresAt: expiresAt.toISOString(),
+      expiresInSeconds: secondsLeft(expiresAt),
+    });
+  });
+
+  router.post(
+    '/auth/login',
+    rateLimit({
+      name: 'login-ip',
+      ...ACCOUNT_LIMITS.loginPerIp,
+      key: clientIp,
+      message: TOO_MANY_SIGN_INS,
+    }),
+    rateLimit({
+      name: 'login-account',
+      ...ACCOUNT_LIMITS.loginPerAccount,
+      key: bodyEmail,
+      message: TOO_MANY_SIGN_INS,
+    }),
+    async (req, res) => {
+      const result = await login(deps, req.body, meta(req));
+      if (result.created.session.via === 'bearer') {
+        // The desktop uploader: the token in the answer, no cookie.
+        res
+          .status(200)
+          .set('Cache-Control', 'no-store')
+          .json({ ...sessionBody(result), token: result.created.token });
+        return;
+      }
+      signedIn(res, result, 200);
+    },
+  );
+
+  router.post('/auth/logout', async (req, res) => {
+    await logout(deps, meta(req));
+    if (req.authSession?.via !== 'bearer') clearSessionCookie(res, config);
+    res.status(204).end();
+  });
+
+  router.post(
+    '/auth/register',
+    rateLimit({
+      name: 'register-ip',
+      ...ACCOUNT_LIMITS.registerPerIp,
+      key: clientIp,
+      message: TOO_MANY_REGISTRATIONS,
+    }),
+    async (req, res) => {
+      signedIn(res, await register(deps, req.body, meta(req)), 201);
+    },
+  );
+
+  router.post(
+    '/auth/forgot-password',
+    rateLimit({ name: 'forgot-ip', ...ACCOUNT_LIMITS.forgotPerIp, key: clientIp, message: TOO_MANY_RESETS }),
+    rateLimit({
+      name: 'forgot-account',
+      ...ACCOUNT_LIMITS.forgotPerAccount,
+      key: bodyEmail,
+      message: TOO_MANY_RESETS,
+    }),
+    async (req, res) => {
+      await requestPasswordReset(deps, req.body);
+      res.json({ message: FORGOT_PASSWORD_SENT });
+    },
+  );
+
+  router.post(
+    '/auth/reset-password',
+    rateLimit({ name: 'reset-ip', ...ACCOUNT_LIMITS.resetPerIp, key: clientIp, message: TOO_MANY_RESETS }),
+    async (req, res) => {
+      await resetPassword(deps, req.body, meta(req));
+      res.json({ message: PASSWORD_RESET_DONE });
+    },
+  );
+
+  router.get('/account', requireUser, async (req, res) => {
+    const user = await deps.db.models.User.findByPk(req.user?.id);
+    res.set('Cache-Control', 'no-store');
+    if (user === null) {
+      res.status(401).json({ error: { code: 'unauthenticated', message: 'This account no longer exists.' } });
+      return;
+    }
+    res.json(accountBody(user));
+  });
+
+  router.put('/account', requireUser, async (req, res) => {
+    const user = await updateAccount(deps, req.user?.id ?? 0, req.body, meta(req));
+    res.set('Cache-Control', 'no-store').json(accountBody(user));
+  });
+
+  return router;
+}

@@ -1,0 +1,38 @@
+import type { Transaction } from 'sequelize';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/index.js';
+import { enqueueMail } from '../mail/index.js';
+import { invoicePdf } from './invoice.js';
+import { buildReceipt, confirmationHtml, confirmationSubject, confirmationText } from './receipt.js';
+
+/**
+ * Queues the confirmation e-mail of a paid order (receipt and invoice PDF, BCC to the store's list) in the
+ * caller's transaction. Used when the order is paid (paid.ts) and when staff resend it (issue 7).
+ */
+export async function enqueueConfirmationMail(
+  deps: { config: Pick<Config, 'TZ_STORE'>; db: Database },
+  orderId: string,
+  transaction: Transaction,
+): Promise<{ mailId: number; confirmation: string; total: number }> {
+  const { Order, OrderLine, Store } = deps.db.models;
+  const order = await Order.findByPk(orderId, { transaction, rejectOnEmpty: true });
+  const lines = await OrderLine.findAll({ where: { orderId }, order: [['id', 'ASC']], transaction });
+  const store = await Store.findByPk(order.storeId, { transaction, rejectOnEmpty: true });
+  const receipt = buildReceipt(order, lines, store, deps.config.TZ_STORE);
+  const pdf = await invoicePdf(receipt);
+  const mail = await enqueueMail(
+    deps.db,
+    {
+      to: order.email,
+      bcc: store.bcc ?? undefined,
+      subject: confirmationSubject(receipt),
+      text: confirmationText(receipt),
+      html: confirmationHtml(receipt),
+      attachments: [
+        { filename: `invoice-${receipt.confirmation}.pdf`, contentType: 'application/pdf', content: pdf },
+      ],
+    },
+    { transaction },
+  );
+  return { mailId: mail.id, confirmation: receipt.confirmation, total: order.total };
+}

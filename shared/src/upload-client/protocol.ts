@@ -1,0 +1,81 @@
+/**
+ * The multipart upload protocol's wire shapes (DESIGN 'Uploads', docs/api.md 'Uploads'), shared by the
+ * server, the browser and the desktop app.
+ */
+import { z } from 'zod';
+import { eventAssetSchema } from '../schemas/upload.js';
+import {
+  EVENT_NAME_REQUIRED,
+  PROJECT_NAME_REQUIRED,
+  SESSION_DATE_REQUIRED,
+  SPEAKER_NAME_REQUIRED,
+  SPONSOR_COMPANY_REQUIRED,
+} from '../messages.js';
+import { optionalText, requiredText } from '../schemas/common.js';
+
+export const UPLOADS_API = '/api/uploads';
+
+/** The body of POST /api/uploads/submissions: the form's fields as SPEC §3 names them. */
+export const submissionFieldsSchema = z.discriminatedUnion('form_type', [
+  z.object({
+    form_type: z.literal('creative'),
+    project_name: requiredText(PROJECT_NAME_REQUIRED).pipe(z.string().max(255)),
+    description: optionalText().pipe(z.string().max(10_000)),
+  }),
+  z.object({
+    form_type: z.literal('event'),
+    event_name: requiredText(EVENT_NAME_REQUIRED).pipe(z.string().max(255)),
+    session_datetime: z.string({ error: SESSION_DATE_REQUIRED }).pipe(eventAssetSchema.shape.session_datetime),
+    speaker_name: requiredText(SPEAKER_NAME_REQUIRED).pipe(z.string().max(255)),
+    room_no: optionalText().pipe(z.string().max(255)),
+    description: optionalText().pipe(z.string().max(10_000)),
+  }),
+  z.object({
+    form_type: z.literal('sponsor'),
+    event_name: requiredText(EVENT_NAME_REQUIRED).pipe(z.string().max(255)),
+    sponsor_company: requiredText(SPONSOR_COMPANY_REQUIRED).pipe(z.string().max(255)),
+    description: optionalText().pipe(z.string().max(10_000)),
+  }),
+]);
+export type SubmissionFields = z.input<typeof submissionFieldsSchema>;
+
+export const createSubmissionSchema = z.intersection(
+  submissionFieldsSchema,
+  /** An unfinished submission of the caller's to continue (after a reload) rather than a new one. */
+  z.object({ resume_id: z.uuid().optional() }),
+);
+export type CreateSubmission = z.input<typeof createSubmissionSchema>;
+
+export type SubmissionStatus = 'open' | 'submitted';
+export type UploadFileStatus = 'uploading' | 'complete';
+
+/** One file as the protocol describes it. */
+export interface UploadFileInfo {
+  id: string;
+  name: string;
+  size: number;
+  type: string;
+  lastModified: number | null;
+  sha256: string | null;
+  partSize: number;
+  partCount: number;
+  status: UploadFileStatus;
+  /** Part numbers the server holds, ascending (absent in lists of many files). */
+  receivedParts?: number[];
+}
+
+export interface SubmissionInfo {
+  id: string;
+  formType: 'creative' | 'event' | 'sponsor';
+  fields: Record<string, string>;
+  status: SubmissionStatus;
+  submittedAt: string | null;
+  createdAt: string;
+  files: UploadFileInfo[];
+}
+
+/** The staff inbox's view: a submission with its client and handled state. */
+export interface InboxSubmission extends SubmissionInfo {
+  handledAt: string | null;
+  client: { id: number; email: string; firstName: string; lastName: string; company: string };
+}

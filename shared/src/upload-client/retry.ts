@@ -1,0 +1,30 @@
+/** Retry policy of the upload client: exponential backoff with jitter on network errors and 5xx. */
+
+export interface RetryPolicy {
+  /** Attempts after the first; 0 disables retrying. */
+  retries: number;
+  /** Delay before the first retry; each further retry doubles it, up to maxMs. */
+  baseMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_RETRY: Readonly<RetryPolicy> = { retries: 8, baseMs: 500, maxMs: 15_000 };
+
+/**
+ * The wait before retry number `attempt` (1-based): base × 2^(attempt−1), capped at maxMs, then scaled
+ * by a random factor in [0.5, 1) ('equal jitter') so that many clients cut off together do not return in
+ * step.
+ */
+export function retryDelayMs(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
+  const exponential = policy.baseMs * 2 ** Math.max(0, attempt - 1);
+  const capped = Math.min(policy.maxMs, exponential);
+  return Math.round(capped * (0.5 + 0.5 * random()));
+}
+
+/**
+ * Whether an HTTP status is worth another try: server errors and the two 'come back later' answers.
+ * Other 4xx answers (bad size, missing parts, not signed in) will not change by retrying.
+ */
+export function isRetryableStatus(status: number): boolean {
+  return status >= 500 || status === 408 || status === 429;
+}

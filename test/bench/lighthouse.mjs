@@ -1,0 +1,184 @@
+// `npm run bench:lighthouse`: Lighthouse (mobile preset, simulated slow 4G and a 4x slower CPU) against the
+// production build served by the real server, on the four pages of issue 4. Prints the four category scores
+// and the JavaScript each page loads. A benchmark: it prints figures and never fails on them.
+//
+// Environment: CHROMIUM_PATH (default /usr/bin/chromium), LIGHTHOUSE_RUNS (runs per page, median kept, default 1),
+// BENCH_SKIP_BUILD=1 to use the current web/dist and api/dist as they are.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { buildWeb, compileTypeScript, root, webIsStale } from '../../build/scripts/lib.mjs';
+
+const PAGES = ['/', '/creative_services', '/event_production', '/contact'];
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 1));
+const FIRST_LOAD_BUDGET_KB = 100;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url, child) {
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('the server did not become healthy within 60 s');
+}
+
+const kb = (bytes) => (bytes / 1024).toFixed(1);
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+if (!process.env.BENCH_SKIP_BUILD) {
+  compileTypeScript();
+  if (webIsStale()) {
+    console.log('Building the web app…');
+    buildWeb();
+  }
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'avp-lighthouse-'));
+const port = await freePort();
+const url = `http://127.0.0.1:${port}`;
+const server = spawn(process.execPath, [join(root, 'api', 'dist', 'server.js')], {
+  cwd: root,
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+
+let chrome;
+try {
+  await waitForHealth(url, server);
+  chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  const rows = [];
+  for (const path of PAGES) {
+    const runs = [];
+    let retries = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const result = await lighthouse(`${url}${path}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: CATEGORIES,
+      });
+      if (!result) throw new Error(`Lighthouse returned nothing for ${path}`);
+      if (result.lhr.runtimeError && retries < 2) {
+        // A busy machine can starve a run (NO_FCP and the like): report it and try that run again.
+        console.log(`${path}: run ${i + 1} failed (${result.lhr.runtimeError.code}); running it again`);
+        retries++;
+        i--;
+        continue;
+      }
+      runs.push(result.lhr);
+    }
+    const scores = Object.fromEntries(
+      CATEGORIES.map((c) => [
+        c,
+        median(runs.map((lhr) => Math.round((lhr.categories[c]?.score ?? 0) * 100))),
+      ]),
+    );
+    const lhr = runs[0];
+    const requests = lhr.audits['network-requests']?.details?.items ?? [];
+    const scripts = requests.filter((r) => r.resourceType === 'Script');
+    const failed = CATEGORIES.flatMap((c) =>
+      Object.values(lhr.audits)
+        .filter(
+          (a) =>
+            lhr.categories[c]?.auditRefs.some((ref) => ref.id === a.id && ref.weight > 0) &&
+            a.score !== null &&
+            a.score < 1 &&
+            a.scoreDisplayMode === 'binary',
+        )
+        .map((a) => a.id),
+    );
+    rows.push({
+      page: path,
+      ...scores,
+      jsFiles: scripts.length,
+      jsTransferred: scripts.reduce((sum, r) => sum + (r.transferSize ?? 0), 0),
+      jsUncompressed: scripts.reduce((sum, r) => sum + (r.resourceSize ?? 0), 0),
+      lcp: median(runs.map((l) => l.audits['largest-contentful-paint']?.numericValue ?? 0)),
+      tbt: median(runs.map((l) => l.audits['total-blocking-time']?.numericValue ?? 0)),
+      cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? 0,
+      failed,
+      version: lhr.lighthouseVersion,
+    });
+  }
+
+  console.log(
+    `\nLighthouse ${rows[0]?.version ?? ''} · mobile preset (simulated throttling) · ${RUNS} run(s) per page, median\n`,
+  );
+  const header = [
+    'page',
+    'perf',
+    'a11y',
+    'best-pr.',
+    'SEO',
+    'JS files',
+    'JS sent KB',
+    'JS raw KB',
+    'LCP ms',
+    'TBT ms',
+    'CLS',
+  ];
+  const lines = rows.map((r) => [
+    r.page,
+    r.performance,
+    r.accessibility,
+    r['best-practices'],
+    r.seo,
+    r.jsFiles,
+    kb(r.jsTransferred),
+    kb(r.jsUncompressed),
+    Math.round(r.lcp),
+    Math.round(r.tbt),
+    r.cls.toFixed(3),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)));
+  const fmt = (cells) =>
+    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  console.log(fmt(header));
+  for (const line of lines) console.log(fmt(line));
+  const home = rows.find((r) => r.page === '/');
+  if (home) {
+    console.log(
+      `\nFirst load of /: ${kb(home.jsTransferred)} KB of compressed JavaScript (goal: at most ${FIRST_LOAD_BUDGET_KB} KB).`,
+    );
+  }
+  for (const r of rows)
+    if (r.failed.length > 0) console.log(`${r.page}: audits not passed: ${r.failed.join(', ')}`);
+} finally {
+  await chrome?.kill();
+  server.kill('SIGTERM');
+  await new Promise((r) => (server.exitCode !== null ? r() : server.once('exit', r)));
+  rmSync(dataDir, { recursive: true, force: true });
+}

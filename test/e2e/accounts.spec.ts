@@ -1,0 +1,202 @@
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
+import { startExtraServer, type ExtraServer } from '../support/extra-server';
+
+/**
+ * Accounts and sessions through the browser, against the real server (issue 5): registration, sign-out,
+ * a failed and a good sign-in, the account update form, forgot password with the link taken from the
+ * mail outbox, and the session maximum sending the portal back to /client with the spec's message.
+ */
+
+const LOGIN_FAILED =
+  'Your email or your password did not match our records, please re-enter your login credentials.';
+const EMAIL_ALREADY_EXISTS = 'This email already exists. Forgot Password?';
+const SESSION_EXPIRED = 'The session has expired, please relogin and try again.';
+const PASSWORD = 'Difference Engine 1843';
+
+let counter = 0;
+function uniqueEmail(name: string): string {
+  counter += 1;
+  return `${name}.${Date.now().toString(36)}.${process.pid}.${counter}@example.com`;
+}
+
+/** A text input by its accessible name (the visible label without the required mark). */
+function field(scope: Page | Locator, name: string): Locator {
+  return scope.getByRole('textbox', { name, exact: true });
+}
+
+async function register(page: Page, email: string, { baseUrl = '', password = PASSWORD } = {}) {
+  await page.goto(`${baseUrl}/register`);
+  const form = page.getByRole('form', { name: 'Registration' });
+  await field(form, 'Email').fill(email);
+  await field(form, 'First name').fill('Ada');
+  await field(form, 'Last name').fill('Lovelace');
+  await field(form, 'Company').fill('Analytical Engines');
+  await field(form, 'Phone').fill('(555) 123-4567');
+  await field(form, 'Password').fill(password);
+  await field(form, 'Confirm password').fill(password);
+  await form.getByRole('button', { name: 'Register' }).click();
+}
+
+function loginForm(page: Page): Locator {
+  return page.getByRole('form', { name: 'Sign in' });
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  const form = loginForm(page);
+  await field(form, 'Email').fill(email);
+  await field(form, 'Password').fill(password);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** The newest message to `to` in the mail outbox, read from the server's SQLite file. */
+function latestMailTo(dataDir: string, to: string): string | undefined {
+  const db = new DatabaseSync(join(dataDir, 'app.db'), { readOnly: true });
+  try {
+    const row = db
+      .prepare('SELECT text_body FROM mail_outbox WHERE to_address = ? ORDER BY id DESC LIMIT 1')
+      .get(to) as { text_body: string } | undefined;
+    return row?.text_body;
+  } finally {
+    db.close();
+  }
+}
+
+test.describe('accounts and sessions', () => {
+  test('register, sign out, a wrong password, sign in, update the account', async ({ page }) => {
+    const email = uniqueEmail('ada');
+    await register(page, email);
+    await expect(page.getByText('Your account has been created and you are signed in.')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Your Account' })).toBeVisible();
+
+    await page.goto('/client');
+    await expect(page.getByText('Logged in as Ada Lovelace')).toBeVisible();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(loginForm(page)).toBeVisible();
+    await page.reload();
+    await expect(loginForm(page)).toBeVisible();
+
+    await signIn(page, email, 'Not my password 1');
+    await expect(loginForm(page).getByRole('alert')).toHaveText(LOGIN_FAILED);
+    await expect(field(loginForm(page), 'Password')).toHaveValue('');
+    await expect(field(loginForm(page), 'Email')).toHaveValue(email);
+
+    await signIn(page, email, PASSWORD);
+    await expect(page.getByText('Logged in as Ada Lovelace')).toBeVisible();
+
+    await page.goto('/register');
+    const account = page.getByRole('form', { name: 'Account details' });
+    await expect(field(account, 'Company')).toHaveValue('Analytical Engines');
+    await expect(field(account, 'Email')).toHaveValue(email);
+    await field(account, 'Last name').fill('King');
+    await field(account, 'Company').fill('Lovelace & Babbage');
+    await account.getByRole('button', { name: 'Update account' }).click();
+    await expect(account.getByRole('status')).toHaveText('Your account has been updated.');
+    await page.reload();
+    await expect(field(account, 'Company')).toHaveValue('Lovelace & Babbage');
+    await page.goto('/client');
+    await expect(page.getByText('Logged in as Ada King')).toBeVisible();
+    // The empty password fields left the password as it was.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn(page, email, PASSWORD);
+    await expect(page.getByText('Logged in as Ada King')).toBeVisible();
+  });
+
+  test('a taken e-mail offers the forgot-password dialog', async ({ page, browser }) => {
+    const email = uniqueEmail('taken');
+    await register(page, email);
+    await expect(page.getByRole('heading', { name: 'Your Account' })).toBeVisible();
+
+    const other = await browser.newContext();
+    const stranger = await other.newPage();
+    await register(stranger, email.toUpperCase());
+    const alert = stranger.getByRole('form', { name: 'Registration' }).getByRole('alert');
+    await expect(alert).toHaveText(EMAIL_ALREADY_EXISTS);
+    await alert.getByRole('link', { name: 'Forgot Password?' }).click();
+    await expect(stranger).toHaveURL(/\/register#forgotPassword$/);
+    const dialog = stranger.getByRole('dialog', { name: 'Forgot Password' });
+    await expect(dialog).toBeVisible();
+    await expect(field(dialog, 'Email')).toHaveValue(email.toUpperCase());
+    await other.close();
+  });
+
+  test('forgot password: the e-mailed link sets a new password and ends the other sessions', async ({
+    page,
+    browser,
+  }) => {
+    const dataDir = process.env.E2E_DATA_DIR;
+    if (!dataDir) throw new Error('E2E_DATA_DIR is not set: the Playwright global setup did not run.');
+    const email = uniqueEmail('forgetful');
+    await register(page, email);
+    await expect(page.getByRole('heading', { name: 'Your Account' })).toBeVisible();
+
+    const other = await browser.newContext();
+    const visitor = await other.newPage();
+    await visitor.goto('/register#forgotPassword');
+    const dialog = visitor.getByRole('dialog', { name: 'Forgot Password' });
+    await field(dialog, 'Email').fill(email);
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await expect(dialog.getByRole('status')).toContainText('If an account exists for that email address');
+    // SPEC §9: the dialog closes 4 s after success.
+    await expect(dialog).toBeHidden({ timeout: 6_000 });
+
+    let mail: string | undefined;
+    await expect.poll(() => (mail = latestMailTo(dataDir, email))).toBeTruthy();
+    const link = /(https?:\/\/\S+\/reset_password#token=[A-Za-z0-9_-]+)/.exec(mail ?? '')?.[1];
+    expect(link).toBeTruthy();
+
+    const next = 'Bernoulli numbers 1843';
+    await visitor.goto(link ?? '');
+    const reset = visitor.getByRole('form', { name: 'New password' });
+    await field(reset, 'New password').fill(next);
+    await field(reset, 'Confirm new password').fill(next);
+    await reset.getByRole('button', { name: 'Set new password' }).click();
+    await expect(visitor.getByRole('region', { name: 'Reset Password' }).getByRole('status')).toHaveText(
+      'Your password has been changed. Please sign in with your new password.',
+    );
+
+    // The link works once (a reload: going to the same URL again would only move to its fragment).
+    await visitor.reload();
+    await field(reset, 'New password').fill('Another passphrase 7');
+    await field(reset, 'Confirm new password').fill('Another passphrase 7');
+    await reset.getByRole('button', { name: 'Set new password' }).click();
+    await expect(reset.getByRole('alert')).toContainText('This password reset link is invalid');
+
+    // The session the first browser had is over.
+    await page.goto('/client');
+    await expect(loginForm(page)).toBeVisible();
+    await signIn(page, email, PASSWORD);
+    await expect(loginForm(page).getByRole('alert')).toHaveText(LOGIN_FAILED);
+    await signIn(page, email, next);
+    await expect(page.getByText('Logged in as Ada Lovelace')).toBeVisible();
+    await other.close();
+  });
+});
+
+test.describe('session maximum (SPEC §4, §9) on a server configured with SESSION_MAX_SECONDS=60', () => {
+  let server: ExtraServer | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(90_000);
+    server = await startExtraServer({ SESSION_MAX_SECONDS: '60' });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('an expired session sends the portal to /client with the spec’s message', async ({ page }) => {
+    // The shortest maximum the configuration accepts is 60 s; the page notices within 10 s after.
+    test.setTimeout(150_000);
+    const url = server?.url ?? '';
+    await register(page, uniqueEmail('expiring'), { baseUrl: url });
+    await expect(page.getByRole('heading', { name: 'Your Account' })).toBeVisible();
+
+    await page.goto(`${url}/client_test`);
+    await expect(page.getByText('Logged in as Ada Lovelace')).toBeVisible();
+    await expect(loginForm(page).getByRole('alert')).toHaveText(SESSION_EXPIRED, { timeout: 90_000 });
+    await expect(page).toHaveURL(`${url}/client`);
+    const session = await page.request.get(`${url}/api/session`);
+    expect(await session.json()).toMatchObject({ user: null });
+  });
+});

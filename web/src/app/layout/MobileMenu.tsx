@@ -1,0 +1,125 @@
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import type { KeyboardEvent } from 'react';
+import { NavLink, useLocation } from 'react-router';
+import { NAV } from './nav';
+import { SocialLinks } from './SocialLinks';
+
+const FOCUSABLE = 'a[href], button:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * The menu for narrow screens (SPEC §2 'mobile menu'): a modal panel. While it is open the focus stays
+ * inside it (Tab and Shift+Tab wrap around), Escape or the close button closes it, and the focus returns to
+ * the menu button. Following a link closes it too. Written by hand rather than with the widget kit's
+ * react-aria dialogs, to keep the first load of every page small.
+ */
+export function MobileMenu() {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  const { pathname } = useLocation();
+
+  const close = useCallback((restoreFocus: boolean) => {
+    setOpen(false);
+    if (restoreFocus) requestAnimationFrame(() => toggle.current?.focus());
+  }, []);
+
+  // A navigation closes the menu (the new page takes the focus story from there).
+  const [seenPath, setSeenPath] = useState(pathname);
+  if (seenPath !== pathname) {
+    setSeenPath(pathname);
+    if (open) setOpen(false);
+  }
+
+  useEffect(() => {
+    if (!open) return;
+    panel.current?.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+    const onPointerDown = (event: PointerEvent) => {
+      const target = event.target as Node;
+      if (!panel.current?.contains(target) && !toggle.current?.contains(target)) close(false);
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    document.body.classList.add('menu-open');
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.body.classList.remove('menu-open');
+    };
+  }, [open, close]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      close(true);
+      return;
+    }
+    if (event.key !== 'Tab' || !panel.current) return;
+    const items = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (!first || !last) return;
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
+  return (
+    <>
+      <button
+        ref={toggle}
+        type="button"
+        className="menu-button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => (open ? close(true) : setOpen(true))}
+      >
+        <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
+          <path d="M4 7h16M4 12h16M4 17h16" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+        </svg>
+        <span className="menu-button__label">Menu</span>
+      </button>
+      {open ? (
+        <div className="mobile-menu__backdrop">
+          <div
+            ref={panel}
+            id={panelId}
+            className="mobile-menu"
+            role="dialog"
+            aria-modal="true"
+            aria-label="Menu"
+            onKeyDown={onKeyDown}
+          >
+            <div className="mobile-menu__top">
+              <button type="button" className="mobile-menu__close" onClick={() => close(true)}>
+                <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
+                  <path
+                    d="M6 6l12 12M18 6L6 18"
+                    stroke="currentColor"
+                    strokeWidth="2.2"
+                    strokeLinecap="round"
+                  />
+                </svg>
+                Close menu
+              </button>
+            </div>
+            <nav aria-label="Site">
+              <ul className="mobile-menu__links">
+                {NAV.map((item) => (
+                  <li key={item.to}>
+                    <NavLink to={item.to} end>
+                      {item.label}
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            <SocialLinks className="mobile-menu__social" />
+          </div>
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,268 @@
+/**
+ * /register (SPEC §2 'Client pages', §5 'Registration'): client registration, or, when signed in, the
+ * account update form, where an empty password leaves it unchanged. #forgotPassword opens the
+ * forgot-password dialog; a taken e-mail offers it through the spec's 'Forgot Password?' link.
+ */
+import {
+  EMAIL_ALREADY_EXISTS,
+  registrationSchema,
+  type ClientUser,
+  type RegistrationForm,
+  type RegistrationFormInput,
+  type RegistrationMode,
+} from '@avp/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useForm, useWatch, type Path } from 'react-hook-form';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { Button, FormEmailField, FormPasswordField, FormPhoneField, FormTextField } from '../../ui';
+import { ApiError, apiRequest, errorMessage } from '../../lib/api';
+import { useSession, type SignedInBody } from '../../lib/session';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { ForgotPasswordDialog } from './ForgotPasswordDialog';
+import './account.css';
+
+const FORGOT_HASH = '#forgotPassword';
+const FORGOT_LINK_TEXT = 'Forgot Password?';
+/** 'This email already exists. ' — the spec's text before its link. */
+const EMAIL_EXISTS_LEAD = EMAIL_ALREADY_EXISTS.slice(0, EMAIL_ALREADY_EXISTS.indexOf(FORGOT_LINK_TEXT));
+
+export const ACCOUNT_CREATED = 'Your account has been created and you are signed in.';
+export const ACCOUNT_UPDATED = 'Your account has been updated.';
+
+const EMPTY: RegistrationFormInput = {
+  email: '',
+  firstname: '',
+  lastname: '',
+  company: '',
+  phone: '',
+  password: '',
+  confirmPassword: '',
+};
+
+const FIELDS = new Set(Object.keys(EMPTY));
+
+function fetchAccount(): Promise<ClientUser> {
+  return apiRequest<ClientUser>('GET', '/api/account');
+}
+
+export default function RegisterPage() {
+  const { status } = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [done, setDone] = useState<string | null>(null);
+  const [typedEmail, setTypedEmail] = useState('');
+  const mode: RegistrationMode = status === 'signedIn' ? 'update' : 'create';
+  useDocumentTitle(mode === 'update' ? 'Your account' : 'Register');
+
+  return (
+    <section className="account-page" aria-labelledby="register-title">
+      <h1 id="register-title">{mode === 'update' ? 'Your Account' : 'Client Registration'}</h1>
+      {status === 'loading' ? (
+        <p role="status">Loading…</p>
+      ) : (
+        <AccountForm key={mode} mode={mode} done={done} onDone={setDone} onEmailChange={setTypedEmail} />
+      )}
+      <ForgotPasswordDialog
+        isOpen={location.hash === FORGOT_HASH}
+        defaultEmail={typedEmail}
+        onClose={() => void navigate({ pathname: location.pathname, hash: '' }, { replace: true })}
+      />
+    </section>
+  );
+}
+
+interface AccountFormProps {
+  mode: RegistrationMode;
+  /** The last success message; kept by the page so that it survives the switch to the update form. */
+  done: string | null;
+  onDone: (message: string | null) => void;
+  onEmailChange: (email: string) => void;
+}
+
+function AccountForm({ mode, done, onDone, onEmailChange }: AccountFormProps) {
+  const session = useSession();
+  const schema = useMemo(() => registrationSchema({ mode }), [mode]);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [emailTaken, setEmailTaken] = useState(false);
+  const [loading, setLoading] = useState(mode === 'update');
+  const [loadFailure, setLoadFailure] = useState<string | null>(null);
+  const {
+    control,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { isSubmitting },
+  } = useForm<RegistrationFormInput, unknown, RegistrationForm>({
+    resolver: zodResolver(schema),
+    defaultValues: EMPTY,
+  });
+
+  const email = useWatch({ control, name: 'email' });
+  useEffect(() => onEmailChange(email ?? ''), [email, onEmailChange]);
+
+  const fill = useCallback(
+    (account: ClientUser) => reset({ ...EMPTY, ...account, password: '', confirmPassword: '' }),
+    [reset],
+  );
+
+  useEffect(() => {
+    if (mode !== 'update') return;
+    fetchAccount().then(
+      (account) => {
+        fill(account);
+        setLoading(false);
+      },
+      (error: unknown) => {
+        setLoadFailure(errorMessage(error));
+        setLoading(false);
+      },
+    );
+  }, [mode, fill]);
+
+  const retry = async () => {
+    setLoadFailure(null);
+    setLoading(true);
+    try {
+      fill(await fetchAccount());
+    } catch (error) {
+      setLoadFailure(errorMessage(error));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  const submit = handleSubmit(async (values) => {
+    setFailure(null);
+    setEmailTaken(false);
+    onDone(null);
+    try {
+      if (mode === 'create') {
+        const body = await apiRequest<SignedInBody>('POST', '/api/auth/register', values);
+        onDone(ACCOUNT_CREATED);
+        session.signedIn(body);
+      } else {
+        const account = await apiRequest<ClientUser>('PUT', '/api/account', values);
+        fill(account);
+        onDone(ACCOUNT_UPDATED);
+        // The name shown as 'Logged in as' may have changed.
+        void session.refresh();
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'email_taken') {
+        setEmailTaken(true);
+        return;
+      }
+      if (error instanceof ApiError && error.code === 'validation_failed') {
+        const unplaced: string[] = [];
+        for (const [name, message] of Object.entries(error.fields)) {
+          if (FIELDS.has(name)) setError(name as Path<RegistrationFormInput>, { type: 'server', message });
+          else unplaced.push(message);
+        }
+        if (unplaced.length > 0) setFailure(unplaced.join(' '));
+        return;
+      }
+      setFailure(errorMessage(error));
+    }
+  });
+
+  if (loading) return <p role="status">Loading your details…</p>;
+  if (loadFailure) {
+    return (
+      <div className="account-form">
+        <p className="account-alert" role="alert">
+          {loadFailure}
+        </p>
+        <Button onPress={() => void retry()}>Try again</Button>
+      </div>
+    );
+  }
+
+  const update = mode === 'update';
+  return (
+    <form
+      className="account-form"
+      noValidate
+      aria-label={update ? 'Account details' : 'Registration'}
+      onSubmit={submit}
+    >
+      {done ? (
+        <p className="account-success" role="status">
+          {done}
+          {done === ACCOUNT_CREATED ? (
+            <>
+              {' '}
+              <Link to="/client">Go to the file upload utility</Link>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+      <FormEmailField control={control} name="email" label="Email" isRequired autoComplete="email" />
+      {emailTaken ? (
+        <p className="account-alert" role="alert">
+          {EMAIL_EXISTS_LEAD}
+          <Link to={{ hash: FORGOT_HASH }}>{FORGOT_LINK_TEXT}</Link>
+        </p>
+      ) : null}
+      <div className="kit-form-row">
+        <FormTextField
+          control={control}
+          name="firstname"
+          label="First name"
+          isRequired
+          autoComplete="given-name"
+        />
+        <FormTextField
+          control={control}
+          name="lastname"
+          label="Last name"
+          isRequired
+          autoComplete="family-name"
+        />
+        <FormTextField
+          control={control}
+          name="company"
+          label="Company"
+          isRequired
+          autoComplete="organization"
+        />
+        <FormPhoneField
+          control={control}
+          name="phone"
+          label="Phone"
+          isRequired
+          description="For example (555) 123-4567"
+        />
+        <FormPasswordField
+          control={control}
+          name="password"
+          label={update ? 'New password' : 'Password'}
+          isRequired={!update}
+          description={update ? 'Leave empty to keep your current password.' : 'At least 8 characters.'}
+        />
+        <FormPasswordField
+          control={control}
+          name="confirmPassword"
+          label={update ? 'Confirm new password' : 'Confirm password'}
+          isRequired={!update}
+          hints={() => []}
+        />
+      </div>
+      {failure ? (
+        <p className="account-alert" role="alert">
+          {failure}
+        </p>
+      ) : null}
+      <div className="account-actions">
+        <Button type="submit" isDisabled={isSubmitting}>
+          {update ? 'Update account' : 'Register'}
+        </Button>
+      </div>
+      {update ? null : (
+        <p className="account-links">
+          Already registered? <Link to="/client">Sign in</Link>
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * The account pages (SPEC §2 'Client pages'), code-split: react-hook-form and the schemas load with them,
+ * not with the marketing site. App.tsx mounts these inside the site layout.
+ */
+import { Suspense } from 'react';
+import type { ReactNode } from 'react';
+import { Route } from 'react-router';
+import { lazyModule } from '../../lib/lazyModule';
+import type { LoginFormProps } from './LoginForm';
+
+const A = 'src/features/account';
+
+export const ClientPage = lazyModule(`${A}/ClientPage.tsx`, () => import('./ClientPage'));
+export const RegisterPage = lazyModule(`${A}/RegisterPage.tsx`, () => import('./RegisterPage'));
+export const ResetPasswordPage = lazyModule(
+  `${A}/ResetPasswordPage.tsx`,
+  () => import('./ResetPasswordPage'),
+);
+const LazyLoginForm = lazyModule<LoginFormProps>(`${A}/LoginForm.tsx`, () => import('./LoginForm'));
+
+function Loading({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<p role="status">Loading…</p>}>{children}</Suspense>;
+}
+
+/**
+ * The sign-in form for any page (SPEC §2: /client and /manage_order_forms). `onSignedIn` is called once
+ * signed in; `requireRole="staff"` refuses client accounts with 'You are not authorised to use this page.'.
+ */
+export function LoginForm(props: LoginFormProps) {
+  return (
+    <Loading>
+      <LazyLoginForm {...props} />
+    </Loading>
+  );
+}
+
+/** Route elements for `<Routes>` (a fragment: React Router reads routes inside fragments). */
+export const accountRoutes = (
+  <>
+    <Route
+      path="client"
+      element={
+        <Loading>
+          <ClientPage />
+        </Loading>
+      }
+    />
+    <Route
+      path="client_test"
+      element={
+        <Loading>
+          <ClientPage />
+        </Loading>
+      }
+    />
+    <Route
+      path="register"
+      element={
+        <Loading>
+          <RegisterPage />
+        </Loading>
+      }
+    />
+    <Route
+      path="reset_password"
+      element={
+        <Loading>
+          <ResetPasswordPage />
+        </Loading>
+      }
+    />
+  </>
+);

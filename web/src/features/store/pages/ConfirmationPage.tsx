@@ -1,0 +1,125 @@
+import { formatPrice } from '@avp/shared';
+import { useEffect, useState } from 'react';
+import { Link, Navigate } from 'react-router';
+import { useDocumentTitle } from '../../../lib/useDocumentTitle';
+import '../store.css';
+import { Button } from '../../../ui';
+import { storeApi, StoreApiError, type OrderReceipt } from '../api';
+import { CartSummary } from '../components/CartSummary';
+import { StoreHeader } from '../components/StoreHeader';
+import { usePaymentResult, type PaymentReceiptRef } from '../state';
+import type { Loaded } from '../useStoreData';
+
+const POLL_MS = 2_000;
+const POLL_LIMIT = 30;
+
+/**
+ * /confirmation (SPEC §2): only when a payment result exists. The order is fetched by its id and secret
+ * token, so a reload shows the same receipt.
+ */
+export default function ConfirmationPage() {
+  const result = usePaymentResult();
+  if (!result) return <Navigate to="/exhibitor_order" replace />;
+  return <Receipt key={result.orderId} result={result} />;
+}
+
+function Receipt({ result }: { result: PaymentReceiptRef }) {
+  useDocumentTitle('Order confirmation');
+  const [loaded, setLoaded] = useState<Loaded<OrderReceipt>>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let polls = 0;
+    const load = () => {
+      storeApi.getOrder(result).then(
+        (order) => {
+          if (!live) return;
+          setLoaded({ status: 'ready', data: order });
+          // A payment still processing at the provider (some methods take a moment): look again shortly.
+          if (order.status === 'pending' && polls++ < POLL_LIMIT) timer = setTimeout(load, POLL_MS);
+        },
+        (error: unknown) => {
+          if (!live) return;
+          if (error instanceof StoreApiError && error.status === 404) setLoaded({ status: 'not-found' });
+          else setLoaded({ status: 'error', error: error instanceof Error ? error.message : String(error) });
+        },
+      );
+    };
+    load();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [result, attempt]);
+
+  if (loaded.status === 'loading') {
+    return (
+      <p className="store-loading" role="status">
+        Loading your receipt…
+      </p>
+    );
+  }
+  if (loaded.status !== 'ready') {
+    return (
+      <div className="store-page">
+        <div className="store-alert" role="alert">
+          <p>
+            {loaded.status === 'not-found'
+              ? 'This receipt could not be found.'
+              : `Your receipt could not be loaded. ${loaded.error}`}
+          </p>
+          {loaded.status === 'error' ? <Button onPress={() => setAttempt((n) => n + 1)}>Retry</Button> : null}
+          <p>
+            <Link to="/exhibitor_order">Back to the stores</Link>
+          </p>
+        </div>
+      </div>
+    );
+  }
+  const order = loaded.data;
+  const paid = order.status === 'paid';
+  return (
+    <div className="store-page store-confirmation">
+      <StoreHeader store={order.store} />
+      <section className="store-panel" aria-label="Confirmation">
+        <h2 className="store-panel__title">
+          {paid ? 'Thank you for your order' : 'Your payment is processing'}
+        </h2>
+        {paid ? (
+          <>
+            <p className="store-confirmation__charged">
+              Your card was charged{' '}
+              <strong data-testid="charged-amount">{formatPrice(order.total, order.currency)}</strong>
+              {order.card ? ` (${order.card})` : ''}.
+            </p>
+            <p className="store-confirmation__number">
+              Your confirmation number is{' '}
+              <strong data-testid="confirmation-number">{order.confirmation}</strong>. Please save it for your
+              records.
+            </p>
+            <p>
+              An e-mail confirmation with your order summary and invoice receipt will be sent to{' '}
+              <strong>{order.email}</strong>.
+            </p>
+          </>
+        ) : (
+          <p role="status">
+            We are waiting for the payment provider to confirm your payment of{' '}
+            {formatPrice(order.total, order.currency)}. This page updates by itself.
+          </p>
+        )}
+      </section>
+      <CartSummary
+        title="Order summary"
+        lines={order.lines.map((line) => ({ key: line.productId, ...line }))}
+        amounts={order}
+        currency={order.currency}
+      />
+      <p>
+        <Link to={`/exhibitor_order/${encodeURIComponent(order.store.store_id)}`}>Back to the store</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,253 @@
+import {
+  checkoutFormSchema,
+  CHECKOUT_INCOMPLETE,
+  PAYMENT_SERVER_ERROR,
+  paymentFailed,
+  STORE_CLOSED_TRANSACTION,
+} from '@avp/shared';
+import { Suspense, useEffect, useRef, useState, type RefObject } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { lazyModule } from '../../../lib/lazyModule';
+import { Button, Checkbox } from '../../../ui';
+import { storeApi, StoreApiError, type PaymentResult, type StoreData, type StoredIntent } from '../api';
+import '../store.css';
+import { CartSummary } from '../components/CartSummary';
+import { StoreFrame } from '../components/StoreFrame';
+import { isStaleIntentError, renewIntent, useOrderIntent } from '../intent';
+import { TestCardForm } from '../payment/TestCardForm';
+import { CardInputError, PaymentFailure, type PaymentMethodHandle } from '../payment/types';
+import { currencyOf, currentCart, previewAmounts, summaryLines } from '../pricing';
+import {
+  cartRequest,
+  recordPayment,
+  useCart,
+  useCurrentStoreId,
+  useCustomerDraft,
+  type Cart,
+  type CustomerDraft,
+} from '../state';
+
+const StripeMethod = lazyModule(
+  'src/features/store/payment/StripeMethod.tsx',
+  () => import('../payment/StripeMethod'),
+);
+
+/** SPEC §2 / §9 fine print, on the terms checkbox. */
+export const RENTAL_TERMS =
+  'I accept the rental terms: rental does NOT include electrical services in the booth, and the renter is responsible for loss or damage of equipment in the booth.';
+export const PAY_NOW = 'Pay now';
+export const PROCESSING = 'Processing your payment…';
+
+/** /payment (SPEC §2): the card form, the terms and Pay now, for the store the exhibitor is ordering from. */
+export default function PaymentPage() {
+  const storeId = useCurrentStoreId();
+  if (!storeId) return <Navigate to="/exhibitor_order" replace />;
+  return (
+    <StoreFrame key={storeId} storeId={storeId}>
+      {(store) => <Payment store={store} />}
+    </StoreFrame>
+  );
+}
+
+function customerOf(draft: CustomerDraft | undefined): Record<string, string> {
+  const { onsiteSame: _onsiteSame, ...fields } = draft ?? {};
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => typeof v === 'string')) as Record<
+    string,
+    string
+  >;
+}
+
+/** The text for a failure at any step: the spec's own where it has one. */
+function failureText(error: unknown): { payment?: string; input?: string } {
+  if (error instanceof CardInputError) return { input: error.message };
+  if (error instanceof PaymentFailure) return { payment: paymentFailed(error.message) };
+  if (error instanceof StoreApiError && error.code === 'store_closed')
+    return { payment: STORE_CLOSED_TRANSACTION };
+  // An invalid e-mail (or anything else the server refuses) at payment: SPEC §8.
+  return { payment: PAYMENT_SERVER_ERROR };
+}
+
+function Payment({ store }: { store: StoreData }) {
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const { cart: stored } = useCart(store.store_id);
+  const cart = currentCart(store, stored);
+  const { draft } = useCustomerDraft(store.store_id);
+  const { intent, error: intentError, retry } = useOrderIntent(store, cart);
+  const [terms, setTerms] = useState(false);
+  const [phase, setPhase] = useState<'idle' | 'processing' | 'success'>('idle');
+  const [paymentError, setPaymentError] = useState<string | null>(null);
+  const [inputError, setInputError] = useState<string | null>(null);
+  const method = useRef<PaymentMethodHandle>(null);
+
+  const customer = customerOf(draft);
+  const infoComplete = checkoutFormSchema(store).safeParse(customer).success;
+
+  const succeed = (result: PaymentResult, paidIntent: StoredIntent) => {
+    setPhase('success');
+    recordPayment({ orderId: result.orderId, token: paidIntent.token, storeId: store.store_id });
+    void navigate('/confirmation');
+  };
+
+  // Back from a payment method that had to redirect (Stripe's return_url): ask the server how it went.
+  const redirected = params.get('redirect_status');
+  useEffect(() => {
+    if (!redirected || !intent) return;
+    let live = true;
+    storeApi.confirm(intent).then(
+      (result) => {
+        if (!live) return;
+        if (result.status === 'paid' || result.paymentIntent.status === 'processing') succeed(result, intent);
+        else {
+          setPaymentError(paymentFailed('Your payment was not completed.'));
+          setParams({}, { replace: true });
+        }
+      },
+      () => {
+        if (live) setPaymentError(PAYMENT_SERVER_ERROR);
+      },
+    );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [redirected, intent]);
+
+  const payNow = async () => {
+    const form = method.current;
+    if (!intent || !form) return;
+    setPaymentError(null);
+    setPhase('processing');
+    try {
+      const problem = await form.validate();
+      if (problem) throw new CardInputError(problem);
+      let current = intent;
+      try {
+        await storeApi.updateIntent(current, cartRequest(cart), customer);
+      } catch (error) {
+        if (!isStaleIntentError(error)) throw error;
+        // The kept order was settled or dropped meanwhile: a new one, then the same submit again.
+        current = await renewIntent(store, cart);
+        if (current.gateway !== 'test-gateway') throw error;
+        await storeApi.updateIntent(current, cartRequest(cart), customer);
+      }
+      const result = await form.pay(current);
+      if (result.status === 'paid' || result.paymentIntent.status === 'processing') succeed(result, current);
+      else throw new PaymentFailure('Your payment was not completed.');
+    } catch (error) {
+      const text = failureText(error);
+      setInputError(text.input ?? null);
+      setPaymentError(text.payment ?? null);
+      setPhase('idle');
+    }
+  };
+
+  return (
+    <>
+      <CartSummary
+        lines={summaryLines(cart)}
+        amounts={previewAmounts(store, cart)}
+        currency={currencyOf(store)}
+      />
+      <section className="store-panel store-payment" aria-label="Payment" aria-busy={phase === 'processing'}>
+        <h2 className="store-panel__title">Payment</h2>
+        {infoComplete ? null : (
+          <p className="store-alert" role="status">
+            {CHECKOUT_INCOMPLETE}{' '}
+            <Link to={`/exhibitor_order/${encodeURIComponent(store.store_id)}/checkout`}>
+              Back to rental information
+            </Link>
+          </p>
+        )}
+        <PaymentForm
+          store={store}
+          cart={cart}
+          intent={intent}
+          intentError={intentError}
+          retry={retry}
+          method={method}
+          onInputError={setInputError}
+        />
+        {inputError ? (
+          <p className="kit-error store-card-error" role="alert">
+            {inputError}
+          </p>
+        ) : null}
+        <Checkbox label={RENTAL_TERMS} value={terms} onChange={setTerms} isDisabled={phase !== 'idle'} />
+        <div className="store-form__actions">
+          <Button onPress={() => void payNow()} isDisabled={!terms || !intent || phase !== 'idle'}>
+            {PAY_NOW}
+          </Button>
+          {infoComplete ? (
+            <Link to={`/exhibitor_order/${encodeURIComponent(store.store_id)}/checkout`}>
+              Back to rental information
+            </Link>
+          ) : null}
+        </div>
+        {paymentError ? (
+          <p className="store-alert store-alert--error" role="alert">
+            {paymentError}
+          </p>
+        ) : null}
+      </section>
+      {phase === 'processing' ? (
+        <div className="store-overlay" role="status" aria-live="polite">
+          <span className="store-spinner" aria-hidden="true" />
+          <span>{PROCESSING}</span>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function PaymentForm({
+  store,
+  cart,
+  intent,
+  intentError,
+  retry,
+  method,
+  onInputError,
+}: {
+  store: StoreData;
+  cart: Cart;
+  intent: StoredIntent | null;
+  intentError: Error | null;
+  retry: () => void;
+  method: RefObject<PaymentMethodHandle | null>;
+  onInputError: (message: string | null) => void;
+}) {
+  if (cart.length === 0) {
+    return (
+      <p>
+        <Link to={`/exhibitor_order/${encodeURIComponent(store.store_id)}`}>Choose your equipment</Link>{' '}
+        before paying.
+      </p>
+    );
+  }
+  if (intentError) {
+    const closed = intentError instanceof StoreApiError && intentError.code === 'store_closed';
+    return (
+      <div className="store-alert store-alert--error" role="alert">
+        <p>{closed ? STORE_CLOSED_TRANSACTION : PAYMENT_SERVER_ERROR}</p>
+        {closed ? null : <Button onPress={retry}>Retry</Button>}
+      </div>
+    );
+  }
+  // SPEC §2: the card element appears only once a client secret exists.
+  if (!intent) {
+    return (
+      <p className="store-loading" role="status">
+        Preparing the payment form…
+      </p>
+    );
+  }
+  if (intent.gateway === 'stripe') {
+    return (
+      <Suspense fallback={<p className="store-loading">Loading the payment form…</p>}>
+        <StripeMethod intent={intent} handle={method} onInputError={onInputError} />
+      </Suspense>
+    );
+  }
+  return <TestCardForm handle={method} onInputError={onInputError} />;
+}

@@ -1,0 +1,158 @@
+import { CART_EMPTY, formatPrice, QUANTITY_DEFAULT, QUANTITY_MAX, QUANTITY_MIN } from '@avp/shared';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { Button, NumberInput } from '../../../ui';
+import type { StoreData, StoreProduct } from '../api';
+import '../store.css';
+import { PriceSummary } from '../components/CartSummary';
+import { StoreFrame } from '../components/StoreFrame';
+import { currencyOf, currentCart, previewAmounts } from '../pricing';
+import { setCount, useCart } from '../state';
+
+/** /exhibitor_order/{storeId} (SPEC §2): the products and the cart. */
+export default function ProductsPage() {
+  const { storeId = '' } = useParams();
+  return (
+    <StoreFrame key={storeId} storeId={storeId}>
+      {(store) => <Products store={store} />}
+    </StoreFrame>
+  );
+}
+
+function Products({ store }: { store: StoreData }) {
+  return (
+    <div className="store-columns">
+      <section className="store-products" aria-label="Products">
+        <h2 className="store-panel__title">Equipment</h2>
+        <ul className="store-product-list">
+          {store.products.map((product) => (
+            <ProductCard key={product.id} storeId={store.store_id} product={product} />
+          ))}
+        </ul>
+      </section>
+      <CartEditor store={store} />
+    </div>
+  );
+}
+
+function ProductCard({ storeId, product }: { storeId: string; product: StoreProduct }) {
+  const [quantity, setQuantity] = useState<number | null>(QUANTITY_DEFAULT);
+  const { cart } = useCart(storeId);
+  const inCart = cart.find((line) => line.product.id === product.id)?.count ?? 0;
+  const image = product.images[0];
+  const add = () => {
+    const wanted = Math.min(QUANTITY_MAX, inCart + (quantity ?? QUANTITY_DEFAULT));
+    setCount(storeId, product, wanted);
+    setQuantity(QUANTITY_DEFAULT);
+  };
+  return (
+    <li className="store-product" aria-labelledby={`product-${product.id}`}>
+      {image ? <img className="store-product__image" src={image} alt="" loading="lazy" /> : null}
+      <div className="store-product__body">
+        <h3 id={`product-${product.id}`} className="store-product__name">
+          {product.name}
+        </h3>
+        <p className="store-product__description">{product.description}</p>
+        <p className="store-product__price">{formatPrice(product.price, product.currency)}</p>
+        <div className="store-product__actions">
+          <NumberInput
+            label="Quantity"
+            className="store-qty"
+            min={QUANTITY_MIN}
+            max={QUANTITY_MAX}
+            value={quantity}
+            onChange={setQuantity}
+            showSteppers
+          />
+          <Button
+            onPress={add}
+            isDisabled={inCart >= QUANTITY_MAX}
+            aria-label={`Add ${product.name} to cart`}
+          >
+            Add to cart
+          </Button>
+        </div>
+        {inCart > 0 ? <p className="store-product__in-cart">In your cart: {inCart}</p> : null}
+      </div>
+    </li>
+  );
+}
+
+/** The cart: a count can be changed (0 removes the line) and an Update button applies it. */
+function CartEditor({ store }: { store: StoreData }) {
+  const { cart: stored } = useCart(store.store_id);
+  const cart = currentCart(store, stored);
+  const currency = currencyOf(store);
+  return (
+    <section className="store-panel store-cart" aria-label="Cart">
+      <h2 className="store-panel__title">Cart</h2>
+      {cart.length === 0 ? (
+        <p className="store-empty">{CART_EMPTY}</p>
+      ) : (
+        <>
+          <ul className="store-cart__lines">
+            {cart.map((line) => (
+              <CartLineEditor
+                key={`${line.product.id}:${line.count}`}
+                storeId={store.store_id}
+                product={line.product}
+                count={line.count}
+              />
+            ))}
+          </ul>
+          <PriceSummary amounts={previewAmounts(store, cart)} currency={currency} />
+        </>
+      )}
+      {cart.length > 0 ? (
+        <Link
+          className="kit-button kit-button--primary store-cart__checkout"
+          to={`/exhibitor_order/${encodeURIComponent(store.store_id)}/checkout`}
+        >
+          Checkout
+        </Link>
+      ) : null}
+    </section>
+  );
+}
+
+function CartLineEditor({
+  storeId,
+  product,
+  count,
+}: {
+  storeId: string;
+  product: StoreProduct;
+  count: number;
+}) {
+  const [draft, setDraft] = useState<number | null>(count);
+  const changed = draft !== null && draft !== count;
+  return (
+    <li className="store-cart__line" aria-label={product.name}>
+      <div className="store-cart__name">
+        <span>{product.name}</span>
+        <span className="store-cart__amount">{formatPrice(product.price * count, product.currency)}</span>
+      </div>
+      <div className="store-cart__controls">
+        <NumberInput
+          label={
+            <>
+              <span aria-hidden="true">Qty</span>
+              <span className="visually-hidden">Count of {product.name}</span>
+            </>
+          }
+          className="store-qty"
+          min={0}
+          max={QUANTITY_MAX}
+          value={draft}
+          onChange={setDraft}
+          description={`${formatPrice(product.price, product.currency)} each`}
+        />
+        {changed ? (
+          <Button variant="secondary" dense onPress={() => setCount(storeId, product, draft)}>
+            Update
+          </Button>
+        ) : null}
+      </div>
+    </li>
+  );
+}

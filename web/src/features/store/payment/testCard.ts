@@ -1,0 +1,105 @@
+/**
+ * The built-in test gateway's card checks in the browser, worded as Stripe's card input words them, so the
+ * form can show an error as soon as it is certain. The server checks again (api/src/adapters/payments/
+ * test-gateway.ts) and alone decides the outcome of a charge.
+ */
+export const CARD_MESSAGES = {
+  numberIncomplete: 'Your card number is incomplete.',
+  numberInvalid: 'Your card number is invalid.',
+  expiryIncomplete: "Your card's expiration date is incomplete.",
+  expiryMonthInvalid: "Your card's expiration month is invalid.",
+  expiryPastYear: "Your card's expiration year is in the past.",
+  expiryPast: "Your card's expiration date is in the past.",
+  cvcIncomplete: "Your card's security code is incomplete.",
+} as const;
+
+export interface CardFields {
+  number: string;
+  expiry: string;
+  cvc: string;
+}
+
+export type CardField = keyof CardFields;
+
+function digitsOf(text: string): string {
+  return text.replace(/\D/g, '');
+}
+
+export function isAmex(number: string): boolean {
+  return /^3[47]/.test(digitsOf(number));
+}
+
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** '4242424242424242' as '4242 4242 4242 4242' (Amex: 4-6-5). */
+export function formatCardNumber(text: string): string {
+  const digits = digitsOf(text).slice(0, 19);
+  const groups = isAmex(digits) ? [4, 6, 5] : [4, 4, 4, 4, 3];
+  const out: string[] = [];
+  let rest = digits;
+  for (const size of groups) {
+    if (rest === '') break;
+    out.push(rest.slice(0, size));
+    rest = rest.slice(size);
+  }
+  return out.join(' ');
+}
+
+/** '1240' as '12 / 40'. */
+export function formatExpiry(text: string): string {
+  const digits = digitsOf(text).slice(0, 4);
+  if (digits.length < 2) return digits;
+  return `${digits.slice(0, 2)} / ${digits.slice(2)}`;
+}
+
+/**
+ * The message for one field, or null. `complete` asks for the final check (on blur, on pay): a field
+ * still being typed is not yet 'incomplete'. An empty field has no message, so clearing it clears it.
+ */
+export function cardFieldError(
+  field: CardField,
+  fields: CardFields,
+  complete: boolean,
+  now = new Date(),
+): string | null {
+  const value = fields[field].trim();
+  if (value === '' && !complete) return null;
+  if (field === 'number') {
+    const digits = digitsOf(value);
+    const wanted = isAmex(digits) ? 15 : 16;
+    if (digits.length >= wanted) return luhn(digits) ? null : CARD_MESSAGES.numberInvalid;
+    return complete ? CARD_MESSAGES.numberIncomplete : null;
+  }
+  if (field === 'expiry') {
+    const digits = digitsOf(value);
+    if (digits.length < 4) return complete ? CARD_MESSAGES.expiryIncomplete : null;
+    const month = Number(digits.slice(0, 2));
+    const year = 2000 + Number(digits.slice(2, 4));
+    if (month < 1 || month > 12) return CARD_MESSAGES.expiryMonthInvalid;
+    if (year < now.getFullYear()) return CARD_MESSAGES.expiryPastYear;
+    if (year === now.getFullYear() && month < now.getMonth() + 1) return CARD_MESSAGES.expiryPast;
+    return null;
+  }
+  const wanted = isAmex(fields.number) ? 4 : 3;
+  return digitsOf(value).length >= wanted ? null : complete ? CARD_MESSAGES.cvcIncomplete : null;
+}
+
+/** The first message across the fields, in the order they are laid out. */
+export function cardError(fields: CardFields, complete: boolean, now = new Date()): string | null {
+  for (const field of ['number', 'expiry', 'cvc'] as const) {
+    const message = cardFieldError(field, fields, complete, now);
+    if (message) return message;
+  }
+  return null;
+}
