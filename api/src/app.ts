@@ -12,7 +12,9 @@ import type { Logger } from './logger.js';
 import { accountsRoutes, loadSession } from './modules/accounts/index.js';
 import { contactRoutes } from './modules/contact/index.js';
 import { healthRoutes } from './modules/health/index.js';
+import { staffMediaRoutes, staffRoutes } from './modules/staff/index.js';
 import { storePageExists, storeRoutes, stripeWebhookRoutes } from './modules/store/index.js';
+import { uploadsRoutes } from './modules/uploads/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -51,9 +53,14 @@ export function createApp(deps: AppDeps): Express {
   api.use(accountsRoutes(deps));
   api.use(contactRoutes(deps));
   api.use(storeRoutes(deps));
+  // Upload parts are raw bytes streamed to storage; express.json above reads application/json only.
+  api.use(uploadsRoutes(deps));
+  api.use('/staff', staffRoutes(deps));
   api.use(apiNotFound);
   app.use('/api', api);
 
+  // Images staff upload (store and product images), from DATA_DIR/media.
+  app.use(staffMediaRoutes(config));
   app.use(
     webApp(config.WEB_DIST_DIR, { publicUrl: config.PUBLIC_URL, pageExists: storePageExists(deps.db) }),
   );

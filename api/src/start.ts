@@ -12,6 +12,8 @@ import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
 import { startMailWorker } from './modules/mail/index.js';
 import type { MailWorker } from './modules/mail/index.js';
+import { startUploadCleanup } from './modules/uploads/index.js';
+import type { UploadCleanup } from './modules/uploads/index.js';
 
 export interface StartOptions {
   logger?: Logger;
@@ -29,6 +31,8 @@ export interface RunningServer {
   logger: Logger;
   /** Delivers the mail outbox; stopped by close() before the database closes. */
   mailWorker: MailWorker;
+  /** Removes unfinished uploads older than UPLOAD_RETENTION_DAYS; stopped by close(). */
+  uploadCleanup: UploadCleanup;
   /** Stops accepting connections, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -47,12 +51,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const db = await openDatabase(config, logger);
   let server: Server | undefined;
   let mailWorker: MailWorker | undefined;
+  let uploadCleanup: UploadCleanup | undefined;
   try {
     const applied = await migrateUp(db, logger);
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
     await seedIfEmpty(db, config, logger);
 
     mailWorker = startMailWorker({ config, db, logger });
+    uploadCleanup = startUploadCleanup({ config, db, logger });
     const app = createApp({ config, db, logger });
     server = createServer(app);
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
@@ -67,6 +73,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     let closing: Promise<void> | undefined;
     const listening = server;
     const worker = mailWorker;
+    const cleanup = uploadCleanup;
     return {
       url,
       port,
@@ -75,11 +82,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       db,
       logger,
       mailWorker: worker,
-      close: () => (closing ??= shutdown(listening, db, worker)),
+      uploadCleanup: cleanup,
+      close: () => (closing ??= shutdown(listening, db, worker, cleanup)),
     };
   } catch (error) {
     server?.close();
     await mailWorker?.stop().catch(() => undefined);
+    await uploadCleanup?.stop().catch(() => undefined);
     await db.close().catch(() => undefined);
     throw error;
   }
@@ -107,7 +116,12 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-async function shutdown(server: Server, db: Database, mailWorker: MailWorker): Promise<void> {
+async function shutdown(
+  server: Server,
+  db: Database,
+  mailWorker: MailWorker,
+  uploadCleanup: UploadCleanup,
+): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
@@ -115,5 +129,6 @@ async function shutdown(server: Server, db: Database, mailWorker: MailWorker): P
   await closed;
   clearTimeout(force);
   await mailWorker.stop();
+  await uploadCleanup.stop();
   await db.close();
 }

@@ -13,3 +13,4 @@ export * from './upload-plan.js';
 export * from './validation/email.js';
 export * from './validation/phone.js';
 export * from './schemas/index.js';
+export * from './upload-client/index.js';

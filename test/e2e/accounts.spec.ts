@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
-import { startExtraServer, type ExtraServer } from '../support/extra-server';
+import { startServerProcess, type ServerProcess } from '../support/server-process';
 
 /**
  * Accounts and sessions through the browser, against the real server (issue 5): registration, sign-out,
@@ -176,10 +176,10 @@ test.describe('accounts and sessions', () => {
 });
 
 test.describe('session maximum (SPEC §4, §9) on a server configured with SESSION_MAX_SECONDS=60', () => {
-  let server: ExtraServer | undefined;
+  let server: ServerProcess | undefined;
   test.beforeAll(async () => {
     test.setTimeout(90_000);
-    server = await startExtraServer({ SESSION_MAX_SECONDS: '60' });
+    server = await startServerProcess({ SESSION_MAX_SECONDS: '60' });
   });
   test.afterAll(async () => {
     await server?.stop();

@@ -45,7 +45,9 @@ export class TestBrowser {
     const setCookies = res.headers.getSetCookie();
     for (const line of setCookies) this.rememberCookie(line);
     const text = await res.text();
-    const parsed = text === '' ? undefined : (JSON.parse(text) as T);
+    // JSON answers are parsed; anything else (a CSV export, say) is handed over as text.
+    const json = res.headers.get('content-type')?.includes('json') ?? true;
+    const parsed = text === '' ? undefined : json ? (JSON.parse(text) as T) : (text as T);
     return { status: res.status, body: parsed as T, headers: res.headers, setCookies };
   }
 

@@ -138,6 +138,7 @@ export class StripeStandIn {
     }
     const one = /^\/v1\/payment_intents\/([\w]+)$/.exec(url.pathname);
     if (req.method === 'POST' && url.pathname === '/v1/payment_intents') return [200, this.create(req.form)];
+    if (req.method === 'POST' && url.pathname === '/v1/refunds') return this.refund(req.form);
     if (one && req.method === 'POST') {
       const intent = this.intents.get(one[1]!);
       if (!intent) return notFound(one[1]!);
@@ -172,6 +173,45 @@ export class StripeStandIn {
         },
       },
     ];
+  }
+
+  /** Refunds made, by id (a refund of a charge of a succeeded intent, at most what is left of it). */
+  readonly refunds = new Map<
+    string,
+    { id: string; amount: number; payment_intent: string; metadata: Record<string, string> }
+  >();
+
+  private refund(form: Record<string, string>): [number, unknown] {
+    const intent = this.intents.get(form.payment_intent ?? '');
+    if (!intent) return notFound(form.payment_intent ?? '');
+    const refunded = [...this.refunds.values()]
+      .filter((r) => r.payment_intent === intent.id)
+      .reduce((sum, r) => sum + r.amount, 0);
+    const amount = form.amount === undefined ? intent.amount_received - refunded : Number(form.amount);
+    if (intent.status !== 'succeeded' || amount > intent.amount_received - refunded) {
+      return [
+        400,
+        {
+          error: {
+            type: 'invalid_request_error',
+            code: 'charge_already_refunded',
+            message: `Refund amount (${amount}) is greater than unrefunded amount on charge`,
+          },
+        },
+      ];
+    }
+    const refund = {
+      id: `re_standin${String(this.refunds.size + 1).padStart(6, '0')}`,
+      object: 'refund',
+      amount,
+      currency: intent.currency,
+      payment_intent: intent.id,
+      charge: intent.latest_charge,
+      status: 'succeeded',
+      metadata: metadataOf(form),
+    };
+    this.refunds.set(refund.id, refund);
+    return [200, refund];
   }
 
   private create(form: Record<string, string>): StandInIntent {

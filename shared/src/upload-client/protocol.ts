@@ -25,7 +25,9 @@ export const submissionFieldsSchema = z.discriminatedUnion('form_type', [
   z.object({
     form_type: z.literal('event'),
     event_name: requiredText(EVENT_NAME_REQUIRED).pipe(z.string().max(255)),
-    session_datetime: z.string({ error: SESSION_DATE_REQUIRED }).pipe(eventAssetSchema.shape.session_datetime),
+    session_datetime: z
+      .string({ error: SESSION_DATE_REQUIRED })
+      .pipe(eventAssetSchema.shape.session_datetime),
     speaker_name: requiredText(SPEAKER_NAME_REQUIRED).pipe(z.string().max(255)),
     room_no: optionalText().pipe(z.string().max(255)),
     description: optionalText().pipe(z.string().max(10_000)),

@@ -15,7 +15,11 @@ export const DEFAULT_RETRY: Readonly<RetryPolicy> = { retries: 8, baseMs: 500, m
  * by a random factor in [0.5, 1) ('equal jitter') so that many clients cut off together do not return in
  * step.
  */
-export function retryDelayMs(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
+export function retryDelayMs(
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): number {
   const exponential = policy.baseMs * 2 ** Math.max(0, attempt - 1);
   const capped = Math.min(policy.maxMs, exponential);
   return Math.round(capped * (0.5 + 0.5 * random()));

@@ -1,8 +1,10 @@
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { accountRoutes } from '../features/account';
+import { adminRoutes } from '../features/admin';
 import { marketingRoutes } from '../features/marketing';
 import { storeRoutes } from '../features/store';
+import { uploadsRoutes } from '../features/uploads';
 import { SessionProvider } from '../lib/session';
 import { SiteLayout } from './layout/SiteLayout';
 import { NotFoundPage } from './NotFoundPage';
@@ -34,6 +36,8 @@ export function App() {
           {marketingRoutes}
           {accountRoutes}
           {storeRoutes}
+          {uploadsRoutes}
+          {adminRoutes}
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

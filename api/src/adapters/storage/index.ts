@@ -1,9 +1,23 @@
 import path from 'node:path';
 import type { Config } from '../../config.js';
-import { assertWritable } from './local.js';
+import { assertWritable, LocalStorage } from './local.js';
+import { S3Storage } from './s3.js';
+import type { UploadStorage } from './types.js';
+
+export { LocalStorage, exactSize } from './local.js';
+export { S3Storage } from './s3.js';
+export { PartSizeError } from './types.js';
+export type { PartRef, UploadStorage } from './types.js';
 
 export type StorageKind = 'local' | 's3';
 type StorageConfig = Pick<Config, 'STORAGE_DRIVER' | 'DATA_DIR'>;
+
+/** The driver STORAGE_DRIVER names: files under DATA_DIR/uploads, or an S3 bucket. */
+export function createUploadStorage(
+  config: StorageConfig & Pick<Config, 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_FORCE_PATH_STYLE'>,
+): UploadStorage {
+  return config.STORAGE_DRIVER === 's3' ? new S3Storage(config) : new LocalStorage(localUploadsDir(config));
+}
 
 export function storageKind(config: StorageConfig): StorageKind {
   return config.STORAGE_DRIVER;

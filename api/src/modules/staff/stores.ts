@@ -27,8 +27,7 @@ export interface StaffDeps {
 // not in SPEC: the staff screens' own texts.
 export const STORE_NOT_FOUND_STAFF = 'No such store.';
 export const STORE_ID_TAKEN = 'This Store ID is already used by another store.';
-export const STORE_HAS_ORDERS =
-  'This store has orders, so it cannot be deleted. Archive it instead.';
+export const STORE_HAS_ORDERS = 'This store has orders, so it cannot be deleted. Archive it instead.';
 export const STORE_DELETE_NOT_ARCHIVED = 'Only an archived store can be deleted. Archive it first.';
 export const STRIPE_PUBLISHABLE_INVALID = 'A publishable key starts with pk_test_ or pk_live_.';
 export const STRIPE_SECRET_INVALID = 'A secret key starts with sk_test_, sk_live_, rk_test_ or rk_live_.';
@@ -92,11 +91,12 @@ async function countBy(
   table: 'orders' | 'store_prices',
   transaction?: Transaction,
 ): Promise<Map<number, number>> {
-  const [rows] = await db.sequelize.query(
-    `SELECT store_id, COUNT(*) AS n FROM ${table} GROUP BY store_id`,
-    { transaction: transaction ?? null },
+  const [rows] = await db.sequelize.query(`SELECT store_id, COUNT(*) AS n FROM ${table} GROUP BY store_id`, {
+    transaction: transaction ?? null,
+  });
+  return new Map(
+    (rows as { store_id: number; n: number | string }[]).map((r) => [Number(r.store_id), Number(r.n)]),
   );
-  return new Map((rows as { store_id: number; n: number | string }[]).map((r) => [Number(r.store_id), Number(r.n)]));
 }
 
 /** Every store, archived or not, by event start (newest first) then name. */
@@ -160,26 +160,25 @@ export function storeSnapshot(store: StoreInstance): Record<string, unknown> {
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 /** What the staff API takes beside the shared form: the store's own Stripe keys, the price list to copy. */
-const extrasSchema = z
-  .object({
-    /** Create only: stores.id of the store whose price list the new store starts with. */
-    copy_prices_from: z.preprocess(blank, idSchema.nullable().optional()),
-    /** '' or null removes the store's own Stripe account (both keys); absent leaves it as it is. */
-    stripe_publishable_key: z
-      .string()
-      .trim()
-      .max(255)
-      .refine((v) => v === '' || /^pk_(test|live)_\w+$/.test(v), STRIPE_PUBLISHABLE_INVALID)
-      .nullable()
-      .optional(),
-    /** Write-only; '' or absent keeps the stored one. */
-    stripe_secret_key: z
-      .string()
-      .trim()
-      .max(255)
-      .refine((v) => v === '' || /^(sk|rk)_(test|live)_\w+$/.test(v), STRIPE_SECRET_INVALID)
-      .optional(),
-  });
+const extrasSchema = z.object({
+  /** Create only: stores.id of the store whose price list the new store starts with. */
+  copy_prices_from: z.preprocess(blank, idSchema.nullable().optional()),
+  /** '' or null removes the store's own Stripe account (both keys); absent leaves it as it is. */
+  stripe_publishable_key: z
+    .string()
+    .trim()
+    .max(255)
+    .refine((v) => v === '' || /^pk_(test|live)_\w+$/.test(v), STRIPE_PUBLISHABLE_INVALID)
+    .nullable()
+    .optional(),
+  /** Write-only; '' or absent keeps the stored one. */
+  stripe_secret_key: z
+    .string()
+    .trim()
+    .max(255)
+    .refine((v) => v === '' || /^(sk|rk)_(test|live)_\w+$/.test(v), STRIPE_SECRET_INVALID)
+    .optional(),
+});
 type Extras = z.infer<typeof extrasSchema>;
 
 /** Both schemas at once, so every field error is reported together. */
@@ -294,7 +293,12 @@ export async function createStore(deps: StaffDeps, actor: Actor, body: unknown):
         const prices = await db.models.StorePrice.findAll({ where: { storeId: source.id }, transaction });
         for (const price of prices) {
           await db.models.StorePrice.create(
-            { storeId: store.id, productId: price.productId, unitAmount: price.unitAmount, currency: price.currency },
+            {
+              storeId: store.id,
+              productId: price.productId,
+              unitAmount: price.unitAmount,
+              currency: price.currency,
+            },
             { transaction },
           );
         }
@@ -428,7 +432,8 @@ export async function deleteStore(deps: StaffDeps, actor: Actor, id: number): Pr
     });
   } catch (error) {
     // An order written between the count and the delete.
-    if (error instanceof ForeignKeyConstraintError) throw new AppError(409, 'store_has_orders', STORE_HAS_ORDERS);
+    if (error instanceof ForeignKeyConstraintError)
+      throw new AppError(409, 'store_has_orders', STORE_HAS_ORDERS);
     throw error;
   }
 }

@@ -1,10 +1,12 @@
 /**
  * /client and /client_test (SPEC §2 'Client pages'): the file upload utility. Signed out, it shows the
- * sign-in form (with the session-expired message after an expiry); signed in, who is signed in and a
- * sign-out button. The upload form itself arrives with the uploads feature.
+ * sign-in form (with the session-expired message after an expiry); signed in, who is signed in, a
+ * sign-out button and the upload utility (features/uploads). Internet Explorer gets the incompatibility
+ * dialog either way.
  */
 import { loggedInAs } from '@avp/shared';
 import { Button } from '../../ui';
+import { IncompatibleBrowserDialog, UploadUtility } from '../uploads';
 import { usePortalSessionCheck, useSession } from '../../lib/session';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import LoginForm from './LoginForm';
@@ -20,6 +22,7 @@ export default function ClientPage() {
   return (
     <section className="account-page" aria-labelledby="client-title">
       <h1 id="client-title">{CLIENT_PAGE_TITLE}</h1>
+      <IncompatibleBrowserDialog />
       {status === 'loading' ? <p role="status">Loading…</p> : null}
       {status === 'signedOut' ? <LoginForm notice={notice} /> : null}
       {status === 'signedIn' && user ? (
@@ -32,6 +35,7 @@ export default function ClientPage() {
           </Button>
         </div>
       ) : null}
+      {status === 'signedIn' && user ? <UploadUtility /> : null}
     </section>
   );
 }

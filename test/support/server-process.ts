@@ -4,15 +4,17 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-/**
- * A second real server for a spec that needs settings the shared one (global-setup.ts) must not have,
- * such as a short SESSION_MAX_SECONDS. Same build, same way of starting; its own port and data folder.
- */
-const root = resolve(import.meta.dirname, '..', '..');
+export const root = resolve(import.meta.dirname, '..', '..');
 
-export interface ExtraServer {
+/** The bundle the global setup builds; E2E_WEB_DIST lets two runs on one machine build side by side. */
+export const webDist = process.env.E2E_WEB_DIST
+  ? resolve(process.env.E2E_WEB_DIST)
+  : join(root, 'test', '.tmp', 'web-dist');
+
+export interface ServerProcess {
   url: string;
   dataDir: string;
+  /** Stops the server and deletes its data folder; safe to call twice. */
   stop(): Promise<void>;
 }
 
@@ -28,8 +30,12 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startExtraServer(env: Record<string, string>): Promise<ExtraServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'avp-e2e-extra-'));
+/**
+ * The real server (api/dist/server.js) on a free port with a fresh data folder: SQLite, local storage,
+ * mail written to files. `env` overrides the defaults, e.g. a short SESSION_MAX_SECONDS.
+ */
+export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'avp-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, [join(root, 'api', 'dist', 'server.js')], {
@@ -42,17 +48,14 @@ export async function startExtraServer(env: Record<string, string>): Promise<Ext
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
       DATABASE_URL: '',
-      // The bundle global-setup.ts built (E2E_WEB_DIST when two runs share the machine).
-      WEB_DIST_DIR: process.env.E2E_WEB_DIST
-        ? resolve(process.env.E2E_WEB_DIST)
-        : join(root, 'test', '.tmp', 'web-dist'),
+      WEB_DIST_DIR: webDist,
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const stop = async () => {
-    if (server.exitCode === null) {
+    if (server.exitCode === null && server.signalCode === null) {
       server.kill('SIGTERM');
       await new Promise((r) => server.once('exit', r));
     }
@@ -62,18 +65,17 @@ export async function startExtraServer(env: Record<string, string>): Promise<Ext
   for (;;) {
     if (server.exitCode !== null) {
       await stop();
-      throw new Error(`The extra server exited with code ${server.exitCode} during start-up.`);
+      throw new Error(`The server exited with code ${server.exitCode} during start-up.`);
     }
     try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
+      if ((await fetch(`${url}/api/health`)).ok) return { url, dataDir, stop };
     } catch {
       // not listening yet
     }
     if (Date.now() > until) {
       await stop();
-      throw new Error(`The extra server at ${url} did not become healthy within 60 s.`);
+      throw new Error(`The server at ${url} did not become healthy within 60 s.`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, dataDir, stop };
 }

@@ -1,0 +1,45 @@
+import type { Readable } from 'node:stream';
+
+/** Raised by a driver when a part's body does not have the size it announced. */
+export class PartSizeError extends Error {
+  constructor(
+    readonly expected: number,
+    readonly received: number,
+  ) {
+    super(`Expected ${expected} bytes, received ${received}`);
+    this.name = 'PartSizeError';
+  }
+}
+
+export interface PartRef {
+  partNumber: number;
+  etag: string | null;
+}
+
+/**
+ * Where uploaded bytes live (DESIGN 'Uploads'). Keys are built by the uploads module from server ids
+ * only ('submissions/<submission id>/<file id>'); a user's file name never reaches a driver.
+ */
+export interface UploadStorage {
+  readonly kind: 'local' | 's3';
+  /** Prepares a new file of `size` bytes; returns the driver's upload id (S3) or null (local). */
+  begin(key: string, size: number, contentType: string): Promise<string | null>;
+  /**
+   * Stores one part, streamed from `body`, which must yield exactly `size` bytes (else PartSizeError and
+   * nothing is recorded). Idempotent: sending a part again replaces it. Returns the part's etag, if any.
+   */
+  writePart(args: {
+    key: string;
+    uploadId: string | null;
+    partNumber: number;
+    offset: number;
+    size: number;
+    body: Readable;
+  }): Promise<string | null>;
+  /** Joins the parts into the finished file. */
+  finish(args: { key: string; uploadId: string | null; parts: PartRef[]; size: number }): Promise<void>;
+  /** Streams the finished file, or bytes start..end (inclusive) of it. */
+  read(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  /** Deletes a finished file or abandons an unfinished upload; missing is not an error. */
+  remove(key: string, uploadId: string | null): Promise<void>;
+}

@@ -1,0 +1,11 @@
+/**
+ * The staff screens' API (issue 7): the store manager of SPEC §2 '/manage_order_forms', products and
+ * per-store prices, orders (list, detail, CSV, pull sheet, refunds, resending the confirmation) and the
+ * audit log. Every route is staff-only. `staffMediaRoutes` serves the images staff upload.
+ */
+export { staffRoutes } from './routes.js';
+export type { StaffRouteDeps } from './routes.js';
+export { staffMediaRoutes, IMAGE_NOT_AN_IMAGE, IMAGE_TOO_LARGE, PRODUCT_IMAGE_SIZE } from './media.js';
+export { STORE_DELETE_NOT_ARCHIVED, STORE_HAS_ORDERS, STORE_ID_TAKEN, type StaffStore } from './stores.js';
+export { CSV_COLUMNS, REFUND_TOO_LARGE, REFUND_KEY_REUSED, ORDER_NOT_REFUNDABLE } from './orders.js';
+export { listAudit, recordChange } from './audit.js';

@@ -1,0 +1,97 @@
+import { formatBytes } from '@avp/shared';
+import type { Transaction } from 'sequelize';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/index.js';
+import type { SubmissionFileInstance, UserInstance } from '../../db/models/index.js';
+import { enqueueMail } from '../mail/index.js';
+
+const FORM_LABELS: Record<string, string> = {
+  creative: 'Creative asset',
+  event: 'Event asset',
+  sponsor: 'Sponsor commercial',
+};
+
+const FIELD_LABELS: Record<string, string> = {
+  project_name: 'Project name',
+  event_name: 'Event name',
+  session_datetime: 'Session date and time',
+  speaker_name: 'Speaker name',
+  room_no: 'Room',
+  sponsor_company: 'Sponsor company',
+  description: 'Description',
+};
+
+export function formLabel(formType: string): string {
+  return FORM_LABELS[formType] ?? formType;
+}
+
+/** The path of a submission in the staff inbox (web/src/features/uploads, /staff/uploads). */
+export function inboxPath(submissionId: string): string {
+  return `/staff/uploads?submission=${encodeURIComponent(submissionId)}`;
+}
+
+function fieldLines(fields: Record<string, unknown>): string[] {
+  return Object.entries(fields)
+    .filter(([, value]) => typeof value === 'string' && value !== '')
+    .map(([key, value]) => `${FIELD_LABELS[key] ?? key}: ${String(value)}`);
+}
+
+function fileLines(files: SubmissionFileInstance[]): string[] {
+  return files.map((f) => `- ${f.name} (${formatBytes(Number(f.size))}, sha-256 ${f.sha256 ?? '—'})`);
+}
+
+/**
+ * The two e-mails of a submission (issue 8): staff get the fields, the files and a link to the inbox;
+ * the client gets a receipt listing the files. Both are queued in the caller's transaction.
+ */
+export async function queueSubmissionMails(
+  deps: { config: Pick<Config, 'PUBLIC_URL' | 'STAFF_EMAIL'>; db: Database },
+  data: {
+    submission: { id: string; formType: string; fields: Record<string, unknown> };
+    files: SubmissionFileInstance[];
+    owner: UserInstance | null;
+  },
+  transaction: Transaction,
+): Promise<void> {
+  const { submission, files, owner } = data;
+  const label = formLabel(submission.formType);
+  const who = owner ? `${owner.firstName} ${owner.lastName}`.trim() : 'a client';
+  const company = owner?.company ? ` (${owner.company})` : '';
+  const link = `${deps.config.PUBLIC_URL}${inboxPath(submission.id)}`;
+  await enqueueMail(
+    deps.db,
+    {
+      to: deps.config.STAFF_EMAIL,
+      subject: `New upload: ${label} from ${who}${company}`,
+      text: [
+        `${who}${company}${owner ? ` <${owner.email}>` : ''} sent a ${label.toLowerCase()} submission.`,
+        '',
+        ...fieldLines(submission.fields),
+        '',
+        `Files (${files.length}):`,
+        ...fileLines(files),
+        '',
+        `Open it in the staff inbox: ${link}`,
+      ].join('\n'),
+    },
+    { transaction },
+  );
+  if (owner) {
+    await enqueueMail(
+      deps.db,
+      {
+        to: owner.email,
+        subject: 'We received your files',
+        text: [
+          `Hello ${owner.firstName},`,
+          '',
+          `Thank you: we received your ${label.toLowerCase()} submission with these files:`,
+          ...fileLines(files),
+          '',
+          ...fieldLines(submission.fields),
+        ].join('\n'),
+      },
+      { transaction },
+    );
+  }
+}

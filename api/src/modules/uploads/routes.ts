@@ -1,0 +1,168 @@
+import express from 'express';
+import type { Request, Router } from 'express';
+import { createUploadStorage } from '../../adapters/storage/index.js';
+import type { UploadStorage } from '../../adapters/storage/index.js';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/index.js';
+import { AppError } from '../../http/errors.js';
+import type { Logger } from '../../logger.js';
+import { requireStaff, requireUser } from '../accounts/index.js';
+import { inboxFile, listInbox, markHandled } from './inbox.js';
+import { parseRange } from './range.js';
+import {
+  completeFile,
+  createSubmission,
+  getFile,
+  getSubmission,
+  putPart,
+  registerFile,
+  removeFile,
+  submitSubmission,
+} from './service.js';
+
+const param = (req: Request, name: string) => String(req.params[name] ?? '');
+
+/** A download name that is safe in a header: ASCII fallback plus the RFC 5987 UTF-8 form. */
+export function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+/**
+ * The upload protocol (DESIGN 'Uploads', docs/api.md 'Uploads') and the staff inbox.
+ *
+ *   POST   /api/uploads/submissions                      create (or resume, with resume_id)
+ *   GET    /api/uploads/submissions/:submissionId        with its files and received parts
+ *   POST   /api/uploads/submissions/:submissionId/files  register a file (resumes the same file)
+ *   POST   /api/uploads/submissions/:submissionId/submit send it: staff and receipt e-mails
+ *   GET    /api/uploads/files/:fileId                    the file and the parts the server holds
+ *   PUT    /api/uploads/files/:fileId/parts/:partNumber  raw bytes (application/octet-stream)
+ *   POST   /api/uploads/files/:fileId/complete           size and sha-256 verified
+ *   DELETE /api/uploads/files/:fileId                    remove from an open submission
+ *   GET    /api/uploads/inbox                            staff: sent submissions, filtered
+ *   PUT    /api/uploads/inbox/:submissionId/handled      staff: { handled: boolean }
+ *   GET    /api/uploads/inbox/files/:fileId/download     staff: the bytes, with Range support
+ *
+ * The part PUT is streamed from the request to storage: the /api JSON parser reads application/json
+ * bodies only, so it never touches a part, and this route refuses any other content type.
+ */
+export function uploadsRoutes(deps: {
+  config: Config;
+  db: Database;
+  logger: Logger;
+  storage?: UploadStorage;
+}): Router {
+  const storage = deps.storage ?? createUploadStorage(deps.config);
+  const d = { ...deps, storage };
+  const router = express.Router();
+  const user = (req: Request) => req.user!;
+
+  router.post('/uploads/submissions', requireUser, async (req, res) => {
+    const { created, submission } = await createSubmission({ ...d, logger: req.log }, user(req), req.body);
+    res
+      .status(created ? 201 : 200)
+      .set('Cache-Control', 'no-store')
+      .json({ submission });
+  });
+
+  router.get('/uploads/submissions/:submissionId', requireUser, async (req, res) => {
+    const submission = await getSubmission(d, user(req), param(req, 'submissionId'));
+    res.set('Cache-Control', 'no-store').json({ submission });
+  });
+
+  router.post('/uploads/submissions/:submissionId/files', requireUser, async (req, res) => {
+    const { created, file } = await registerFile(d, user(req), param(req, 'submissionId'), req.body);
+    res
+      .status(created ? 201 : 200)
+      .set('Cache-Control', 'no-store')
+      .json({ file });
+  });
+
+  router.post('/uploads/submissions/:submissionId/submit', requireUser, async (req, res) => {
+    const submission = await submitSubmission(
+      { ...d, logger: req.log },
+      user(req),
+      param(req, 'submissionId'),
+      req.body,
+    );
+    res.set('Cache-Control', 'no-store').json({ submission });
+  });
+
+  router.get('/uploads/files/:fileId', requireUser, async (req, res) => {
+    res.set('Cache-Control', 'no-store').json({ file: await getFile(d, user(req), param(req, 'fileId')) });
+  });
+
+  router.put('/uploads/files/:fileId/parts/:partNumber', requireUser, async (req, res) => {
+    if (!req.is('application/octet-stream')) {
+      throw new AppError(415, 'unsupported_media_type', 'Parts are sent as application/octet-stream.');
+    }
+    const part = await putPart(
+      d,
+      user(req),
+      param(req, 'fileId'),
+      param(req, 'partNumber'),
+      req.get('content-length'),
+      req,
+    );
+    res.set('Cache-Control', 'no-store').json(part);
+  });
+
+  router.post('/uploads/files/:fileId/complete', requireUser, async (req, res) => {
+    const file = await completeFile(d, user(req), param(req, 'fileId'), req.body);
+    res.set('Cache-Control', 'no-store').json({ file });
+  });
+
+  router.delete('/uploads/files/:fileId', requireUser, async (req, res) => {
+    await removeFile(d, user(req), param(req, 'fileId'));
+    res.status(204).end();
+  });
+
+  router.get('/uploads/inbox', requireStaff, async (req, res) => {
+    res.set('Cache-Control', 'no-store').json({ submissions: await listInbox(d.db, req.query) });
+  });
+
+  router.put('/uploads/inbox/:submissionId/handled', requireStaff, async (req, res) => {
+    const actor = { userId: user(req).id, ip: req.ip ?? null };
+    res
+      .set('Cache-Control', 'no-store')
+      .json(await markHandled(d.db, actor, param(req, 'submissionId'), req.body));
+  });
+
+  router.get('/uploads/inbox/files/:fileId/download', requireStaff, async (req, res) => {
+    const file = await inboxFile(d.db, param(req, 'fileId'));
+    const size = Number(file.size);
+    const range = parseRange(req.get('range'), size);
+    res.set({
+      'Accept-Ranges': 'bytes',
+      'Cache-Control': 'private, no-store',
+      'Content-Type': 'application/octet-stream',
+      'Content-Disposition': contentDisposition(file.name),
+      ETag: `"${file.sha256 ?? file.id}"`,
+    });
+    if (range === 'unsatisfiable') {
+      res.status(416).set('Content-Range', `bytes */${size}`).end();
+      return;
+    }
+    if (range) {
+      res.status(206).set({
+        'Content-Range': `bytes ${range.start}-${range.end}/${size}`,
+        'Content-Length': String(range.end - range.start + 1),
+      });
+    } else {
+      res.status(200).set('Content-Length', String(size));
+    }
+    if (req.method === 'HEAD' || size === 0) {
+      res.end();
+      return;
+    }
+    const stream = await storage.read(file.storageKey, range ?? undefined);
+    stream.on('error', (error) => {
+      req.log.error({ err: error, fileId: file.id }, 'download failed mid-stream');
+      res.destroy(error);
+    });
+    res.on('close', () => stream.destroy());
+    stream.pipe(res);
+  });
+
+  return router;
+}

@@ -1,0 +1,437 @@
+import { describe, expect, it } from 'vitest';
+import { UPLOAD_CHUNK_FAILED } from '../messages.js';
+import { planUpload } from '../upload-plan.js';
+import { abortableSleep, bytesOfParts, resumeDecision, UploadClient, UploadError } from './client.js';
+import type { TransportRequest, TransportResponse, UploadSource } from './client.js';
+import type { UploadFileInfo } from './protocol.js';
+import { createSha256 } from './sha256.js';
+
+const PART = 6_291_456;
+const sha = (bytes: Uint8Array) => {
+  const h = createSha256();
+  h.update(bytes);
+  return h.digest() as string;
+};
+
+function source(size: number, name = 'clip.mov'): UploadSource & { bytes: Uint8Array; reads: number } {
+  const bytes = new Uint8Array(size);
+  for (let i = 0; i < size; i += 4096) bytes[i] = (i / 4096) % 251;
+  const src = {
+    name,
+    size,
+    type: 'video/quicktime',
+    lastModified: 1_700_000_000_000,
+    bytes,
+    reads: 0,
+    read: async (start: number, end: number) => {
+      src.reads++;
+      return bytes.subarray(start, end);
+    },
+  };
+  return src;
+}
+
+type Fault = (req: TransportRequest) => TransportResponse | 'network' | undefined;
+
+/** An in-memory stand-in for the server's side of the protocol (the network boundary of a unit test). */
+class FakeServer {
+  files = new Map<string, { info: UploadFileInfo; parts: Map<number, Uint8Array> }>();
+  log: string[] = [];
+  inFlight = 0;
+  maxInFlight = 0;
+  faults: Fault[] = [];
+  held: Record<string, number[]> = {};
+  complete = new Set<string>();
+  private next = 1;
+
+  transport = async (req: TransportRequest): Promise<TransportResponse> => {
+    this.log.push(`${req.method} ${req.path}`);
+    for (const fault of this.faults) {
+      const hit = fault(req);
+      if (hit === 'network') throw new Error('socket hang up');
+      if (hit) return hit;
+    }
+    const m =
+      /^\/api\/uploads\/(submissions|files)\/([^/]+)(?:\/(files|parts|complete|submit)(?:\/(\d+))?)?$/.exec(
+        req.path,
+      );
+    if (req.method === 'POST' && req.path === '/api/uploads/submissions') {
+      return { status: 201, body: { submission: { id: 'sub-1', files: [] } } };
+    }
+    if (!m) return { status: 404, body: { error: { code: 'not_found', message: 'No such route' } } };
+    const [, kind, id = '', action, n] = m;
+    if (kind === 'submissions' && action === 'files') {
+      const body = req.json as { name: string; size: number };
+      const fileId = `f${this.next++}`;
+      const plan = planUpload(body.size);
+      const parts = new Map<number, Uint8Array>();
+      for (const p of this.held[body.name] ?? []) parts.set(p, new Uint8Array(0));
+      const info: UploadFileInfo = {
+        id: fileId,
+        name: body.name,
+        size: body.size,
+        type: '',
+        lastModified: null,
+        sha256: null,
+        partSize: plan.partSize,
+        partCount: plan.partCount,
+        status: this.complete.has(body.name) ? 'complete' : 'uploading',
+        receivedParts: [...parts.keys()],
+      };
+      this.files.set(fileId, { info, parts });
+      return { status: 201, body: { file: info } };
+    }
+    if (kind === 'submissions' && action === 'submit') {
+      return { status: 200, body: { submission: { id, status: 'submitted', files: req.json } } };
+    }
+    if (kind === 'submissions') return { status: 200, body: { submission: { id } } };
+    const file = this.files.get(id);
+    if (!file) return { status: 404, body: { error: { code: 'not_found', message: 'No such file' } } };
+    if (action === 'parts') {
+      this.inFlight++;
+      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+      await new Promise((r) => setTimeout(r, 1));
+      this.inFlight--;
+      if (req.signal?.aborted) throw new Error('aborted');
+      file.parts.set(Number(n), req.body!);
+      return { status: 200, body: { partNumber: Number(n) } };
+    }
+    if (action === 'complete') {
+      const info = {
+        ...file.info,
+        status: 'complete' as const,
+        sha256: (req.json as { sha256?: string }).sha256 ?? null,
+      };
+      file.info = info;
+      return { status: 200, body: { file: info } };
+    }
+    if (req.method === 'DELETE') {
+      this.files.delete(id);
+      return { status: 204, body: undefined };
+    }
+    return {
+      status: 200,
+      body: { file: { ...file.info, receivedParts: [...file.parts.keys()].sort((a, b) => a - b) } },
+    };
+  };
+}
+
+/**
+ * A cheap order-sensitive checksum for multi-part files (the real SHA-256 of tens of MiB in plain JS is
+ * slow under coverage): proves every byte was fed, in order. sha256.test.ts covers the real hash.
+ */
+function orderSum(bytes: Uint8Array): string {
+  let sum = 0;
+  for (let i = 0; i < bytes.length; i += 4096) sum = (sum * 31 + bytes[i]! + i) % 1_000_000_007;
+  return `${bytes.length}:${sum}`;
+}
+function orderHasher() {
+  const chunks: Uint8Array[] = [];
+  return {
+    update: (data: Uint8Array) => void chunks.push(data),
+    digest: () => {
+      const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+      let at = 0;
+      for (const c of chunks) {
+        all.set(c, at);
+        at += c.length;
+      }
+      return orderSum(all);
+    },
+  };
+}
+
+function clientFor(server: FakeServer, extra: Partial<ConstructorParameters<typeof UploadClient>[0]> = {}) {
+  const waits: number[] = [];
+  const client = new UploadClient({
+    transport: server.transport,
+    random: () => 0,
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+    retry: { retries: 3, baseMs: 100, maxMs: 1_000 },
+    createHasher: orderHasher,
+    ...extra,
+  });
+  return { client, waits };
+}
+
+const info = (over: Partial<UploadFileInfo>): UploadFileInfo => ({
+  id: 'f',
+  name: 'a',
+  size: PART * 3 - 5,
+  type: '',
+  lastModified: null,
+  sha256: null,
+  partSize: PART,
+  partCount: 3,
+  status: 'uploading',
+  ...over,
+});
+
+describe('resumeDecision', () => {
+  it.each([
+    ['nothing held', [], [1, 2, 3]],
+    ['parts 1 and 3 held', [3, 1], [2]],
+    ['duplicates and strays ignored', [2, 2, 9, 0, 1.5], [1, 3]],
+    ['everything held', [1, 2, 3], []],
+  ])('%s', (_name, received, missing) => {
+    const decision = resumeDecision(info({ receivedParts: received }));
+    expect(decision.action === 'send' && decision.missing).toEqual(missing);
+  });
+
+  it('does nothing for a complete file, and refuses a plan that differs from the shared rule', () => {
+    expect(resumeDecision(info({ status: 'complete' }))).toEqual({ action: 'done' });
+    expect(() => resumeDecision(info({ partSize: 5 * 1024 * 1024 }))).toThrow(UploadError);
+    expect(resumeDecision(info({ receivedParts: undefined, size: 0, partCount: 0 }))).toMatchObject({
+      missing: [],
+    });
+  });
+
+  it('counts the bytes of held parts, the short last part included', () => {
+    const plan = planUpload(PART * 2 + 10);
+    expect(bytesOfParts(plan, [1, 3])).toBe(PART + 10);
+  });
+});
+
+describe('UploadClient', () => {
+  it('sends every part, at most 4 at once, then completes with the sha-256 of the whole file', async () => {
+    const server = new FakeServer();
+    const { client } = clientFor(server);
+    const file = source(PART * 9 + 123);
+    const upload = client.file('sub-1', file);
+    const seen: number[] = [];
+    upload.onChange((u) => seen.push(u.progress().percent));
+    upload.start();
+    const outcome = await upload.settled();
+    expect(outcome.state).toBe('complete');
+    expect(server.maxInFlight).toBeLessThanOrEqual(4);
+    expect(server.maxInFlight).toBeGreaterThan(1);
+    const stored = server.files.get('f1')!;
+    expect([...stored.parts.keys()].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(stored.info.sha256).toBe(orderSum(file.bytes));
+    expect(seen.at(-1)).toBe(100);
+    expect(upload.progress()).toMatchObject({ sentBytes: file.size, percent: 100, secondsLeft: 0 });
+  });
+
+  it('sends only the parts the server lacks when resuming, still hashing the whole file', async () => {
+    const server = new FakeServer();
+    server.held['clip.mov'] = [1, 3];
+    const { client } = clientFor(server);
+    const file = source(PART * 3 + 1);
+    const upload = client.file('sub-1', file);
+    upload.start();
+    expect((await upload.settled()).state).toBe('complete');
+    expect(server.log.filter((l) => l.includes('/parts/')).map((l) => l.split('/').at(-1))).toEqual(
+      expect.arrayContaining(['2', '4']),
+    );
+    expect(server.log.filter((l) => l.includes('/parts/'))).toHaveLength(2);
+    expect(server.files.get('f1')!.info.sha256).toBe(orderSum(file.bytes));
+  });
+
+  it('sends the real sha-256 by default', async () => {
+    const server = new FakeServer();
+    const client = new UploadClient({ transport: server.transport });
+    const file = source(5000);
+    const upload = client.file('sub-1', file);
+    upload.start();
+    expect((await upload.settled()).state).toBe('complete');
+    expect(server.files.get('f1')!.info.sha256).toBe(sha(file.bytes));
+  });
+
+  it('skips the parts already held without reading them when no checksum is wanted', async () => {
+    const server = new FakeServer();
+    server.held['clip.mov'] = [1];
+    const { client } = clientFor(server, { createHasher: null });
+    const file = source(PART + 1);
+    const upload = client.file('sub-1', file);
+    upload.start();
+    expect((await upload.settled()).state).toBe('complete');
+    expect(file.reads).toBe(1);
+    expect(server.files.get('f1')!.info.sha256).toBeNull();
+  });
+
+  it('treats a file the server already has complete as done', async () => {
+    const server = new FakeServer();
+    server.complete.add('clip.mov');
+    const { client } = clientFor(server);
+    const upload = client.file('sub-1', source(10));
+    upload.start();
+    expect(await upload.settled()).toMatchObject({ state: 'complete' });
+    expect(server.log.some((l) => l.includes('/parts/'))).toBe(false);
+  });
+
+  it.each([
+    ['a network error', (): TransportResponse | 'network' => 'network'],
+    ['a 503', (): TransportResponse => ({ status: 503, body: undefined })],
+    [
+      'a 500 with an error body',
+      (): TransportResponse => ({ status: 500, body: { error: { code: 'internal', message: 'x' } } }),
+    ],
+  ])('retries a part after %s, with growing waits', async (_name, answer) => {
+    const server = new FakeServer();
+    let failures = 2;
+    server.faults.push((req) => (req.method === 'PUT' && failures-- > 0 ? answer() : undefined));
+    const { client, waits } = clientFor(server, { partConcurrency: 1 });
+    const upload = client.file('sub-1', source(100));
+    upload.start();
+    expect((await upload.settled()).state).toBe('complete');
+    expect(waits).toEqual([50, 100]);
+  });
+
+  it("fails with SPEC §8's chunk-failure text once a part's retries run out", async () => {
+    const server = new FakeServer();
+    server.faults.push((req) => (req.method === 'PUT' ? 'network' : undefined));
+    const { client, waits } = clientFor(server, { partConcurrency: 1 });
+    const upload = client.file('sub-1', source(PART * 2));
+    upload.start();
+    const outcome = await upload.settled();
+    expect(outcome).toMatchObject({ state: 'failed' });
+    expect(upload.error).toMatchObject({ code: 'part_failed', message: UPLOAD_CHUNK_FAILED, status: 0 });
+    expect(waits.slice(0, 3)).toEqual([50, 100, 200]);
+  });
+
+  it.each([
+    [400, 'bad_part_size'],
+    [401, 'not_signed_in'],
+    [403, 'forbidden'],
+  ])('does not retry a %i on a part, and keeps its code for the caller', async (status, code) => {
+    const server = new FakeServer();
+    server.faults.push((req) =>
+      req.method === 'PUT' ? { status, body: { error: { code, message: 'no' } } } : undefined,
+    );
+    const { client, waits } = clientFor(server);
+    const upload = client.file('sub-1', source(10));
+    upload.start();
+    await upload.settled();
+    expect(waits).toEqual([]);
+    expect(upload.error).toMatchObject({ status, code });
+  });
+
+  it('reports a failed registration with the server code, and a body-less error with a generic text', async () => {
+    const server = new FakeServer();
+    server.faults.push((req) =>
+      req.path.endsWith('/files')
+        ? { status: 413, body: { error: { code: 'too_large', message: 'big' } } }
+        : undefined,
+    );
+    const { client } = clientFor(server);
+    const upload = client.file('sub-1', source(10));
+    upload.start();
+    await upload.settled();
+    expect(upload.error).toMatchObject({ status: 413, code: 'too_large', message: 'big' });
+
+    const plain = new FakeServer();
+    plain.faults.push(() => ({ status: 409, body: undefined }));
+    await expect(clientFor(plain).client.submit('sub-1', [])).rejects.toMatchObject({
+      code: 'http_error',
+      message: 'The server answered 409.',
+    });
+  });
+
+  it('fails when the file changes under it (a short read), and when the reader throws', async () => {
+    const server = new FakeServer();
+    const { client } = clientFor(server);
+    const file = source(100);
+    file.read = async () => new Uint8Array(3);
+    const upload = client.file('sub-1', file);
+    upload.start();
+    await upload.settled();
+    expect(upload.error).toMatchObject({ code: 'file_changed' });
+
+    const broken = source(100);
+    broken.read = async () => {
+      throw new Error('disk gone');
+    };
+    const other = client.file('sub-1', broken);
+    other.start();
+    await other.settled();
+    expect(other.error).toMatchObject({ code: 'read_failed', message: 'disk gone' });
+    const thrower = client.file('sub-1', { ...broken, read: () => Promise.reject('plain') });
+    thrower.start();
+    await thrower.settled();
+    expect(thrower.error?.message).toBe('plain');
+  });
+
+  it('pauses (aborting parts in flight) and resumes from what the server holds', async () => {
+    const server = new FakeServer();
+    const { client } = clientFor(server, { partConcurrency: 2 });
+    const queue = client.queue('sub-1');
+    const upload = queue.add(source(PART * 6));
+    let paused = false;
+    await new Promise<void>((resolve) =>
+      upload.onChange((u) => {
+        if (!paused && u.progress().sentBytes >= PART) {
+          paused = true;
+          u.pause();
+          resolve();
+        }
+      }),
+    );
+    expect(upload.state).toBe('paused');
+    expect(upload.progress().bytesPerSecond).toBe(0);
+    const before = server.log.length;
+    upload.resume();
+    const [outcome] = await queue.settled();
+    expect(outcome?.state).toBe('complete');
+    expect(server.log[before]).toBe('GET /api/uploads/files/f1');
+    expect(server.files.get('f1')!.info.sha256).toBe(orderSum(source(PART * 6).bytes));
+  });
+
+  it('removes a file, on the server too, and a failed file resumes into a new round', async () => {
+    const server = new FakeServer();
+    let failing = true;
+    server.faults.push((req) =>
+      failing && req.method === 'PUT' ? { status: 400, body: undefined } : undefined,
+    );
+    const { client } = clientFor(server);
+    const queue = client.queue('sub-1', { onChange: () => undefined });
+    const a = queue.add(source(10, 'a.mov'));
+    const b = queue.add(source(20, 'b.mov'));
+    expect(b.state).toBe('waiting');
+    expect((await a.settled()).state).toBe('failed');
+    expect((await b.settled()).state).toBe('failed');
+    failing = false;
+    a.resume();
+    expect((await a.settled()).state).toBe('complete');
+    await b.remove();
+    await b.remove();
+    expect(await b.settled()).toEqual({ state: 'removed' });
+    expect(server.log).toContain('DELETE /api/uploads/files/f2');
+    expect(queue.progress()).toMatchObject({ totalBytes: 10, sentBytes: 10, percent: 100 });
+    a.start();
+    a.pause();
+    expect(a.state).toBe('complete');
+  });
+
+  it('makes the submission calls and gives up a JSON call after its retries', async () => {
+    const server = new FakeServer();
+    const { client } = clientFor(server, { basePath: '/api/uploads/' });
+    expect(
+      await client.createSubmission({ form_type: 'sponsor', event_name: 'E', sponsor_company: 'S' }),
+    ).toMatchObject({
+      id: 'sub-1',
+    });
+    expect(await client.getSubmission('sub-1')).toEqual({ id: 'sub-1' });
+    expect(await client.submit('sub-1', ['f1'])).toMatchObject({
+      status: 'submitted',
+      files: { files: ['f1'] },
+    });
+    server.faults.push(() => 'network');
+    await expect(client.getSubmission('sub-1')).rejects.toMatchObject({ code: 'network', status: 0 });
+  });
+
+  it('stops waiting as soon as its signal aborts', async () => {
+    const controller = new AbortController();
+    const waiting = abortableSleep(10_000, controller.signal);
+    controller.abort();
+    await expect(waiting).rejects.toThrow('aborted');
+    await expect(abortableSleep(1, controller.signal)).rejects.toThrow('aborted');
+    await expect(abortableSleep(1)).resolves.toBeUndefined();
+    const server = new FakeServer();
+    const { client } = clientFor(server);
+    await expect(
+      client.call({ method: 'GET', path: '/api/uploads/files/x', signal: controller.signal }),
+    ).rejects.toThrow('aborted');
+  });
+});

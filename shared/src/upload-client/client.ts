@@ -1,0 +1,544 @@
+/**
+ * The upload client (DESIGN 'Uploads'): registers files with the server, sends their parts (several at a
+ * time, each retried with backoff), reports progress, pauses, resumes and completes them. It runs in the
+ * browser and in Node: it is handed its HTTP transport and its file reader, and touches neither the DOM
+ * nor node:*.
+ */
+import { UPLOAD_CHUNK_FAILED } from '../messages.js';
+import { missingParts, partRange, planUpload } from '../upload-plan.js';
+import type { UploadPlan } from '../upload-plan.js';
+import { snapshot, SpeedMeter } from './progress.js';
+import type { ProgressSnapshot } from './progress.js';
+import { createSha256 } from './sha256.js';
+import type { Hasher } from './sha256.js';
+import { UPLOADS_API } from './protocol.js';
+import type { CreateSubmission, SubmissionInfo, UploadFileInfo } from './protocol.js';
+import { DEFAULT_RETRY, isRetryableStatus, retryDelayMs } from './retry.js';
+import type { RetryPolicy } from './retry.js';
+
+/** What both fetch's AbortSignal and got's accept. */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+export interface TransportRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path on the API's origin, e.g. '/api/uploads/files/…/parts/3'. */
+  path: string;
+  /** A JSON body (sent as application/json). */
+  json?: unknown;
+  /** Raw bytes (sent as application/octet-stream with their Content-Length). */
+  body?: Uint8Array;
+  signal?: AbortSignalLike;
+}
+
+export interface TransportResponse {
+  status: number;
+  /** The parsed JSON body, or undefined when there was none. */
+  body: unknown;
+}
+
+/**
+ * Sends one request. Resolves with any HTTP answer (4xx and 5xx included); rejects only when no answer
+ * came (network error, abort). A fetch transport is a few lines (web/src/features/uploads/transport.ts),
+ * a got one as well (`throwHttpErrors: false`, `responseType: 'json'`).
+ */
+export type UploadTransport = (request: TransportRequest) => Promise<TransportResponse>;
+
+/** A file to send: a browser File or a file on disk, read a range at a time. */
+export interface UploadSource {
+  name: string;
+  size: number;
+  type: string;
+  /** Modification time in ms since the epoch; with name and size it identifies the file for resuming. */
+  lastModified: number | null;
+  /** Bytes [start, end). */
+  read(start: number, end: number): Promise<Uint8Array>;
+}
+
+/** A failed call. status 0: no answer (network). code 'part_failed' carries SPEC §8's chunk-failure text. */
+export class UploadError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UploadError';
+  }
+}
+
+class Aborted extends Error {
+  constructor() {
+    super('aborted');
+    this.name = 'AbortError';
+  }
+}
+
+interface AbortControllerLike {
+  readonly signal: AbortSignalLike;
+  abort(): void;
+}
+type Timers = {
+  AbortController: new () => AbortControllerLike;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+};
+const timers = globalThis as unknown as Timers;
+
+/** Waits ms, or rejects as soon as the signal aborts. */
+export function abortableSleep(ms: number, signal?: AbortSignalLike): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new Aborted());
+      return;
+    }
+    const onAbort = () => {
+      timers.clearTimeout(handle);
+      reject(new Aborted());
+    };
+    const handle = timers.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort);
+  });
+}
+
+export interface UploadClientOptions {
+  transport: UploadTransport;
+  /** Defaults to '/api/uploads'. */
+  basePath?: string;
+  /** Parts in flight per file; 4 by default. */
+  partConcurrency?: number;
+  retry?: Partial<RetryPolicy>;
+  /** The checksum sent on completion; defaults to the built-in SHA-256; null sends none. */
+  createHasher?: (() => Hasher) | null;
+  /** For tests: randomness of the jitter, the clock, and the wait between retries. */
+  random?: () => number;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignalLike) => Promise<void>;
+}
+
+function errorFrom(status: number, body: unknown): UploadError {
+  const error = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  return new UploadError(
+    status,
+    typeof error?.code === 'string' ? error.code : 'http_error',
+    typeof error?.message === 'string' ? error.message : `The server answered ${status}.`,
+  );
+}
+
+/**
+ * What to do with a file the server knows: nothing when complete, else send the parts it lacks. The plan
+ * is the server's (it is authoritative), checked against the shared rule so both sides cut alike.
+ */
+export type ResumeDecision =
+  { action: 'done' } | { action: 'send'; plan: UploadPlan; received: number[]; missing: number[] };
+
+export function resumeDecision(info: UploadFileInfo): ResumeDecision {
+  if (info.status === 'complete') return { action: 'done' };
+  const plan = planUpload(info.size);
+  if (plan.partSize !== info.partSize || plan.partCount !== info.partCount) {
+    throw new UploadError(0, 'plan_mismatch', 'The server cut this file into parts differently.');
+  }
+  const received = [...new Set(info.receivedParts ?? [])]
+    .filter((n) => Number.isInteger(n) && n >= 1 && n <= plan.partCount)
+    .sort((a, b) => a - b);
+  return { action: 'send', plan, received, missing: missingParts(plan, received) };
+}
+
+/** Bytes of the given parts under a plan. */
+export function bytesOfParts(plan: UploadPlan, parts: Iterable<number>): number {
+  let total = 0;
+  for (const part of parts) total += partRange(plan, part).size;
+  return total;
+}
+
+export class UploadClient {
+  readonly basePath: string;
+  readonly partConcurrency: number;
+  readonly retry: RetryPolicy;
+  readonly createHasher: (() => Hasher) | null;
+  readonly now: () => number;
+  private readonly transport: UploadTransport;
+  private readonly random: () => number;
+  private readonly sleep: (ms: number, signal?: AbortSignalLike) => Promise<void>;
+
+  constructor(options: UploadClientOptions) {
+    this.transport = options.transport;
+    this.basePath = (options.basePath ?? UPLOADS_API).replace(/\/+$/, '');
+    this.partConcurrency = Math.max(1, options.partConcurrency ?? 4);
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.createHasher = options.createHasher === undefined ? createSha256 : options.createHasher;
+    this.random = options.random ?? Math.random;
+    this.now = options.now ?? (() => Date.now());
+    this.sleep = options.sleep ?? abortableSleep;
+  }
+
+  /**
+   * One call with retries on network errors and retryable statuses. Resolves with the JSON of a 2xx
+   * answer; rejects with UploadError (its status and code from the server's error body).
+   */
+  async call<T>(request: TransportRequest, failure?: { code: string; message: string }): Promise<T> {
+    let last: UploadError | undefined;
+    for (let attempt = 0; ; attempt++) {
+      if (request.signal?.aborted) throw new Aborted();
+      try {
+        const res = await this.transport(request);
+        if (res.status >= 200 && res.status < 300) return res.body as T;
+        last = errorFrom(res.status, res.body);
+        if (!isRetryableStatus(res.status)) throw last;
+      } catch (error) {
+        if (error instanceof UploadError) throw error;
+        if (request.signal?.aborted) throw new Aborted();
+        last = new UploadError(0, 'network', error instanceof Error ? error.message : String(error));
+      }
+      if (attempt >= this.retry.retries) break;
+      await this.sleep(retryDelayMs(attempt + 1, this.retry, this.random), request.signal);
+    }
+    throw failure ? new UploadError(last.status, failure.code, failure.message) : last;
+  }
+
+  createSubmission(fields: CreateSubmission): Promise<SubmissionInfo> {
+    return this.call<{ submission: SubmissionInfo }>({
+      method: 'POST',
+      path: `${this.basePath}/submissions`,
+      json: fields,
+    }).then((b) => b.submission);
+  }
+
+  getSubmission(id: string): Promise<SubmissionInfo> {
+    return this.call<{ submission: SubmissionInfo }>({
+      method: 'GET',
+      path: `${this.basePath}/submissions/${encodeURIComponent(id)}`,
+    }).then((b) => b.submission);
+  }
+
+  /** Registers a file; the same name, size and last-modified in the same open submission resumes it. */
+  registerFile(
+    submissionId: string,
+    source: UploadSource,
+    signal?: AbortSignalLike,
+  ): Promise<UploadFileInfo> {
+    return this.call<{ file: UploadFileInfo }>({
+      method: 'POST',
+      path: `${this.basePath}/submissions/${encodeURIComponent(submissionId)}/files`,
+      json: { name: source.name, size: source.size, type: source.type, lastModified: source.lastModified },
+      signal,
+    }).then((b) => b.file);
+  }
+
+  /** The file with the part numbers the server holds. */
+  fileStatus(fileId: string, signal?: AbortSignalLike): Promise<UploadFileInfo> {
+    return this.call<{ file: UploadFileInfo }>({
+      method: 'GET',
+      path: `${this.basePath}/files/${encodeURIComponent(fileId)}`,
+      signal,
+    }).then((b) => b.file);
+  }
+
+  putPart(fileId: string, partNumber: number, bytes: Uint8Array, signal?: AbortSignalLike): Promise<unknown> {
+    return this.call(
+      {
+        method: 'PUT',
+        path: `${this.basePath}/files/${encodeURIComponent(fileId)}/parts/${partNumber}`,
+        body: bytes,
+        signal,
+      },
+      { code: 'part_failed', message: UPLOAD_CHUNK_FAILED },
+    );
+  }
+
+  completeFile(
+    fileId: string,
+    sha256: string | undefined,
+    signal?: AbortSignalLike,
+  ): Promise<UploadFileInfo> {
+    return this.call<{ file: UploadFileInfo }>({
+      method: 'POST',
+      path: `${this.basePath}/files/${encodeURIComponent(fileId)}/complete`,
+      json: sha256 === undefined ? {} : { sha256 },
+      signal,
+    }).then((b) => b.file);
+  }
+
+  async removeFile(fileId: string): Promise<void> {
+    await this.call({ method: 'DELETE', path: `${this.basePath}/files/${encodeURIComponent(fileId)}` });
+  }
+
+  /**
+   * Sends the submission with exactly these files (all complete); other files registered in it, such as
+   * one removed while its registration was under way, are dropped by the server.
+   */
+  submit(submissionId: string, fileIds: string[]): Promise<SubmissionInfo> {
+    return this.call<{ submission: SubmissionInfo }>({
+      method: 'POST',
+      path: `${this.basePath}/submissions/${encodeURIComponent(submissionId)}/submit`,
+      json: { files: fileIds },
+    }).then((b) => b.submission);
+  }
+
+  /** A file upload, not yet started: call start() (or hand it to an UploadQueue). */
+  file(submissionId: string, source: UploadSource): FileUpload {
+    return new FileUpload(this, submissionId, source);
+  }
+
+  queue(submissionId: string, options: UploadQueueOptions = {}): UploadQueue {
+    return new UploadQueue(this, submissionId, options);
+  }
+}
+
+export type FileUploadState = 'waiting' | 'uploading' | 'paused' | 'complete' | 'failed' | 'removed';
+
+export type FileUploadOutcome =
+  | { state: 'complete'; file: UploadFileInfo }
+  | { state: 'failed'; error: UploadError }
+  | { state: 'removed' };
+
+/** One file's upload: start, pause, resume, remove, progress. */
+export class FileUpload {
+  state: FileUploadState = 'waiting';
+  error: UploadError | null = null;
+  fileId: string | null = null;
+  info: UploadFileInfo | null = null;
+  private outcome: FileUploadOutcome | null = null;
+  private waiters: ((outcome: FileUploadOutcome) => void)[] = [];
+  private readonly listeners = new Set<(upload: FileUpload) => void>();
+  private readonly meter: SpeedMeter;
+  private confirmed = 0;
+  private generation = 0;
+  private controller: AbortControllerLike | null = null;
+
+  constructor(
+    private readonly client: UploadClient,
+    readonly submissionId: string,
+    readonly source: UploadSource,
+  ) {
+    this.meter = new SpeedMeter(client.now);
+  }
+
+  /**
+   * The outcome of the current round: at once when complete, failed or removed; otherwise when the
+   * upload next gets there (a paused file keeps it waiting; a failed file resumed starts a new round).
+   */
+  settled(): Promise<FileUploadOutcome> {
+    if (this.outcome !== null) return Promise.resolve(this.outcome);
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private settle(outcome: FileUploadOutcome): void {
+    this.outcome = outcome;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve(outcome);
+  }
+
+  /** Called on every change of state or progress; returns the unsubscribe function. */
+  onChange(listener: (upload: FileUpload) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  progress(): ProgressSnapshot {
+    const active = this.state === 'uploading';
+    return snapshot(this.confirmed, this.source.size, active ? this.meter.rate() : 0);
+  }
+
+  /** Begins (or, from paused or failed, continues) the upload. */
+  start(): void {
+    if (this.state === 'uploading' || this.state === 'complete' || this.state === 'removed') return;
+    const generation = ++this.generation;
+    this.error = null;
+    this.outcome = null;
+    this.controller = new timers.AbortController();
+    this.setState('uploading');
+    void this.run(generation, this.controller);
+  }
+
+  pause(): void {
+    if (this.state !== 'uploading' && this.state !== 'waiting') return;
+    this.stop();
+    this.meter.reset();
+    this.setState('paused');
+  }
+
+  /** Puts a paused or failed file back in line (an UploadQueue starts it; alone, call start()). */
+  resume(): void {
+    if (this.state === 'paused' || this.state === 'failed') {
+      this.outcome = null;
+      this.setState('waiting');
+    }
+  }
+
+  /** Stops and forgets the file, on the server too when it was registered. */
+  async remove(): Promise<void> {
+    if (this.state === 'removed') return;
+    this.stop();
+    this.setState('removed');
+    this.settle({ state: 'removed' });
+    if (this.fileId !== null) await this.client.removeFile(this.fileId).catch(() => undefined);
+  }
+
+  private stop(): void {
+    this.generation++;
+    this.controller?.abort();
+    this.controller = null;
+  }
+
+  private setState(state: FileUploadState): void {
+    this.state = state;
+    this.emit();
+  }
+
+  private emit(): void {
+    for (const listener of this.listeners) listener(this);
+  }
+
+  private async run(generation: number, controller: AbortControllerLike): Promise<void> {
+    const live = () => generation === this.generation;
+    const signal = controller.signal;
+    try {
+      const info = this.fileId
+        ? await this.client.fileStatus(this.fileId, signal)
+        : await this.client.registerFile(this.submissionId, this.source, signal);
+      this.fileId = info.id;
+      this.info = info;
+      const decision = resumeDecision(info);
+      if (decision.action === 'done') {
+        this.confirmed = this.source.size;
+        return this.finish(generation, info);
+      }
+      const { plan, received } = decision;
+      this.confirmed = bytesOfParts(plan, received);
+      this.emit();
+      const hasher = this.client.createHasher?.() ?? null;
+      const held = new Set(received);
+      const inFlight = new Set<Promise<void>>();
+      let failure: unknown;
+      for (let part = 1; part <= plan.partCount && failure === undefined && live(); part++) {
+        const sending = !held.has(part);
+        if (!sending && hasher === null) continue;
+        while (sending && inFlight.size >= this.client.partConcurrency) await Promise.race(inFlight);
+        if (failure !== undefined || !live()) break;
+        const range = partRange(plan, part);
+        const bytes = await this.source.read(range.start, range.end);
+        if (bytes.length !== range.size) {
+          throw new UploadError(0, 'file_changed', 'The file changed while it was being sent.');
+        }
+        hasher?.update(bytes);
+        if (!sending) continue;
+        const number = part;
+        const task: Promise<void> = this.client
+          .putPart(info.id, number, bytes, signal)
+          .then(
+            () => {
+              if (!live()) return;
+              this.confirmed += range.size;
+              this.meter.add(range.size);
+              this.emit();
+            },
+            (error: unknown) => {
+              failure ??= error;
+              // The other parts in flight of this round only; a later round has its own controller.
+              controller.abort();
+            },
+          )
+          .finally(() => inFlight.delete(task));
+        inFlight.add(task);
+      }
+      await Promise.all(inFlight);
+      if (failure !== undefined) throw failure;
+      if (!live()) return;
+      const sha256 = hasher ? await hasher.digest() : undefined;
+      const completed = await this.client.completeFile(info.id, sha256, signal);
+      return this.finish(generation, completed);
+    } catch (error) {
+      if (!live()) return;
+      this.error =
+        error instanceof UploadError
+          ? error
+          : new UploadError(0, 'read_failed', error instanceof Error ? error.message : String(error));
+      this.meter.reset();
+      this.controller = null;
+      this.setState('failed');
+      this.settle({ state: 'failed', error: this.error });
+    }
+  }
+
+  private finish(generation: number, info: UploadFileInfo): void {
+    if (generation !== this.generation) return;
+    this.info = info;
+    this.confirmed = this.source.size;
+    this.controller = null;
+    this.setState('complete');
+    this.settle({ state: 'complete', file: info });
+  }
+}
+
+export interface UploadQueueOptions {
+  /** Files sent at once; 1 by default, so each file gets the whole connection in turn. */
+  fileConcurrency?: number;
+  onChange?: (queue: UploadQueue) => void;
+}
+
+/** Several files of one submission: started in turn, with overall progress. */
+export class UploadQueue {
+  readonly files: FileUpload[] = [];
+  private readonly fileConcurrency: number;
+  private readonly meter: SpeedMeter;
+  private readonly sent = new Map<FileUpload, number>();
+
+  constructor(
+    private readonly client: UploadClient,
+    readonly submissionId: string,
+    private readonly options: UploadQueueOptions = {},
+  ) {
+    this.fileConcurrency = Math.max(1, options.fileConcurrency ?? 1);
+    this.meter = new SpeedMeter(client.now);
+  }
+
+  add(source: UploadSource): FileUpload {
+    const upload = this.client.file(this.submissionId, source);
+    this.files.push(upload);
+    this.sent.set(upload, 0);
+    upload.onChange(() => {
+      const before = this.sent.get(upload) ?? 0;
+      const now = upload.progress().sentBytes;
+      if (upload.state === 'uploading' && now > before) this.meter.add(now - before);
+      this.sent.set(upload, now);
+      this.pump();
+      this.options.onChange?.(this);
+    });
+    this.pump();
+    return upload;
+  }
+
+  /** Starts waiting files while fewer than fileConcurrency are sending. */
+  pump(): void {
+    let active = this.files.filter((f) => f.state === 'uploading').length;
+    for (const file of this.files) {
+      if (active >= this.fileConcurrency) return;
+      if (file.state === 'waiting') {
+        active++;
+        file.start();
+      }
+    }
+  }
+
+  /** Overall progress of the files not removed. */
+  progress(): ProgressSnapshot {
+    const kept = this.files.filter((f) => f.state !== 'removed');
+    const sent = kept.reduce((sum, f) => sum + f.progress().sentBytes, 0);
+    const total = kept.reduce((sum, f) => sum + f.source.size, 0);
+    const active = kept.some((f) => f.state === 'uploading');
+    return snapshot(sent, total, active ? this.meter.rate() : 0);
+  }
+
+  /** Resolves when every file is complete, failed or removed, with their outcomes. */
+  settled(): Promise<FileUploadOutcome[]> {
+    return Promise.all(this.files.map((f) => f.settled()));
+  }
+}

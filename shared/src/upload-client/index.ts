@@ -1,0 +1,5 @@
+export * from './client.js';
+export * from './progress.js';
+export * from './protocol.js';
+export * from './retry.js';
+export * from './sha256.js';

@@ -1,0 +1,337 @@
+// `npm run bench:upload`: one 1 GiB file sent three ways over loopback, side by side (issue 8 'Measured'):
+//
+//   (a) the limit  a bare node:http server streaming one PUT to disk, fed by a Node client streaming the file
+//   (b) the peer   @tus/server with its file store, fed by tus-js-client at 6 MiB chunks
+//   (c) ours       the real server (api/dist/server.js, SQLite, local storage) fed by the shared upload
+//                  client from Node (4 parts of 6 MiB in flight, sha-256 computed while reading; the server
+//                  verifies it by streaming the assembled file on completion, included in the time)
+//
+// Every server is a child process of its own, so its memory is its own: the growth printed is the peak
+// resident set during the upload minus the resident set before it (read from /proc/<pid>/status).
+// It prints MB/s (10^6 bytes per second), each ratio to (a), ours against the peer, and memory growth.
+// A benchmark: figures only, never pass/fail; not part of `npm test`.
+//
+// Environment: BENCH_UPLOAD_MIB (file size, default 1024), BENCH_SKIP_BUILD=1 to use api/dist as it is,
+// BENCH_CLIENT_HASH=0 to leave out the client's own sha-256 (to see what it costs).
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { compileTypeScript, root } from '../../build/scripts/lib.mjs';
+
+const MIB = 1024 * 1024;
+const SIZE = Math.max(8, Number(process.env.BENCH_UPLOAD_MIB ?? 1024)) * MIB;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function rssBytes(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb * 1024;
+}
+
+/** Samples a process's resident set every 50 ms; stop() gives the peak. */
+function watchMemory(pid) {
+  let peak = rssBytes(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssBytes(pid));
+    } catch {
+      // exited
+    }
+  }, 50);
+  return () => {
+    clearInterval(timer);
+    return peak;
+  };
+}
+
+async function startChild(args, env, readyUrl) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`a server exited with code ${child.exitCode}`);
+    try {
+      await fetch(readyUrl);
+      return child;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${readyUrl} did not answer within 60 s`);
+}
+
+async function stopChild(child) {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
+
+/** Runs one contestant: start its server, prepare (accounts: not timed), upload (timed), measure. */
+async function measure(name, start, upload, prepare = async () => undefined) {
+  const { child, url, cleanup } = await start();
+  try {
+    const prepared = await prepare(url);
+    await new Promise((r) => setTimeout(r, 500));
+    const before = rssBytes(child.pid);
+    const peak = watchMemory(child.pid);
+    const started = process.hrtime.bigint();
+    const note = await upload(url, prepared);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const growth = peak() - before;
+    return { name, seconds, mbps: SIZE / 1e6 / seconds, growth, note };
+  } finally {
+    await stopChild(child);
+    await cleanup?.();
+  }
+}
+
+const work = mkdtempSync(join(tmpdir(), 'avp-bench-upload-'));
+const file = join(work, 'source.bin');
+try {
+  if (!process.env.BENCH_SKIP_BUILD) compileTypeScript();
+  // 1 GiB of incompressible bytes (a 16 MiB random block, repeated) and its sha-256.
+  const block = randomBytes(16 * MIB);
+  const fd = openSync(file, 'w');
+  const hash = createHash('sha256');
+  for (let written = 0; written < SIZE; written += block.length) {
+    const chunk = block.subarray(0, Math.min(block.length, SIZE - written));
+    writeSync(fd, chunk);
+    hash.update(chunk);
+  }
+  closeSync(fd);
+  const expectedSha = hash.digest('hex');
+
+  // (a) The loopback limit: one streamed PUT into a file.
+  const bare = await measure(
+    '(a) bare node:http PUT to disk',
+    async () => {
+      const port = await freePort();
+      const dir = join(work, 'bare');
+      const code = `
+        import { createServer } from 'node:http';
+        import { createWriteStream, mkdirSync } from 'node:fs';
+        import { pipeline } from 'node:stream/promises';
+        mkdirSync(process.env.DIR, { recursive: true });
+        createServer(async (req, res) => {
+          if (req.method !== 'PUT') { res.end('ok'); return; }
+          await pipeline(req, createWriteStream(process.env.DIR + '/upload.bin'));
+          res.end('stored');
+        }).listen(Number(process.env.PORT), '127.0.0.1');`;
+      const url = `http://127.0.0.1:${port}`;
+      const child = await startChild(
+        ['--input-type=module', '-e', code],
+        { PORT: String(port), DIR: dir },
+        url,
+      );
+      return { child, url, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+    },
+    (url) =>
+      new Promise((resolve, reject) => {
+        const req = request(`${url}/upload`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/octet-stream', 'content-length': String(SIZE) },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          res.on('end', () =>
+            res.statusCode === 200
+              ? resolve('one PUT, streamed')
+              : reject(new Error(`status ${res.statusCode}`)),
+          );
+        });
+        req.on('error', reject);
+        createReadStream(file).pipe(req);
+      }),
+  );
+
+  // (b) The peer: tus.
+  const tus = await measure(
+    '(b) @tus/server + tus-js-client, 6 MiB chunks',
+    async () => {
+      const port = await freePort();
+      const dir = join(work, 'tus');
+      const code = `
+        import { createServer } from 'node:http';
+        import { Server } from '@tus/server';
+        import { FileStore } from '@tus/file-store';
+        const tus = new Server({ path: '/files', datastore: new FileStore({ directory: process.env.DIR }) });
+        createServer((req, res) => {
+          if (req.url === '/ready') { res.end('ok'); return; }
+          tus.handle(req, res);
+        }).listen(Number(process.env.PORT), '127.0.0.1');`;
+      const url = `http://127.0.0.1:${port}`;
+      const child = await startChild(
+        ['--input-type=module', '-e', code],
+        { PORT: String(port), DIR: dir },
+        `${url}/ready`,
+      );
+      return { child, url, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+    },
+    async (url) => {
+      const { Upload } = await import(
+        pathToFileURL(join(root, 'node_modules', 'tus-js-client', 'lib.esm', 'node', 'index.js')).href
+      );
+      await new Promise((resolve, reject) => {
+        const upload = new Upload(createReadStream(file), {
+          endpoint: `${url}/files`,
+          chunkSize: 6 * MIB,
+          uploadSize: SIZE,
+          retryDelays: [0, 1000],
+          metadata: { filename: 'source.bin' },
+          onError: reject,
+          onSuccess: resolve,
+        });
+        upload.start();
+      });
+      return 'sequential PATCH requests';
+    },
+  );
+
+  // (c) Ours: the real server and the shared client.
+  const ours = await measure(
+    '(c) ours: real server + shared client (Node)',
+    async () => {
+      const port = await freePort();
+      const dataDir = join(work, 'ours');
+      const url = `http://127.0.0.1:${port}`;
+      const child = await startChild(
+        [join(root, 'api', 'dist', 'server.js')],
+        {
+          NODE_ENV: 'production',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          PUBLIC_URL: url,
+          DATA_DIR: dataDir,
+          DATABASE_URL: '',
+          STORAGE_DRIVER: 'local',
+          LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+        },
+        `${url}/api/health`,
+      );
+      return { child, url, cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
+    },
+    async (url, { client }) => {
+      const handle = await open(file, 'r');
+      try {
+        const submission = await client.createSubmission({ form_type: 'creative', project_name: 'Bench' });
+        const upload = client.file(submission.id, {
+          name: 'source.bin',
+          size: SIZE,
+          type: 'application/octet-stream',
+          lastModified: Date.now(),
+          read: async (start, end) => {
+            const buffer = Buffer.allocUnsafe(end - start);
+            const { bytesRead } = await handle.read(buffer, 0, end - start, start);
+            return buffer.subarray(0, bytesRead);
+          },
+        });
+        let partsDoneAt = 0n;
+        upload.onChange((u) => {
+          if (partsDoneAt === 0n && u.progress().sentBytes === SIZE) partsDoneAt = process.hrtime.bigint();
+        });
+        const began = process.hrtime.bigint();
+        upload.start();
+        const outcome = await upload.settled();
+        const ended = process.hrtime.bigint();
+        if (outcome.state !== 'complete')
+          throw new Error(`upload ${outcome.state}: ${outcome.error?.message}`);
+        if (outcome.file.sha256 !== expectedSha) throw new Error('sha-256 differs');
+        const partsSeconds = Number((partsDoneAt || ended) - began) / 1e9;
+        const completeSeconds = Number(ended - (partsDoneAt || ended)) / 1e9;
+        return `${Math.ceil(SIZE / 6_291_456)} parts, 4 in flight: parts ${partsSeconds.toFixed(1)} s, completion (server sha-256) ${completeSeconds.toFixed(1)} s`;
+      } finally {
+        await handle.close();
+      }
+    },
+    async (url) => {
+      const password = 'Bench passphrase 2026!';
+      const json = { 'content-type': 'application/json' };
+      await fetch(`${url}/api/auth/register`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({
+          email: 'bench@example.com',
+          firstname: 'Bench',
+          lastname: 'Mark',
+          company: 'Loopback',
+          phone: '(555) 123-4567',
+          password,
+          confirmPassword: password,
+        }),
+      });
+      const login = await fetch(`${url}/api/auth/login`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ email: 'bench@example.com', password, token: true }),
+      });
+      const { token } = await login.json();
+      const { UploadClient } = await import(pathToFileURL(join(root, 'shared', 'dist', 'index.js')).href);
+      const client = new UploadClient({
+        transport: async (req) => {
+          const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
+          let body;
+          if (req.body) {
+            headers['content-type'] = 'application/octet-stream';
+            body = req.body;
+          } else if (req.json !== undefined) {
+            headers['content-type'] = 'application/json';
+            body = JSON.stringify(req.json);
+          }
+          const res = await fetch(`${url}${req.path}`, {
+            method: req.method,
+            headers,
+            body,
+            signal: req.signal,
+          });
+          const text = await res.text();
+          return { status: res.status, body: text ? JSON.parse(text) : undefined };
+        },
+        // BENCH_CLIENT_HASH=0: the client sends no checksum (the server still computes and stores one).
+        createHasher:
+          process.env.BENCH_CLIENT_HASH === '0'
+            ? null
+            : () => {
+                const h = createHash('sha256');
+                return { update: (d) => void h.update(d), digest: () => h.digest('hex') };
+              },
+      });
+      return { client };
+    },
+  );
+
+  const rows = [bare, tus, ours].map((r) => ({
+    contestant: r.name,
+    'MB/s': Number(r.mbps.toFixed(1)),
+    seconds: Number(r.seconds.toFixed(2)),
+    'of (a)': Number((r.mbps / bare.mbps).toFixed(2)),
+    'server memory growth MB': Number((r.growth / 1e6).toFixed(1)),
+    how: r.note,
+  }));
+  console.log(`\n${SIZE / MIB} MiB over loopback, each server a child process of its own\n`);
+  console.table(rows);
+  console.log(`ours / peer: ${(ours.mbps / tus.mbps).toFixed(2)}`);
+  console.log(
+    `goal: ours >= 0.9 of (a) and < 100 MB memory growth; ours reached ${(ours.mbps / bare.mbps).toFixed(2)} and ${(ours.growth / 1e6).toFixed(1)} MB`,
+  );
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

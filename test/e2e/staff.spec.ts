@@ -1,0 +1,271 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import {
+  formatPrice,
+  SHOW_ACTIVE,
+  STORE_DELETE_CONFIRM,
+  STORE_LIST_ACTIVE_TITLE,
+  STORE_LIST_ARCHIVED_TITLE,
+} from '@avp/shared';
+import { expect, test } from '../support/fixtures';
+
+/**
+ * The staff screens end to end (issue 7) against the real server: the store manager of SPEC §2 (new store,
+ * the exhibitor selector, deactivate, archive, unarchive, delete with the spec's confirmation), a product and
+ * a price edited here as the store shows them, an order paid with the test gateway with its lines, the CSV
+ * export, and the audit log of these changes.
+ */
+
+const root = resolve(import.meta.dirname, '..', '..');
+const PASSWORD = 'Staff passphrase 9';
+
+function createStaff(email: string): void {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: the Playwright global setup did not run.');
+  execFileSync(
+    process.execPath,
+    [
+      join(root, 'api', 'dist', 'cli', 'admin.js'),
+      'create',
+      '--email',
+      email,
+      '--password',
+      PASSWORD,
+      '--first',
+      'Ada',
+      '--last',
+      'Staffer',
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+      stdio: 'pipe',
+    },
+  );
+}
+
+function text(scope: Page | Locator, name: string): Locator {
+  return scope.getByRole('textbox', { name, exact: true });
+}
+
+async function signInAsStaff(page: Page, email: string) {
+  await page.goto('/manage_order_forms');
+  const form = page.getByRole('form', { name: 'Staff sign in' });
+  await text(form, 'Email').fill(email);
+  await text(form, 'Password').fill(PASSWORD);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Logged in as Ada Staffer')).toBeVisible();
+}
+
+function typed(date: string): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return `${m}/${d}/${y}`;
+}
+
+function row(page: Page, name: string): Locator {
+  return page.getByRole('row').filter({ hasText: name });
+}
+
+/** An exhibitor's order through the API with the test gateway's 4242 card, as the payment page makes it. */
+async function placeOrder(request: APIRequestContext, baseURL: string, productId: number) {
+  const headers = { origin: baseURL };
+  const store = (await (await request.get('/api/stores/demo-expo')).json()) as {
+    store: { start_date: string; end_date: string };
+  };
+  const cart = [{ productId, count: 3 }];
+  const created = (await (
+    await request.post('/api/stores/demo-expo/payment-intents', { data: { cart }, headers })
+  ).json()) as {
+    orderId: string;
+    token: string;
+  };
+  const orderHeaders = { ...headers, 'x-order-token': created.token };
+  const customer = {
+    company: 'Staff Test Co',
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    email: 'grace@staff-test.example',
+    phone: '(312) 555-0101',
+    address: '1 Main St',
+    city: 'Chicago',
+    state: 'IL',
+    zip: '60607',
+    onsiteFirstName: 'Alan',
+    onsiteLastName: 'Turing',
+    onsiteEmail: 'alan@staff-test.example',
+    onsitePhone: '312-555-0102',
+    booth: 'B-77',
+    room: '',
+    deliveryDate: store.store.start_date,
+    deliveryTime: '8:00 AM',
+    pickupDate: store.store.end_date,
+    pickupTime: '5:00 PM',
+  };
+  expect(
+    (
+      await request.put(`/api/orders/${created.orderId}`, { data: { cart, customer }, headers: orderHeaders })
+    ).ok(),
+  ).toBe(true);
+  const paid = await request.post(`/api/orders/${created.orderId}/pay`, {
+    data: { card: { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' } },
+    headers: orderHeaders,
+  });
+  const body = (await paid.json()) as { confirmation: string };
+  expect(body.confirmation).toBeTruthy();
+  return body.confirmation;
+}
+
+test.describe('staff screens', () => {
+  test('store manager: new, selector, deactivate, archive, unarchive, delete; products, prices, orders, CSV, audit', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    // One long journey through every staff screen: more steps than the default 30 s allows on a busy machine.
+    test.setTimeout(60_000);
+    const suffix = Date.now().toString(36);
+    const email = `staff-${suffix}@example.com`;
+    createStaff(email);
+    await signInAsStaff(page, email);
+    await expect(page.getByRole('heading', { name: STORE_LIST_ACTIVE_TITLE })).toBeVisible();
+    const viewArchived = page.getByRole('button', { name: /^View Archived \((\d+)\)$/ });
+    const archivedBefore = Number(/\((\d+)\)/.exec((await viewArchived.textContent()) ?? '')?.[1]);
+
+    // New store.
+    const name = `Staff Expo ${suffix}`;
+    const slug = `staff-expo-${suffix}`;
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Store' });
+    await text(dialog, 'Name').fill(name);
+    await text(dialog, 'Store ID').fill('Not A Slug');
+    await text(dialog, 'Deadline').fill(typed('2040-03-01'));
+    await text(dialog, 'Event start date').fill(typed('2040-03-10'));
+    await text(dialog, 'Event end date').fill(typed('2040-03-12'));
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog.getByText('Use lowercase letters, digits and dashes.')).toBeVisible();
+    await text(dialog, 'Store ID').fill(slug);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(row(page, name)).toBeVisible();
+
+    // It appears in the exhibitor selector.
+    const visitor = await (await browser.newContext({ baseURL })).newPage();
+    const inSelector = async () => {
+      await visitor.goto('/exhibitor_order');
+      await visitor.getByRole('searchbox', { name: 'Find your event' }).fill(name);
+      return visitor
+        .getByRole('list', { name: 'Matching stores' })
+        .getByRole('button', { name: new RegExp(name) });
+    };
+    await expect(await inSelector()).toHaveCount(1);
+
+    // Deactivated: gone from the selector.
+    await row(page, name).getByText('Active', { exact: true }).click();
+    await expect(row(page, name).getByRole('checkbox', { name: 'Active' })).not.toBeChecked();
+    await expect(await inSelector()).toHaveCount(0);
+
+    // Archive: the archived count grows.
+    await row(page, name).getByRole('button', { name: 'Archive' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Continue and Archive' }).click();
+    await expect(row(page, name)).toHaveCount(0);
+    await expect(page.getByRole('button', { name: `View Archived (${archivedBefore + 1})` })).toBeVisible();
+
+    // Unarchive from the archived view, then archive again.
+    await page.getByRole('button', { name: `View Archived (${archivedBefore + 1})` }).click();
+    await expect(page.getByRole('heading', { name: STORE_LIST_ARCHIVED_TITLE })).toBeVisible();
+    await row(page, name).getByRole('button', { name: 'UnArchive' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Continue and UnArchive' }).click();
+    await expect(row(page, name)).toHaveCount(0);
+    await page.getByRole('button', { name: SHOW_ACTIVE }).click();
+    await row(page, name).getByRole('button', { name: 'Archive' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Continue and Archive' }).click();
+    await page.getByRole('button', { name: `View Archived (${archivedBefore + 1})` }).click();
+
+    // Delete with the spec's confirmation.
+    await row(page, name).getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await expect(confirm).toContainText(STORE_DELETE_CONFIRM);
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeVisible();
+    await confirm.getByRole('button', { name: 'Continue and Delete' }).click();
+    await expect(row(page, name)).toHaveCount(0);
+    await expect(page.getByRole('button', { name: SHOW_ACTIVE })).toBeVisible();
+    await page.getByRole('button', { name: SHOW_ACTIVE }).click();
+    await expect(page.getByRole('button', { name: `View Archived (${archivedBefore})` })).toBeVisible();
+
+    // A product and its price in demo-expo, as the store shows them.
+    const product = `Fog machine ${suffix}`;
+    await page.getByRole('link', { name: 'Products and prices' }).click();
+    const productForm = page.getByRole('form', { name: 'Product' });
+    await text(productForm, 'Product name').fill(product);
+    await text(productForm, 'Product description').fill('Low-lying fog for stage entrances');
+    await productForm.getByRole('button', { name: 'Save product' }).click();
+    await expect(
+      page.getByRole('table', { name: 'Products' }).getByRole('row').filter({ hasText: product }),
+    ).toBeVisible();
+    await page.getByRole('button', { name: 'Choose a store Store' }).click();
+    await page.getByRole('option', { name: /\(demo-expo\)/ }).click();
+    const prices = page.getByRole('form', { name: 'Prices' });
+    await text(prices, `Price of ${product}`).fill('125.50');
+    await prices.getByRole('button', { name: 'Save prices' }).click();
+    await expect(page.getByText('Prices saved.')).toBeVisible();
+    await visitor.goto('/exhibitor_order/demo-expo');
+    const card = visitor
+      .getByRole('listitem')
+      .filter({ has: visitor.getByRole('heading', { name: product }) });
+    await expect(card.getByText(formatPrice(12_550))).toBeVisible();
+
+    // An order paid with the test gateway appears with its lines.
+    const { store } = (await (await page.request.get('/api/stores/demo-expo')).json()) as {
+      store: { products: { id: number; name: string }[] };
+    };
+    const productId = store.products.find((p) => p.name === product)!.id;
+    const confirmation = await placeOrder(page.request, baseURL!, productId);
+    await page.getByRole('link', { name: 'Orders', exact: true }).click();
+    await page.getByRole('link', { name: confirmation }).click();
+    await expect(page.getByRole('heading', { name: `Order ${confirmation}` })).toBeVisible();
+    const lines = page.getByRole('table', { name: 'Lines' });
+    await expect(lines.getByRole('row').filter({ hasText: product })).toContainText('3');
+
+    // The CSV export: one row per line, this order's among them.
+    await page.getByRole('link', { name: 'All orders' }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download CSV' }).click(),
+    ]);
+    const csv = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
+    expect(csv[0]).toMatch(/^confirmation,order_id,status,/);
+    const ours = csv.filter((line) => line.startsWith(`${confirmation},`));
+    expect(ours).toHaveLength(1);
+    expect(ours[0]).toContain(`,${product},3,125.50,376.50,`);
+
+    // The audit log lists these changes.
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    const audit = page.getByRole('table', { name: 'Audit log' });
+    for (const action of [
+      'store_create',
+      'store_deactivate',
+      'store_archive',
+      'store_unarchive',
+      'store_delete',
+      'product_create',
+      'prices_update',
+    ]) {
+      await expect(audit.getByRole('cell', { name: new RegExp(`^${action}`) }).first()).toBeVisible();
+    }
+    await expect(audit.getByRole('row').filter({ hasText: 'store_delete' }).first()).toContainText(
+      'Ada Staffer',
+    );
+    await visitor.context().close();
+  });
+
+  test('signed out: the staff sign-in form, and the staff API answers 401', async ({ page }) => {
+    await page.goto('/manage_order_forms');
+    await expect(page.getByRole('form', { name: 'Staff sign in' })).toBeVisible();
+    const response = await page.request.get('/api/staff/stores');
+    expect(response.status()).toBe(401);
+  });
+});

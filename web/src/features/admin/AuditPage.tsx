@@ -1,0 +1,85 @@
+/** /staff/audit: every staff change, newest first (who, what, when, before and after), filterable by store. */
+import { useEffect, useState } from 'react';
+import { errorMessage } from '../../lib/api';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { SelectField } from '../../ui';
+import { staffApi, type AuditEntry, type StaffStore } from './api';
+import { StaffShell } from './StaffShell';
+
+const json = (value: Record<string, unknown> | null) => (value ? JSON.stringify(value, null, 1) : '');
+
+export default function AuditPage() {
+  useDocumentTitle('Audit log');
+  const [stores, setStores] = useState<StaffStore[]>([]);
+  const [store, setStore] = useState('');
+  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  useEffect(() => {
+    void staffApi.stores().then(
+      (a) => setStores(a.stores),
+      () => undefined,
+    );
+  }, []);
+  useEffect(() => {
+    void staffApi.audit(store).then(
+      (a) => setEntries(a.entries),
+      (e: unknown) => setFailure(errorMessage(e)),
+    );
+  }, [store]);
+  const names = new Map(stores.map((s) => [s.id, s.name]));
+  return (
+    <StaffShell>
+      <h1 id="audit-title">Audit log</h1>
+      <div className="staff-filters">
+        <SelectField
+          label="Store"
+          value={store}
+          onChange={setStore}
+          placeholder="All stores"
+          options={[
+            { id: '', label: 'All stores' },
+            ...stores.map((s) => ({ id: String(s.id), label: s.name })),
+          ]}
+        />
+      </div>
+      {failure ? (
+        <p role="alert" className="staff-error">
+          {failure}
+        </p>
+      ) : null}
+      {entries === null ? (
+        <p role="status">Loading…</p>
+      ) : (
+        <table className="staff-table" aria-labelledby="audit-title">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Who</th>
+              <th>What</th>
+              <th>Store</th>
+              <th>Before</th>
+              <th>After</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr key={e.id}>
+                <td>{new Date(e.at).toLocaleString()}</td>
+                <td>{e.actor?.name ?? '—'}</td>
+                <td>
+                  {e.action}
+                  <div className="staff-muted">
+                    {e.entity} {e.entityId ?? ''}
+                  </div>
+                </td>
+                <td>{e.storeId === null ? '' : (names.get(e.storeId) ?? `#${e.storeId} (deleted)`)}</td>
+                <td className="staff-json">{json(e.before)}</td>
+                <td className="staff-json">{json(e.after)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </StaffShell>
+  );
+}

@@ -1,0 +1,336 @@
+/**
+ * /staff/products: products shared by every store (create, edit, reorder, deactivate, images uploaded and
+ * resized by the server) and one store's prices (set, removed, all saved together).
+ */
+import { formatPrice } from '@avp/shared';
+import { useCallback, useEffect, useState } from 'react';
+import { errorMessage } from '../../lib/api';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { Button, Checkbox, SelectField, TextAreaField, TextField } from '../../ui';
+import { staffApi, uploadImage, type StaffPrice, type StaffProduct, type StaffStore } from './api';
+import { StaffShell } from './StaffShell';
+
+export default function ProductsPage() {
+  useDocumentTitle('Products and prices');
+  return (
+    <StaffShell>
+      <h1>Products and prices</h1>
+      <Products />
+      <Prices />
+    </StaffShell>
+  );
+}
+
+interface Draft {
+  id: number | null;
+  name: string;
+  description: string;
+  images: string[];
+  is_active: boolean;
+}
+const EMPTY: Draft = { id: null, name: '', description: '', images: [], is_active: true };
+
+function Products() {
+  const [products, setProducts] = useState<StaffProduct[] | null>(null);
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const run = (call: Promise<{ products: StaffProduct[] }>, done?: string) =>
+    call.then(
+      (answer) => {
+        setProducts(answer.products);
+        if (done) setMessage({ error: false, text: done });
+      },
+      (error: unknown) => setMessage({ error: true, text: errorMessage(error) }),
+    );
+  useEffect(() => void run(staffApi.products()), []);
+
+  const save = () => {
+    const body = {
+      name: draft.name,
+      description: draft.description,
+      images: draft.images,
+      is_active: draft.is_active,
+    };
+    void run(
+      draft.id === null ? staffApi.createProduct(body) : staffApi.updateProduct(draft.id, body),
+      'Product saved.',
+    ).then(() => setDraft(EMPTY));
+  };
+  const move = (index: number, by: number) => {
+    if (!products) return;
+    const ids = products.map((p) => p.id);
+    const [id] = ids.splice(index, 1);
+    ids.splice(index + by, 0, id!);
+    void run(staffApi.reorderProducts(ids));
+  };
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    try {
+      const { url } = await uploadImage<{ url: string }>('/api/staff/product-images', file);
+      setDraft((d) => ({ ...d, images: [...d.images, url] }));
+    } catch (error) {
+      setMessage({ error: true, text: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
+  return (
+    <section aria-labelledby="products-title" className="staff-panel">
+      <h2 id="products-title">Products</h2>
+      {message ? (
+        <p
+          role={message.error ? 'alert' : 'status'}
+          className={message.error ? 'staff-error' : 'staff-status'}
+        >
+          {message.text}
+        </p>
+      ) : null}
+      {products === null ? (
+        <p role="status">Loading products…</p>
+      ) : (
+        <table className="staff-table" aria-label="Products">
+          <thead>
+            <tr>
+              <th>Order</th>
+              <th>Name</th>
+              <th>Description</th>
+              <th>Images</th>
+              <th>Active</th>
+              <th>Stores</th>
+              <th>Edit</th>
+            </tr>
+          </thead>
+          <tbody>
+            {products.map((p, index) => (
+              <tr key={p.id}>
+                <td>
+                  <div className="staff-actions">
+                    <Button
+                      dense
+                      variant="secondary"
+                      isDisabled={index === 0}
+                      onPress={() => move(index, -1)}
+                      aria-label={`Move ${p.name} up`}
+                    >
+                      ↑
+                    </Button>
+                    <Button
+                      dense
+                      variant="secondary"
+                      isDisabled={index === products.length - 1}
+                      onPress={() => move(index, 1)}
+                      aria-label={`Move ${p.name} down`}
+                    >
+                      ↓
+                    </Button>
+                  </div>
+                </td>
+                <td>{p.name}</td>
+                <td>{p.description}</td>
+                <td>
+                  {p.images.map((src) => (
+                    <img key={src} src={src} alt="" />
+                  ))}
+                </td>
+                <td>{p.is_active ? 'Yes' : 'No'}</td>
+                <td className="num">{p.stores}</td>
+                <td>
+                  <Button
+                    dense
+                    variant="secondary"
+                    onPress={() => setDraft({ ...p })}
+                    aria-label={`Edit ${p.name}`}
+                  >
+                    Edit
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form
+        aria-label="Product"
+        className="staff-form staff-panel"
+        onSubmit={(event) => {
+          event.preventDefault();
+          save();
+        }}
+      >
+        <h3 className="staff-form__wide">
+          {draft.id === null ? 'New product' : `Edit product #${draft.id}`}
+        </h3>
+        <TextField
+          label="Product name"
+          value={draft.name}
+          onChange={(name) => setDraft((d) => ({ ...d, name }))}
+          isRequired
+        />
+        <Checkbox
+          label="Product active"
+          value={draft.is_active}
+          onChange={(is_active) => setDraft((d) => ({ ...d, is_active }))}
+        />
+        <div className="staff-form__wide">
+          <TextAreaField
+            label="Product description"
+            value={draft.description}
+            onChange={(description) => setDraft((d) => ({ ...d, description }))}
+            rows={2}
+          />
+        </div>
+        <div className="staff-form__wide">
+          {draft.images.map((src) => (
+            <span key={src} className="staff-actions">
+              <img src={src} alt="" width={64} />
+              <Button
+                dense
+                variant="secondary"
+                onPress={() => setDraft((d) => ({ ...d, images: d.images.filter((i) => i !== src) }))}
+              >
+                Remove image
+              </Button>
+            </span>
+          ))}
+          <label className="staff-muted">
+            Add an image (resized to 800 px){' '}
+            <input
+              type="file"
+              accept="image/png,image/jpeg,image/webp,image/gif"
+              onChange={(e) => void upload(e.target.files?.[0])}
+            />
+          </label>
+        </div>
+        <div className="staff-actions staff-form__wide">
+          <Button type="submit">Save product</Button>
+          {draft.id !== null ? (
+            <Button variant="secondary" onPress={() => setDraft(EMPTY)}>
+              Cancel
+            </Button>
+          ) : null}
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** Dollars as typed ('1,234.50') to cents; null when it is not a price. */
+export function toCents(text: string): number | null {
+  const clean = text.replace(/[$,\s]/g, '');
+  if (!/^\d+(\.\d{1,2})?$/.test(clean)) return null;
+  return Math.round(Number(clean) * 100);
+}
+
+function Prices() {
+  const [stores, setStores] = useState<StaffStore[]>([]);
+  const [storeKey, setStoreKey] = useState('');
+  const [products, setProducts] = useState<StaffProduct[]>([]);
+  const [rows, setRows] = useState<Record<number, string>>({});
+  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  useEffect(() => {
+    void staffApi.stores().then(
+      (a) => setStores(a.stores),
+      (e: unknown) => setMessage({ error: true, text: errorMessage(e) }),
+    );
+  }, []);
+  const show = useCallback((prices: StaffPrice[]) => {
+    setRows(Object.fromEntries(prices.map((p) => [p.product_id, (p.unit_amount / 100).toFixed(2)])));
+  }, []);
+  useEffect(() => {
+    if (storeKey === '') return;
+    void Promise.all([staffApi.prices(Number(storeKey)), staffApi.products()]).then(
+      ([p, all]) => {
+        setMessage(null);
+        show(p.prices);
+        setProducts(all.products);
+      },
+      (e: unknown) => setMessage({ error: true, text: errorMessage(e) }),
+    );
+  }, [storeKey, show]);
+
+  const save = () => {
+    const prices: { product_id: number; unit_amount: number }[] = [];
+    for (const [id, text] of Object.entries(rows)) {
+      if (text.trim() === '') continue;
+      const cents = toCents(text);
+      if (cents === null) {
+        setMessage({
+          error: true,
+          text: `Enter a price like 12.50 for ${products.find((p) => p.id === Number(id))?.name ?? id}.`,
+        });
+        return;
+      }
+      prices.push({ product_id: Number(id), unit_amount: cents });
+    }
+    void staffApi.setPrices(Number(storeKey), prices).then(
+      (answer) => {
+        show(answer.prices);
+        setMessage({ error: false, text: 'Prices saved.' });
+      },
+      (e: unknown) => setMessage({ error: true, text: errorMessage(e) }),
+    );
+  };
+
+  return (
+    <section aria-labelledby="prices-title" className="staff-panel">
+      <h2 id="prices-title">Prices of a store</h2>
+      <SelectField
+        label="Store"
+        value={storeKey}
+        onChange={setStoreKey}
+        placeholder="Choose a store"
+        options={stores.map((s) => ({ id: String(s.id), label: `${s.name} (${s.store_id})` }))}
+      />
+      {message ? (
+        <p
+          role={message.error ? 'alert' : 'status'}
+          className={message.error ? 'staff-error' : 'staff-status'}
+        >
+          {message.text}
+        </p>
+      ) : null}
+      {storeKey !== '' ? (
+        <form
+          aria-label="Prices"
+          onSubmit={(event) => {
+            event.preventDefault();
+            save();
+          }}
+        >
+          <p className="staff-muted">A product with no price is not sold in this store.</p>
+          <table className="staff-table">
+            <thead>
+              <tr>
+                <th>Product</th>
+                <th>Price (USD)</th>
+                <th>Now</th>
+              </tr>
+            </thead>
+            <tbody>
+              {products.map((p) => {
+                const cents = toCents(rows[p.id] ?? '');
+                return (
+                  <tr key={p.id}>
+                    <td>
+                      {p.name}
+                      {p.is_active ? null : <span className="staff-muted"> (inactive)</span>}
+                    </td>
+                    <td>
+                      <TextField
+                        label={`Price of ${p.name}`}
+                        value={rows[p.id] ?? ''}
+                        onChange={(v) => setRows((r) => ({ ...r, [p.id]: v }))}
+                        inputMode="decimal"
+                      />
+                    </td>
+                    <td className="num">{cents === null ? '—' : formatPrice(cents)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          <Button type="submit">Save prices</Button>
+        </form>
+      ) : null}
+    </section>
+  );
+}

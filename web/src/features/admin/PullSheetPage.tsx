@@ -1,0 +1,86 @@
+/** /staff/pull-sheet: for a store, per delivery day, the equipment to load and the orders it goes to. */
+import { formatDate } from '@avp/shared';
+import { useEffect, useState } from 'react';
+import { errorMessage } from '../../lib/api';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { Button, DateInput, SelectField } from '../../ui';
+import { staffApi, type PullSheet, type StaffStore } from './api';
+import { StaffShell } from './StaffShell';
+
+export default function PullSheetPage() {
+  useDocumentTitle('Pull sheet');
+  const [stores, setStores] = useState<StaffStore[]>([]);
+  const [storeKey, setStoreKey] = useState('');
+  const [date, setDate] = useState('');
+  const [sheet, setSheet] = useState<PullSheet | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  useEffect(() => {
+    void staffApi.stores().then(
+      (a) => setStores(a.stores),
+      (e: unknown) => setFailure(errorMessage(e)),
+    );
+  }, []);
+  useEffect(() => {
+    if (storeKey === '') return;
+    void staffApi
+      .pullSheet(Number(storeKey), date)
+      .then(setSheet, (e: unknown) => setFailure(errorMessage(e)));
+  }, [storeKey, date]);
+  return (
+    <StaffShell>
+      <div className="staff-heading">
+        <h1>Pull sheet</h1>
+        <Button variant="secondary" onPress={() => window.print()}>
+          Print
+        </Button>
+      </div>
+      <div className="staff-filters">
+        <SelectField
+          label="Store"
+          value={storeKey}
+          onChange={setStoreKey}
+          placeholder="Choose a store"
+          options={stores.map((s) => ({ id: String(s.id), label: `${s.name} (${s.store_id})` }))}
+        />
+        <DateInput label="Delivery day" value={date} onChange={setDate} description="Blank: every day" />
+      </div>
+      {failure ? (
+        <p role="alert" className="staff-error">
+          {failure}
+        </p>
+      ) : null}
+      {sheet && sheet.days.length === 0 ? <p>No paid orders to deliver.</p> : null}
+      {sheet?.days.map((day) => (
+        <section key={day.date} className="staff-panel" aria-label={`Delivery ${day.date}`}>
+          <h2>Delivery {day.date ? formatDate(day.date) : '(no date)'}</h2>
+          <table className="staff-table" aria-label="Equipment to load">
+            <thead>
+              <tr>
+                <th>Equipment</th>
+                <th className="num">Quantity</th>
+              </tr>
+            </thead>
+            <tbody>
+              {day.items.map((item) => (
+                <tr key={item.product_id}>
+                  <td>{item.name}</td>
+                  <td className="num">{item.quantity}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <h3>Orders</h3>
+          <ul>
+            {day.orders.map((o) => (
+              <li key={o.id}>
+                {o.confirmation} · {o.company} · booth {o.booth}
+                {o.room ? `, ${o.room}` : ''} · {o.delivery_time} ·{' '}
+                {o.lines.map((l) => `${l.quantity} × ${l.name}`).join(', ')}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </StaffShell>
+  );
+}

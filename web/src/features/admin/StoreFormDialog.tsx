@@ -1,0 +1,217 @@
+/**
+ * The store create/edit dialog (SPEC §2 'Edit form fields'): ID (read-only, when it exists), Archive Store,
+ * Name, Store ID, Image (a file name under the store images, with an upload), Deadline, Event start and end,
+ * the order cut-off (DESIGN deviation 6), Email BCC, Supplemental Email Text, Store Header Text; Save and
+ * Cancel. The shared storeFormSchema checks the fields; the server's field errors are shown in place too.
+ */
+import { storeFormSchema, type StoreForm, type StoreFormInput } from '@avp/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
+import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { ApiError, errorMessage } from '../../lib/api';
+import {
+  Button,
+  FormCheckbox,
+  FormDateInput,
+  FormTextArea,
+  FormTextField,
+  SelectField,
+  TextField,
+} from '../../ui';
+import { staffApi, uploadImage, type StaffStore, type StoresAnswer } from './api';
+
+interface Values {
+  name: string;
+  store_id: string;
+  image: string;
+  deadline: string;
+  start_date: string;
+  end_date: string;
+  order_cutoff: string;
+  bcc: string;
+  email_text: string;
+  store_text: string;
+  is_active: boolean;
+  is_archived: boolean;
+}
+
+function valuesOf(store: StaffStore | null): Values {
+  return {
+    name: store?.name ?? '',
+    store_id: store?.store_id ?? '',
+    image: store?.image ?? '',
+    deadline: store?.deadline ?? '',
+    start_date: store?.start_date ?? '',
+    end_date: store?.end_date ?? '',
+    order_cutoff: store?.order_cutoff ?? '',
+    bcc: store?.bcc ?? '',
+    email_text: store?.email_text ?? '',
+    store_text: store?.store_text ?? '',
+    is_active: store?.is_active ?? true,
+    is_archived: store?.is_archived ?? false,
+  };
+}
+
+export interface StoreFormDialogProps {
+  /** null: a new store. */
+  store: StaffStore | null;
+  stores: StaffStore[];
+  onClose: () => void;
+  onSaved: (answer: StoresAnswer) => void;
+}
+
+export function StoreFormDialog(props: StoreFormDialogProps) {
+  return (
+    <ModalOverlay
+      className="kit-overlay"
+      isOpen
+      onOpenChange={(open) => {
+        if (!open) props.onClose();
+      }}
+    >
+      <Modal className="kit-modal">
+        <Dialog className="kit-dialog">
+          <Heading slot="title" className="kit-dialog__title">
+            {props.store ? 'Edit Store' : 'New Store'}
+          </Heading>
+          <StoreFormBody {...props} />
+        </Dialog>
+      </Modal>
+    </ModalOverlay>
+  );
+}
+
+function StoreFormBody({ store, stores, onClose, onSaved }: StoreFormDialogProps) {
+  const [failure, setFailure] = useState<string | null>(null);
+  const [uploadNote, setUploadNote] = useState<string | null>(null);
+  const [copyFrom, setCopyFrom] = useState('');
+  const { control, handleSubmit, setError, setValue, formState } = useForm<Values, unknown, StoreForm>({
+    // The schema's input types the optional image and cut-off as unknown (blank means null); the form holds text.
+    resolver: zodResolver(storeFormSchema) as unknown as Resolver<Values, unknown, StoreForm>,
+    defaultValues: valuesOf(store),
+    mode: 'onTouched',
+  });
+
+  const submit = handleSubmit(async (form) => {
+    setFailure(null);
+    const body: StoreFormInput & { copy_prices_from?: number } = { ...form };
+    if (!store && copyFrom !== '') body.copy_prices_from = Number(copyFrom);
+    try {
+      const answer = store ? await staffApi.updateStore(store.id, body) : await staffApi.createStore(body);
+      onSaved(answer);
+    } catch (error) {
+      if (error instanceof ApiError && Object.keys(error.fields).length > 0) {
+        for (const [name, message] of Object.entries(error.fields)) {
+          if (name in valuesOf(null)) setError(name as keyof Values, { type: 'server', message });
+          else setFailure(message);
+        }
+        return;
+      }
+      setFailure(errorMessage(error));
+    }
+  });
+
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    setUploadNote(null);
+    try {
+      const { image } = await uploadImage<{ image: string }>('/api/staff/store-images', file);
+      setValue('image', image, { shouldDirty: true, shouldValidate: true });
+      setUploadNote(`Uploaded as ${image}`);
+    } catch (error) {
+      setUploadNote(error instanceof Error ? error.message : String(error));
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Store">
+      <div className="staff-form">
+        {store ? <TextField label="ID" value={String(store.id)} isReadOnly /> : null}
+        <FormCheckbox control={control} name="is_archived" label="Archive Store" />
+        <FormTextField control={control} name="name" label="Name" isRequired />
+        <FormTextField
+          control={control}
+          name="store_id"
+          label="Store ID"
+          isRequired
+          description="The store's address: /exhibitor_order/{Store ID}. Lowercase letters, digits and dashes."
+        />
+        <div className="staff-form__wide">
+          <FormTextField
+            control={control}
+            name="image"
+            label="Image"
+            description="A file name under the store images."
+          />
+          <label className="staff-muted">
+            Upload an image{' '}
+            <input
+              type="file"
+              accept="image/png,image/jpeg,image/webp,image/gif"
+              onChange={(e) => void upload(e.target.files?.[0])}
+            />
+          </label>
+          {uploadNote ? (
+            <p className="staff-muted" role="status">
+              {uploadNote}
+            </p>
+          ) : null}
+        </div>
+        <FormDateInput
+          control={control}
+          name="deadline"
+          label="Deadline"
+          isRequired
+          description="Last day of the 20% early-bird discount."
+        />
+        <FormDateInput
+          control={control}
+          name="order_cutoff"
+          label="Order cut-off"
+          description="Last day orders are taken; blank: the deadline."
+        />
+        <FormDateInput control={control} name="start_date" label="Event start date" isRequired />
+        <FormDateInput control={control} name="end_date" label="Event end date" isRequired />
+        <div className="staff-form__wide">
+          <FormTextField
+            control={control}
+            name="bcc"
+            label="Email BCC"
+            description="Addresses blind-copied on the confirmation e-mail, separated by commas."
+          />
+        </div>
+        <div className="staff-form__wide">
+          <FormTextArea control={control} name="email_text" label="Supplemental Email Text" rows={3} />
+        </div>
+        <div className="staff-form__wide">
+          <FormTextArea control={control} name="store_text" label="Store Header Text" rows={3} />
+        </div>
+        {store ? null : (
+          <div className="staff-form__wide">
+            <SelectField
+              label="Copy the price list of"
+              value={copyFrom}
+              onChange={setCopyFrom}
+              placeholder="No prices yet"
+              options={stores.map((s) => ({ id: String(s.id), label: `${s.name} (${s.store_id})` }))}
+            />
+          </div>
+        )}
+      </div>
+      {failure ? (
+        <p role="alert" className="staff-error">
+          {failure}
+        </p>
+      ) : null}
+      <div className="kit-dialog__actions">
+        <Button variant="secondary" onPress={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" isPending={formState.isSubmitting}>
+          Save
+        </Button>
+      </div>
+    </form>
+  );
+}

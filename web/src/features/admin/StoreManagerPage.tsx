@@ -1,0 +1,223 @@
+/**
+ * /manage_order_forms (SPEC §2 'Admin page'): the active or the archived stores, with New, the Active
+ * toggle (saved at once), Archive/UnArchive with its confirmation, Edit, and Delete in the archived view.
+ * Every change answers the full list, which replaces the one shown (no reload).
+ */
+import {
+  formatDate,
+  formatDateRange,
+  SHOW_ACTIVE,
+  STORE_DELETE_CONFIRM,
+  STORE_LIST_ACTIVE_TITLE,
+  STORE_LIST_ARCHIVED_TITLE,
+  viewArchived,
+} from '@avp/shared';
+import { useCallback, useEffect, useState } from 'react';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { errorMessage } from '../../lib/api';
+import { Button, Checkbox, ConfirmDialog } from '../../ui';
+import { staffApi, type StaffStore, type StoresAnswer } from './api';
+import { StaffShell } from './StaffShell';
+import { StoreFormDialog } from './StoreFormDialog';
+
+export const STORE_IMAGE_BASE = '/media/stores/';
+// not in SPEC: the texts of the archive confirmation and delete button (SPEC gives their gist).
+export const CONTINUE_AND_DELETE = 'Continue and Delete';
+export const CONTINUE_AND_ARCHIVE = 'Continue and Archive';
+export const CONTINUE_AND_UNARCHIVE = 'Continue and UnArchive';
+export const ARCHIVE_TITLE = 'This order form will be archived';
+export const UNARCHIVE_TITLE = 'This order form will be unarchived';
+
+type Pending =
+  | { kind: 'edit'; store: StaffStore | null }
+  | { kind: 'archive'; store: StaffStore }
+  | { kind: 'delete'; store: StaffStore }
+  | null;
+
+export default function StoreManagerPage() {
+  return (
+    <StaffShell>
+      <StoreManager />
+    </StaffShell>
+  );
+}
+
+function StoreManager() {
+  const [stores, setStores] = useState<StaffStore[] | null>(null);
+  const [archivedView, setArchivedView] = useState(false);
+  const [pending, setPending] = useState<Pending>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const title = archivedView ? STORE_LIST_ARCHIVED_TITLE : STORE_LIST_ACTIVE_TITLE;
+  useDocumentTitle(title);
+
+  const fetchStores = useCallback(() => {
+    staffApi.stores().then(
+      (answer) => {
+        setFailure(null);
+        setStores(answer.stores);
+      },
+      (error: unknown) => setFailure(errorMessage(error)),
+    );
+  }, []);
+  useEffect(fetchStores, [fetchStores]);
+  const load = () => {
+    setFailure(null);
+    fetchStores();
+  };
+
+  const apply = (run: () => Promise<StoresAnswer>) => {
+    setFailure(null);
+    run().then(
+      (answer) => setStores(answer.stores),
+      (error: unknown) => setFailure(errorMessage(error)),
+    );
+  };
+
+  const archivedCount = stores?.filter((s) => s.is_archived).length ?? 0;
+  const shown = stores?.filter((s) => s.is_archived === archivedView) ?? [];
+
+  return (
+    <section aria-labelledby="stores-title">
+      <div className="staff-heading">
+        <h1 id="stores-title">{title}</h1>
+        <div className="staff-actions">
+          <Button onPress={() => setPending({ kind: 'edit', store: null })}>New</Button>
+          <Button variant="secondary" onPress={() => setArchivedView((v) => !v)}>
+            {archivedView ? SHOW_ACTIVE : viewArchived(archivedCount)}
+          </Button>
+        </div>
+      </div>
+      {failure ? (
+        <div role="alert" className="staff-error">
+          {failure}{' '}
+          {stores === null ? (
+            <Button dense variant="secondary" onPress={load}>
+              Retry
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
+      {stores === null ? (
+        failure ? null : (
+          <p role="status">Loading stores…</p>
+        )
+      ) : (
+        <table className="staff-table" aria-labelledby="stores-title">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Url</th>
+              <th>Deadline</th>
+              <th>Event Dates</th>
+              <th>Image</th>
+              <th>Custom Text</th>
+              <th>Active</th>
+              <th>{archivedView ? 'UnArchive' : 'Archive'}</th>
+              <th>Edit</th>
+              {archivedView ? <th>Delete</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((store) => (
+              <tr key={store.id}>
+                <td>{store.name}</td>
+                <td>
+                  <a href={`/exhibitor_order/${store.store_id}`}>{store.store_id}</a>
+                </td>
+                <td>
+                  {formatDate(store.deadline)}
+                  {store.order_cutoff ? (
+                    <div className="staff-muted">Orders until {formatDate(store.order_cutoff)}</div>
+                  ) : null}
+                </td>
+                <td>{formatDateRange(store.start_date, store.end_date)}</td>
+                <td>
+                  {store.image ? (
+                    <>
+                      <img src={`${STORE_IMAGE_BASE}${encodeURIComponent(store.image)}`} alt="" />
+                      <div className="staff-muted">{store.image}</div>
+                    </>
+                  ) : null}
+                </td>
+                <td>
+                  {store.email_text ? <div>Email: {store.email_text}</div> : null}
+                  {store.store_text ? <div>Header: {store.store_text}</div> : null}
+                </td>
+                <td>
+                  <Checkbox
+                    label="Active"
+                    value={store.is_active}
+                    onChange={(value) => apply(() => staffApi.setActive(store.id, value))}
+                  />
+                </td>
+                <td>
+                  <Button dense variant="secondary" onPress={() => setPending({ kind: 'archive', store })}>
+                    {store.is_archived ? 'UnArchive' : 'Archive'}
+                  </Button>
+                </td>
+                <td>
+                  <Button dense variant="secondary" onPress={() => setPending({ kind: 'edit', store })}>
+                    Edit
+                  </Button>
+                </td>
+                {archivedView ? (
+                  <td>
+                    <Button dense variant="secondary" onPress={() => setPending({ kind: 'delete', store })}>
+                      Delete
+                    </Button>
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {stores !== null && shown.length === 0 ? <p>No stores here.</p> : null}
+
+      {pending?.kind === 'edit' ? (
+        <StoreFormDialog
+          store={pending.store}
+          stores={stores ?? []}
+          onClose={() => setPending(null)}
+          onSaved={(answer) => {
+            setStores(answer.stores);
+            setPending(null);
+          }}
+        />
+      ) : null}
+      <ConfirmDialog
+        isOpen={pending?.kind === 'archive'}
+        title={pending?.kind === 'archive' && pending.store.is_archived ? UNARCHIVE_TITLE : ARCHIVE_TITLE}
+        text={pending?.kind === 'archive' ? pending.store.name : ''}
+        confirmLabel={
+          pending?.kind === 'archive' && pending.store.is_archived
+            ? CONTINUE_AND_UNARCHIVE
+            : CONTINUE_AND_ARCHIVE
+        }
+        onCancel={() => setPending(null)}
+        onConfirm={() => {
+          if (pending?.kind !== 'archive') return;
+          const { store } = pending;
+          setPending(null);
+          apply(() => staffApi.setArchived(store.id, !store.is_archived));
+        }}
+        destructive
+      />
+      <ConfirmDialog
+        isOpen={pending?.kind === 'delete'}
+        title="Delete Store"
+        text={STORE_DELETE_CONFIRM}
+        confirmLabel={CONTINUE_AND_DELETE}
+        cancelLabel="Cancel"
+        onCancel={() => setPending(null)}
+        onConfirm={() => {
+          if (pending?.kind !== 'delete') return;
+          const { store } = pending;
+          setPending(null);
+          apply(() => staffApi.deleteStore(store.id));
+        }}
+        destructive
+      />
+    </section>
+  );
+}

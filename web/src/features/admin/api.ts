@@ -1,0 +1,174 @@
+/** The staff calls (docs/api.md 'Staff'), typed for the staff pages. */
+import { apiRequest } from '../../lib/api';
+
+export interface StaffStore {
+  id: number;
+  store_id: string;
+  name: string;
+  is_active: boolean;
+  is_archived: boolean;
+  image: string | null;
+  deadline: string;
+  order_cutoff: string | null;
+  start_date: string;
+  end_date: string;
+  email_text: string;
+  store_text: string;
+  bcc: string;
+  stripe_publishable_key: string | null;
+  has_stripe_secret: boolean;
+  orders: number;
+  products: number;
+  closed: boolean;
+}
+
+export interface StoresAnswer {
+  stores: StaffStore[];
+  store?: StaffStore | null;
+}
+
+export interface StaffProduct {
+  id: number;
+  name: string;
+  description: string;
+  images: string[];
+  sort_order: number;
+  is_active: boolean;
+  stores: number;
+}
+
+export interface StaffPrice {
+  product_id: number;
+  name: string;
+  is_active: boolean;
+  unit_amount: number;
+  currency: string;
+}
+
+export interface OrderSummary {
+  id: string;
+  confirmation: string | null;
+  status: string;
+  store: { id: number; store_id: string; name: string };
+  company: string;
+  name: string;
+  email: string;
+  booth: string;
+  delivery_date: string;
+  subtotal: number;
+  discount: number;
+  fee: number;
+  total: number;
+  refunded_amount: number;
+  currency: string;
+  created_at: string;
+  paid_at: string | null;
+}
+
+export interface OrderDetail extends OrderSummary {
+  customer: Record<string, string>;
+  early_bird: boolean;
+  gateway: string;
+  payment_reference: string | null;
+  card: { brand: string; last4: string } | null;
+  lines: { product_id: number; name: string; unit_amount: number; quantity: number; line_total: number }[];
+  refunds: {
+    id: number;
+    amount: number;
+    reason: string;
+    status: string;
+    gateway_refund_id: string | null;
+    created_at: string;
+  }[];
+  refundable: number;
+}
+
+export interface PullSheet {
+  store: { id: number; store_id: string; name: string };
+  days: {
+    date: string;
+    items: { product_id: number; name: string; quantity: number }[];
+    orders: {
+      id: string;
+      confirmation: string | null;
+      company: string;
+      booth: string;
+      room: string;
+      delivery_time: string;
+      lines: { name: string; quantity: number }[];
+    }[];
+  }[];
+}
+
+export interface AuditEntry {
+  id: number;
+  at: string;
+  action: string;
+  entity: string;
+  entityId: string | null;
+  storeId: number | null;
+  actor: { id: number; name: string; email: string } | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+export interface OrderFilters {
+  store: string;
+  status: string;
+  from: string;
+  to: string;
+}
+
+export function orderQuery(filters: OrderFilters): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) if (value !== '') params.set(key, value);
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+export const staffApi = {
+  stores: () => apiRequest<StoresAnswer>('GET', '/api/staff/stores'),
+  createStore: (body: unknown) => apiRequest<StoresAnswer>('POST', '/api/staff/stores', body),
+  updateStore: (id: number, body: unknown) =>
+    apiRequest<StoresAnswer>('PUT', `/api/staff/stores/${id}`, body),
+  setActive: (id: number, is_active: boolean) =>
+    apiRequest<StoresAnswer>('POST', `/api/staff/stores/${id}/active`, { is_active }),
+  setArchived: (id: number, is_archived: boolean) =>
+    apiRequest<StoresAnswer>('POST', `/api/staff/stores/${id}/archive`, { is_archived }),
+  deleteStore: (id: number) => apiRequest<StoresAnswer>('DELETE', `/api/staff/stores/${id}`),
+  products: () => apiRequest<{ products: StaffProduct[] }>('GET', '/api/staff/products'),
+  createProduct: (body: unknown) =>
+    apiRequest<{ products: StaffProduct[] }>('POST', '/api/staff/products', body),
+  updateProduct: (id: number, body: unknown) =>
+    apiRequest<{ products: StaffProduct[] }>('PUT', `/api/staff/products/${id}`, body),
+  reorderProducts: (ids: number[]) =>
+    apiRequest<{ products: StaffProduct[] }>('POST', '/api/staff/products/reorder', { ids }),
+  prices: (storeKey: number) =>
+    apiRequest<{ prices: StaffPrice[] }>('GET', `/api/staff/stores/${storeKey}/prices`),
+  setPrices: (storeKey: number, prices: { product_id: number; unit_amount: number }[]) =>
+    apiRequest<{ prices: StaffPrice[] }>('PUT', `/api/staff/stores/${storeKey}/prices`, { prices }),
+  orders: (filters: OrderFilters) =>
+    apiRequest<{ orders: OrderSummary[] }>('GET', `/api/staff/orders${orderQuery(filters)}`),
+  order: (id: string) => apiRequest<{ order: OrderDetail }>('GET', `/api/staff/orders/${id}`),
+  refund: (id: string, body: { amount: number; reason: string; key: string }) =>
+    apiRequest<{ order: OrderDetail; replayed: boolean }>('POST', `/api/staff/orders/${id}/refunds`, body),
+  resend: (id: string) =>
+    apiRequest<{ queued: true; to: string }>('POST', `/api/staff/orders/${id}/resend-confirmation`),
+  pullSheet: (storeKey: number, date: string) =>
+    apiRequest<PullSheet>('GET', `/api/staff/stores/${storeKey}/pull-sheet${date ? `?date=${date}` : ''}`),
+  audit: (store: string) =>
+    apiRequest<{ entries: AuditEntry[] }>('GET', `/api/staff/audit${store ? `?store=${store}` : ''}`),
+};
+
+/** Sends an image as raw bytes (Content-Type image/…); answers the stored name or URL. */
+export async function uploadImage<T>(path: string, file: File): Promise<T> {
+  const res = await fetch(`${path}?name=${encodeURIComponent(file.name)}`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': file.type || 'application/octet-stream', Accept: 'application/json' },
+    body: file,
+  });
+  const body = (await res.json().catch(() => ({}))) as T & { error?: { message?: string } };
+  if (!res.ok) throw new Error(body.error?.message ?? `The server answered ${res.status}.`);
+  return body;
+}

@@ -1,0 +1,339 @@
+/**
+ * The client upload utility (SPEC §2 'Upload page flow', §4 'Upload', §8): the choice of form through
+ * the URL hash (#creative, #event, #eventForm, #sponsor; back and forward move between them), the form,
+ * then the files sent with the shared upload client, with per-file and overall progress, pause, resume
+ * and remove, a guard against leaving while sending, and a clean form after success.
+ */
+import {
+  formatBytes,
+  SESSION_EXPIRED,
+  truncateFileName,
+  UPLOAD_CHUNK_FAILED,
+  UPLOAD_FILE_REQUIRED,
+  type FileUpload,
+  type ProgressSnapshot,
+  type SubmissionFields,
+  type UploadFormType,
+  type UploadQueue,
+} from '@avp/shared';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { Button } from '../../ui';
+import { useSession } from '../../lib/session';
+import { browserUploadClient, fileSource } from './transport';
+import { UploadForm } from './UploadForms';
+import './uploads.css';
+
+/** not in SPEC: the wording of the 'do not close or refresh' message and of the success state. */
+export const DO_NOT_CLOSE =
+  'Uploading… Please do not close or refresh this page until your upload is complete.';
+export const UPLOAD_SUCCESS = 'Thank you! Your files were received.';
+
+type Step = 'choose' | 'eventForm' | UploadFormType;
+
+export function stepOf(hash: string): Step {
+  switch (hash) {
+    case '#creative':
+      return 'creative';
+    case '#event':
+      return 'event';
+    case '#sponsor':
+      return 'sponsor';
+    case '#eventForm':
+      return 'eventForm';
+    default:
+      return 'choose';
+  }
+}
+
+const OPEN_SUBMISSION_KEY = 'avp.upload.openSubmission';
+
+interface OpenSubmission {
+  id: string;
+  userId: number;
+  formType: UploadFormType;
+}
+
+function rememberedSubmission(userId: number, formType: UploadFormType): string | undefined {
+  try {
+    const saved = JSON.parse(localStorage.getItem(OPEN_SUBMISSION_KEY) ?? 'null') as OpenSubmission | null;
+    return saved && saved.userId === userId && saved.formType === formType ? saved.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function speed(bytesPerSecond: number): string {
+  return bytesPerSecond > 0 ? `${formatBytes(Math.round(bytesPerSecond))}/s` : '—';
+}
+
+function timeLeft(seconds: number | null): string {
+  if (seconds === null) return '—';
+  if (seconds < 60) return `${seconds} s left`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${seconds % 60} s left`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min left`;
+}
+
+function ProgressLine({ progress, label }: { progress: ProgressSnapshot; label: string }) {
+  return (
+    <div className="uploads-progress">
+      <progress max={100} value={progress.percent} aria-label={label} />
+      <span className="uploads-percent">{progress.percent}%</span>
+      <span>{speed(progress.bytesPerSecond)}</span>
+      <span>{timeLeft(progress.secondsLeft)}</span>
+    </div>
+  );
+}
+
+function FileRow({ upload }: { upload: FileUpload }) {
+  const { name, size } = upload.source;
+  const state = upload.state;
+  return (
+    <li className={`uploads-row uploads-row--${state}`} data-testid="upload-row">
+      <span className="uploads-file-name" title={name}>
+        {truncateFileName(name)}
+      </span>
+      <span className="uploads-file-size">{formatBytes(size)}</span>
+      <span className="uploads-state">{STATE_LABELS[state]}</span>
+      <ProgressLine progress={upload.progress()} label={`Progress of ${name}`} />
+      {state === 'uploading' || state === 'waiting' ? (
+        <Button variant="secondary" dense onPress={() => upload.pause()} aria-label={`Pause ${name}`}>
+          Pause
+        </Button>
+      ) : null}
+      {state === 'paused' ? (
+        <Button variant="secondary" dense onPress={() => upload.resume()} aria-label={`Resume ${name}`}>
+          Resume
+        </Button>
+      ) : null}
+      {state !== 'complete' && state !== 'removed' ? (
+        <Button variant="secondary" dense onPress={() => void upload.remove()} aria-label={`Remove ${name}`}>
+          Remove
+        </Button>
+      ) : null}
+    </li>
+  );
+}
+
+const STATE_LABELS: Record<FileUpload['state'], string> = {
+  waiting: 'Waiting',
+  uploading: 'Sending',
+  paused: 'Paused',
+  complete: 'Done',
+  failed: 'Failed',
+  removed: 'Removed',
+};
+
+type Phase =
+  | { kind: 'editing' }
+  | { kind: 'sending'; queue: UploadQueue | null; failed: string | null }
+  | { kind: 'done' };
+
+export default function UploadUtility() {
+  const { hash } = useLocation();
+  const navigate = useNavigate();
+  const step = stepOf(hash);
+  const session = useSession();
+  const [files, setFiles] = useState<File[]>([]);
+  const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
+  const [error, setError] = useState<string | null>(null);
+  const [resetKey, setResetKey] = useState(0);
+  const [, setTick] = useState(0);
+  const client = useRef(browserUploadClient());
+  const sending = phase.kind === 'sending';
+
+  // SPEC §4: a message that blocks leaving while the files are being sent.
+  useEffect(() => {
+    if (!sending) return undefined;
+    const guard = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', guard);
+    return () => window.removeEventListener('beforeunload', guard);
+  }, [sending]);
+
+  const go = (next: string) => {
+    setError(null);
+    void navigate({ hash: next });
+  };
+
+  /** SPEC §4, §8: a 403 destroys the session and the login form returns (401 likewise, with the notice). */
+  const sessionLost = useCallback(
+    async (status: number) => {
+      if (status === 401) session.showNotice(SESSION_EXPIRED);
+      await session.signOut();
+    },
+    [session],
+  );
+
+  async function send(fields: SubmissionFields) {
+    const user = session.user;
+    if (!user) return;
+    setError(null);
+    setPhase({ kind: 'sending', queue: null, failed: null });
+    const api = client.current;
+    let submissionId: string;
+    try {
+      const resumeId = rememberedSubmission(user.id, fields.form_type);
+      const submission = await api.createSubmission({
+        ...fields,
+        ...(resumeId ? { resume_id: resumeId } : {}),
+      });
+      submissionId = submission.id;
+      localStorage.setItem(
+        OPEN_SUBMISSION_KEY,
+        JSON.stringify({
+          id: submission.id,
+          userId: user.id,
+          formType: fields.form_type,
+        } satisfies OpenSubmission),
+      );
+    } catch (caught) {
+      const status = (caught as { status?: number }).status ?? 0;
+      setPhase({ kind: 'editing' });
+      if (status === 401 || status === 403) {
+        await sessionLost(status);
+        return;
+      }
+      // SPEC §8: a failed start.
+      setError(SESSION_EXPIRED);
+      return;
+    }
+    const queue = api.queue(submissionId, { onChange: () => setTick((n) => n + 1) });
+    for (const file of files) queue.add(fileSource(file));
+    setPhase({ kind: 'sending', queue, failed: null });
+    await finish(queue);
+  }
+
+  async function finish(queue: UploadQueue) {
+    const outcomes = await queue.settled();
+    const lost = outcomes.find(
+      (o) => o.state === 'failed' && (o.error.status === 401 || o.error.status === 403),
+    );
+    if (lost && lost.state === 'failed') {
+      setPhase({ kind: 'editing' });
+      await sessionLost(lost.error.status);
+      return;
+    }
+    if (outcomes.some((o) => o.state === 'failed')) {
+      setPhase({ kind: 'sending', queue, failed: UPLOAD_CHUNK_FAILED });
+      return;
+    }
+    const done = queue.files.filter((f) => f.state === 'complete').map((f) => f.fileId!);
+    if (done.length === 0) {
+      setFiles([]);
+      setPhase({ kind: 'editing' });
+      setError(UPLOAD_FILE_REQUIRED);
+      return;
+    }
+    try {
+      await client.current.submit(queue.submissionId, done);
+    } catch (caught) {
+      const status = (caught as { status?: number }).status ?? 0;
+      if (status === 401 || status === 403) {
+        setPhase({ kind: 'editing' });
+        await sessionLost(status);
+        return;
+      }
+      setPhase({ kind: 'sending', queue, failed: UPLOAD_CHUNK_FAILED });
+      return;
+    }
+    localStorage.removeItem(OPEN_SUBMISSION_KEY);
+    setFiles([]);
+    setResetKey((k) => k + 1);
+    setPhase({ kind: 'done' });
+  }
+
+  function retry(queue: UploadQueue) {
+    setPhase({ kind: 'sending', queue, failed: null });
+    for (const file of queue.files) if (file.state === 'failed') file.resume();
+    void finish(queue);
+  }
+
+  if (phase.kind === 'sending') {
+    const queue = phase.queue;
+    return (
+      <section className="uploads-sending" aria-label="Sending files">
+        {phase.failed ? (
+          <p className="kit-error uploads-error" role="alert">
+            {phase.failed}
+          </p>
+        ) : (
+          <p className="uploads-warning" role="status">
+            {DO_NOT_CLOSE}
+          </p>
+        )}
+        {queue ? (
+          <>
+            <ProgressLine progress={queue.progress()} label="Overall progress" />
+            <ul className="uploads-rows">
+              {queue.files.map((upload) => (
+                <FileRow
+                  key={`${upload.source.name}-${upload.source.size}-${upload.source.lastModified}`}
+                  upload={upload}
+                />
+              ))}
+            </ul>
+            {phase.failed ? (
+              <Button variant="primary" onPress={() => retry(queue)}>
+                Retry
+              </Button>
+            ) : null}
+          </>
+        ) : null}
+      </section>
+    );
+  }
+
+  return (
+    <section className="uploads-utility" aria-label="File upload">
+      {phase.kind === 'done' ? (
+        <p className="uploads-success" role="status">
+          {UPLOAD_SUCCESS}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="kit-error uploads-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {step === 'choose' ? (
+        <div className="uploads-choice" role="group" aria-label="What are you uploading?">
+          <h2>What are you uploading?</h2>
+          <Button variant="primary" onPress={() => go('#creative')}>
+            Creative Asset
+          </Button>
+          <Button variant="primary" onPress={() => go('#eventForm')}>
+            Event Asset
+          </Button>
+        </div>
+      ) : null}
+      {step === 'eventForm' ? (
+        <div className="uploads-choice" role="group" aria-label="Which event upload?">
+          <h2>Event upload</h2>
+          <Button variant="primary" onPress={() => go('#event')}>
+            Event Asset
+          </Button>
+          <Button variant="primary" onPress={() => go('#sponsor')}>
+            Sponsor Commercial
+          </Button>
+        </div>
+      ) : null}
+      {step === 'creative' || step === 'event' || step === 'sponsor' ? (
+        <UploadForm
+          key={step}
+          formType={step}
+          files={files}
+          onFilesChange={(next) => {
+            setFiles(next);
+            if (phase.kind === 'done') setPhase({ kind: 'editing' });
+          }}
+          onSubmit={(fields) => void send(fields)}
+          resetKey={resetKey}
+        />
+      ) : null}
+    </section>
+  );
+}
