@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // One runner for the unit and integration suites of every workspace; browser tests are Playwright's (test/).
 export default defineConfig({
   test: {
-    projects: ['shared', 'api', 'web'],
+    projects: ['shared', 'api', 'web', 'desktop'],
     coverage: {
       provider: 'v8',
       include: ['shared/src/**/*.ts', 'api/src/**/*.ts', 'web/src/**/*.{ts,tsx}'],

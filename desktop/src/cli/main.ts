@@ -1,0 +1,504 @@
+/**
+ * av-upload: the upload engine from a terminal (issue 9).
+ *
+ *   av-upload login --email ada@example.com [--server URL] [--password-stdin]
+ *   av-upload upload --form sponsor --event-name "Expo 2027" --sponsor-company "Acme AV" FILE…
+ *   av-upload upload --form creative --project-name "Spring reel" FILE…
+ *   av-upload upload --form event --event-name … --date 2027-03-01 --hour 9 --minute 30 --ampm AM --speaker-name … FILE…
+ *   av-upload resume          continue the persisted queue (paused and failed files too)
+ *   av-upload status          the queue and the history
+ *   av-upload logout          revoke the token on the server and forget it
+ *
+ * Progress is a line redrawn on a terminal, JSON lines otherwise (or with --json). Exit codes: EXIT.
+ */
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { UploadError } from '@avp/shared';
+import type { UploadFileRef } from '@avp/shared';
+import { AuthClient, AuthError } from '../engine/auth.js';
+import { expandPaths, UploadEngine } from '../engine/engine.js';
+import type { EngineEvent, EngineSnapshot } from '../engine/engine.js';
+import { checkUploadForm } from '../engine/forms.js';
+import { JsonFileStore } from '../engine/state.js';
+import { deleteCredentials, homeDir, readCredentials, stateFile, writeCredentials } from './config.js';
+import type { Credentials } from './config.js';
+import { bytes, duration, parseRate } from './format.js';
+
+/** Documented in desktop/README.md. */
+export const EXIT = {
+  ok: 0,
+  /** An unexpected error (a bug, a disk error). */
+  error: 1,
+  /** Bad command line or form fields (the spec's messages are printed). */
+  usage: 2,
+  /** Not signed in, wrong credentials, or the session ended: run `av-upload login`. */
+  auth: 3,
+  /** A file or the submission failed on the server after retries; `av-upload resume` tries again. */
+  uploadFailed: 4,
+  /** A file changed on disk after it was queued; it was stopped. */
+  fileChanged: 5,
+  /** The server could not be reached. */
+  network: 6,
+  /** Interrupted (Ctrl-C); the queue is saved: `av-upload resume`. */
+  interrupted: 130,
+} as const;
+
+class CliError extends Error {
+  constructor(
+    readonly exitCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  server: { type: 'string' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
+  form: { type: 'string' },
+  'project-name': { type: 'string' },
+  'event-name': { type: 'string' },
+  'sponsor-company': { type: 'string' },
+  'speaker-name': { type: 'string' },
+  'room-no': { type: 'string' },
+  description: { type: 'string' },
+  date: { type: 'string' },
+  hour: { type: 'string' },
+  minute: { type: 'string' },
+  ampm: { type: 'string' },
+  bandwidth: { type: 'string' },
+  parallel: { type: 'string' },
+} as const;
+
+const USAGE = `Usage: av-upload <command> [options]
+
+Commands:
+  login   --email EMAIL [--password-stdin] [--server URL]   sign in (password prompted on a terminal)
+  upload  --form creative|event|sponsor [fields] FILE|FOLDER…
+            creative: --project-name [--description]
+            event:    --event-name --date YYYY-MM-DD --hour 1-12 --minute 0-55 --ampm AM|PM
+                      --speaker-name [--room-no] [--description]
+            sponsor:  --event-name --sponsor-company [--description]
+  resume  continue the saved queue (paused and failed files too)
+  status  the queue and the sent submissions
+  logout  end the session on the server and forget the token
+
+Options: --json (JSON lines), --bandwidth 2M (0 = unlimited), --parallel 1-8 (parts at once)
+Exit codes: 0 ok, 1 error, 2 usage or invalid fields, 3 not signed in, 4 upload failed,
+            5 a file changed on disk, 6 server unreachable, 130 interrupted (queue saved)
+Environment: AV_UPLOAD_SERVER, AV_UPLOAD_HOME, AV_UPLOAD_PASSWORD, HTTP(S)_PROXY, NO_PROXY`;
+
+interface Io {
+  json: boolean;
+  out(line: string): void;
+  err(line: string): void;
+  event(record: Record<string, unknown>): void;
+}
+
+function io(json: boolean): Io {
+  return {
+    json,
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    event: (record) => process.stdout.write(`${JSON.stringify(record)}\n`),
+  };
+}
+
+function defaultServer(): string {
+  return process.env.AV_UPLOAD_SERVER ?? 'http://127.0.0.1:3000';
+}
+
+async function readPassword(values: { password?: string; 'password-stdin'?: boolean }): Promise<string> {
+  if (values.password !== undefined) return values.password;
+  if (process.env.AV_UPLOAD_PASSWORD !== undefined) return process.env.AV_UPLOAD_PASSWORD;
+  if (values['password-stdin'] || !process.stdin.isTTY) {
+    let text = '';
+    for await (const chunk of process.stdin) text += String(chunk);
+    return text.replace(/\r?\n$/, '');
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  // Hide what is typed.
+  (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = () => undefined;
+  process.stderr.write('Password: ');
+  const answer = await rl.question('');
+  rl.close();
+  process.stderr.write('\n');
+  return answer;
+}
+
+function signedIn(home: string): Credentials {
+  const credentials = readCredentials(home);
+  if (!credentials) throw new CliError(EXIT.auth, 'Not signed in: run `av-upload login --email …` first.');
+  return credentials;
+}
+
+function networkOrThrow(error: unknown): never {
+  if (error instanceof UploadError && error.status === 0 && error.code === 'network') {
+    throw new CliError(EXIT.network, `Cannot reach the server: ${error.message}`);
+  }
+  const code = (error as { code?: string }).code;
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'ECONNRESET') {
+    throw new CliError(EXIT.network, `Cannot reach the server: ${(error as Error).message}`);
+  }
+  if (error instanceof UploadError && error.status === 401) {
+    throw new CliError(EXIT.auth, 'The session has expired, please relogin and try again.');
+  }
+  throw error;
+}
+
+async function login(values: Record<string, unknown>, home: string, o: Io): Promise<number> {
+  const server = String(values.server ?? readCredentials(home)?.server ?? defaultServer()).replace(
+    /\/+$/,
+    '',
+  );
+  const email = String(values.email ?? '');
+  const password = await readPassword(values as { password?: string });
+  const auth = new AuthClient(server);
+  try {
+    const session = await auth.login(email, password);
+    const previous = readCredentials(home);
+    if (previous) await new AuthClient(previous.server).logout(previous.token).catch(() => undefined);
+    writeCredentials(home, {
+      server,
+      email: session.user.email,
+      token: session.token,
+      expiresAt: session.expiresAt,
+    });
+    if (o.json) o.event({ event: 'login', server, email: session.user.email, expiresAt: session.expiresAt });
+    else o.out(`Signed in to ${server} as ${session.user.email} (until ${session.expiresAt}).`);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof AuthError) {
+      throw new CliError(error.status === 400 ? EXIT.usage : EXIT.auth, error.message);
+    }
+    return networkOrThrow(error);
+  }
+}
+
+async function logout(home: string, o: Io): Promise<number> {
+  const credentials = readCredentials(home);
+  if (credentials) {
+    try {
+      await new AuthClient(credentials.server).logout(credentials.token);
+    } catch (error) {
+      deleteCredentials(home);
+      return networkOrThrow(error);
+    }
+  }
+  deleteCredentials(home);
+  if (o.json) o.event({ event: 'logout' });
+  else o.out(credentials ? 'Signed out; the token is revoked.' : 'Not signed in.');
+  return EXIT.ok;
+}
+
+function formValues(values: Record<string, unknown>, files: UploadFileRef[]) {
+  const pick = (name: string) => (values[name] === undefined ? undefined : String(values[name]));
+  return {
+    form_type: String(values.form ?? ''),
+    files,
+    project_name: pick('project-name'),
+    event_name: pick('event-name'),
+    sponsor_company: pick('sponsor-company'),
+    speaker_name: pick('speaker-name'),
+    room_no: pick('room-no'),
+    description: pick('description'),
+    date: pick('date'),
+    hour: pick('hour'),
+    minute: pick('minute'),
+    ampm: pick('ampm')?.toUpperCase(),
+  };
+}
+
+const FLAG_OF: Record<string, string> = {
+  form_type: '--form',
+  files: 'FILE',
+  project_name: '--project-name',
+  event_name: '--event-name',
+  sponsor_company: '--sponsor-company',
+  speaker_name: '--speaker-name',
+  room_no: '--room-no',
+  description: '--description',
+  date: '--date',
+  hour: '--hour',
+  minute: '--minute',
+  ampm: '--ampm',
+};
+
+/** Ctrl-C or SIGTERM: the open engine stops (its queue saved) and the command ends with EXIT.interrupted. */
+let openedEngine: UploadEngine | null = null;
+let stopping: Promise<void> | null = null;
+let onInterrupt: (code: number) => void = () => undefined;
+const interrupted = new Promise<number>((resolve) => (onInterrupt = resolve));
+function handleSignals(): void {
+  const handler = () => {
+    if (!openedEngine) process.exit(EXIT.interrupted);
+    stopping = openedEngine.stop();
+    void stopping.then(() => onInterrupt(EXIT.interrupted));
+  };
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+}
+
+function openEngine(credentials: Credentials, home: string, values: Record<string, unknown>): UploadEngine {
+  const engine = (openedEngine = new UploadEngine({
+    baseUrl: credentials.server,
+    store: new JsonFileStore(stateFile(home)),
+    token: () => credentials.token,
+  }));
+  const settings: { bandwidthBytesPerSecond?: number; partConcurrency?: number } = {};
+  try {
+    if (values.bandwidth !== undefined)
+      settings.bandwidthBytesPerSecond = parseRate(String(values.bandwidth));
+  } catch (error) {
+    throw new CliError(EXIT.usage, (error as Error).message);
+  }
+  if (values.parallel !== undefined) {
+    const n = Number(values.parallel);
+    if (!Number.isInteger(n) || n < 1 || n > 8)
+      throw new CliError(EXIT.usage, '--parallel takes a whole number from 1 to 8.');
+    settings.partConcurrency = n;
+  }
+  if (Object.keys(settings).length > 0) engine.setSettings(settings);
+  return engine;
+}
+
+/** Follows the engine until idle, reporting progress; resolves with the exit code. */
+async function follow(engine: UploadEngine, o: Io, begin: () => Promise<void>): Promise<number> {
+  const failures: { file: string | null; message: string; code: string }[] = [];
+  let unauthorized = false;
+  let last = 0;
+  const tty = !o.json && process.stdout.isTTY;
+  const progress = (force = false) => {
+    const now = Date.now();
+    if (!force && now - last < (tty ? 200 : 1000)) return;
+    last = now;
+    const snap = engine.snapshot();
+    const jobs = snap.jobs;
+    if (o.json) {
+      for (const job of jobs) {
+        o.event({
+          event: 'progress',
+          submissionId: job.submissionId,
+          state: job.state,
+          percent: job.progress.percent,
+          sentBytes: job.progress.sentBytes,
+          totalBytes: job.progress.totalBytes,
+          bytesPerSecond: Math.round(job.progress.bytesPerSecond),
+          secondsLeft: job.progress.secondsLeft,
+          files: job.files.map((f) => ({ name: f.name, state: f.state, percent: f.progress.percent })),
+        });
+      }
+    } else if (tty) {
+      const o2 = snap.overall;
+      const current = jobs.flatMap((j) => j.files).find((f) => f.state === 'uploading');
+      const line = `${String(o2.percent).padStart(3)}%  ${bytes(o2.sentBytes)} / ${bytes(o2.totalBytes)}  ${bytes(o2.bytesPerSecond)}/s  ${duration(o2.secondsLeft)} left  ${current ? current.name.slice(0, 24) : ''}`;
+      process.stdout.write(`\r\x1b[K${line}`);
+    }
+  };
+  const off = engine.on((event: EngineEvent) => {
+    if (event.type === 'change') progress();
+    else if (event.type === 'unauthorized') unauthorized = true;
+    else if (event.type === 'failed') {
+      const job = engine.snapshot().jobs.find((j) => j.id === event.jobId);
+      const file = job?.files.find((f) => f.name === event.file);
+      failures.push({
+        file: event.file,
+        message: event.message,
+        code: file?.error?.code ?? job?.error?.code ?? 'failed',
+      });
+      if (o.json)
+        o.event({
+          event: 'failed',
+          submissionId: job?.submissionId,
+          file: event.file,
+          code: file?.error?.code,
+          message: event.message,
+        });
+      else o.err(`${tty ? '\n' : ''}Failed${event.file ? ` (${event.file})` : ''}: ${event.message}`);
+    } else if (event.type === 'submitted') {
+      if (o.json) o.event({ event: 'submitted', ...event.entry });
+      else {
+        if (tty) process.stdout.write('\n');
+        o.out(`Sent submission ${event.entry.submissionId}:`);
+        for (const f of event.entry.files) o.out(`  ${f.name}  ${bytes(f.size)}  sha-256 ${f.sha256}`);
+      }
+    }
+  });
+  await begin();
+  let code = await Promise.race([engine.whenIdle().then(() => -1), interrupted]);
+  if (stopping) {
+    await stopping;
+    code = EXIT.interrupted;
+  }
+  if (code === EXIT.interrupted && !o.json)
+    o.err('\nStopped; the queue is saved. Run `av-upload resume` to continue.');
+  off();
+  if (code !== -1) return code;
+  progress(true);
+  if (tty) process.stdout.write('\n');
+  await engine.stop();
+  const errors = engine
+    .snapshot()
+    .jobs.flatMap((j) => [j.error?.code, ...j.files.map((f) => f.error?.code)])
+    .concat(failures.map((f) => f.code));
+  if (unauthorized || errors.includes('unauthenticated')) return EXIT.auth;
+  if (errors.includes('file_changed')) return EXIT.fileChanged;
+  if (errors.includes('network')) return EXIT.network;
+  return errors.some((e) => e !== undefined) ? EXIT.uploadFailed : EXIT.ok;
+}
+
+async function upload(
+  values: Record<string, unknown>,
+  positionals: string[],
+  home: string,
+  o: Io,
+): Promise<number> {
+  let paths: string[];
+  try {
+    paths = positionals.length > 0 ? await expandPaths(positionals) : [];
+  } catch (error) {
+    throw new CliError(
+      EXIT.usage,
+      `Cannot read ${(error as { path?: string }).path ?? 'a file'}: ${(error as Error).message}`,
+    );
+  }
+  const check = checkUploadForm(
+    formValues(
+      values,
+      paths.map((p) => ({ name: p })),
+    ) as Parameters<typeof checkUploadForm>[0],
+  );
+  if (!check.ok) {
+    if (o.json) o.event({ event: 'invalid', errors: check.errors });
+    else
+      for (const [field, message] of Object.entries(check.errors))
+        o.err(`${FLAG_OF[field] ?? field}: ${message}`);
+    return EXIT.usage;
+  }
+  const credentials = signedIn(home);
+  const engine = openEngine(credentials, home, values);
+  try {
+    const job = await engine.add(check.fields, paths);
+    if (o.json)
+      o.event({
+        event: 'queued',
+        submissionId: job.submissionId,
+        files: job.files.map((f) => ({ name: f.name, size: f.size })),
+      });
+    else
+      o.out(
+        `Uploading ${job.files.length} file(s), ${bytes(job.progress.totalBytes)}, submission ${job.submissionId}`,
+      );
+    // Earlier unfinished submissions continue too, after this one's turn.
+    return await follow(engine, o, () => engine.start());
+  } catch (error) {
+    await engine.stop();
+    return networkOrThrow(error);
+  }
+}
+
+async function resume(values: Record<string, unknown>, home: string, o: Io): Promise<number> {
+  const credentials = signedIn(home);
+  const engine = openEngine(credentials, home, values);
+  const pending = engine.snapshot().jobs.length;
+  if (pending === 0) {
+    if (o.json) o.event({ event: 'idle', jobs: 0 });
+    else o.out('Nothing to resume.');
+    return EXIT.ok;
+  }
+  if (!o.json) o.out(`Resuming ${pending} submission(s).`);
+  return follow(engine, o, async () => {
+    await engine.start();
+    await engine.resumeAll();
+  });
+}
+
+function status(home: string, o: Io): number {
+  const credentials = readCredentials(home);
+  const snap: EngineSnapshot = new UploadEngine({
+    baseUrl: credentials?.server ?? defaultServer(),
+    store: new JsonFileStore(stateFile(home)),
+    token: () => null,
+  }).snapshot();
+  if (o.json) {
+    o.event({
+      event: 'status',
+      signedIn: credentials
+        ? { server: credentials.server, email: credentials.email, expiresAt: credentials.expiresAt }
+        : null,
+      settings: snap.settings,
+      jobs: snap.jobs.map((j) => ({
+        submissionId: j.submissionId,
+        formType: j.formType,
+        state: j.state,
+        error: j.error,
+        files: j.files.map((f) => ({ name: f.name, size: f.size, state: f.state, error: f.error })),
+      })),
+      history: snap.history,
+    });
+    return EXIT.ok;
+  }
+  o.out(credentials ? `Signed in to ${credentials.server} as ${credentials.email}.` : 'Not signed in.');
+  if (snap.jobs.length === 0) o.out('Queue: empty.');
+  for (const job of snap.jobs) {
+    o.out(`Queue: ${job.formType} submission ${job.submissionId} (${job.state})`);
+    for (const f of job.files)
+      o.out(`  ${f.state.padEnd(9)} ${f.name}  ${bytes(f.size)}${f.error ? `  ${f.error.message}` : ''}`);
+  }
+  for (const entry of snap.history.slice(0, 10)) {
+    o.out(`Sent ${entry.submittedAt}: ${entry.formType} submission ${entry.submissionId}`);
+    for (const f of entry.files) o.out(`  ${f.name}  ${bytes(f.size)}  sha-256 ${f.sha256}`);
+  }
+  return EXIT.ok;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    return EXIT.usage;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  const o = io(Boolean(values.json) || !process.stdout.isTTY);
+  if (values.help || !command) {
+    (command || values.help ? o.out : o.err)(USAGE);
+    return values.help ? EXIT.ok : EXIT.usage;
+  }
+  const home = homeDir();
+  handleSignals();
+  try {
+    switch (command) {
+      case 'login':
+        return await login(values, home, o);
+      case 'logout':
+        return await logout(home, o);
+      case 'upload':
+        return await upload(values, rest, home, o);
+      case 'resume':
+        return await resume(values, home, o);
+      case 'status':
+        return status(home, o);
+      default:
+        o.err(`Unknown command: ${command}\n\n${USAGE}`);
+        return EXIT.usage;
+    }
+  } catch (error) {
+    if (error instanceof CliError) {
+      if (o.json) o.event({ event: 'error', exitCode: error.exitCode, message: error.message });
+      else o.err(error.message);
+      return error.exitCode;
+    }
+    o.err(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    return EXIT.error;
+  }
+}
+
+const exitCode = await main(process.argv.slice(2));
+process.exitCode = exitCode;

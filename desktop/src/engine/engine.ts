@@ -1,0 +1,560 @@
+/**
+ * The upload engine (issue 9): the shared upload client driven from Node for the desktop app and the
+ * CLI. It owns no upload logic of its own beyond what a desktop needs around the shared client: files on
+ * disk (read a part at a time), got with a bandwidth bucket, a persisted queue that survives crashes and
+ * restarts, files edited after they were queued stopped with a clear message, and the submission sent
+ * once every file is complete. Pure Node: nothing here imports electron.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { stat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { SESSION_EXPIRED, snapshot, SpeedMeter, UploadClient, UploadError } from '@avp/shared';
+import type {
+  FileUpload,
+  Hasher,
+  ProgressSnapshot,
+  RetryPolicy,
+  SubmissionFields,
+  UploadTransport,
+} from '@avp/shared';
+import { fileChangedMessage, identify, mimeType, NodeFileSource, unchanged } from './file-source.js';
+import { DEFAULT_SETTINGS, emptyState, MAX_PART_CONCURRENCY } from './state.js';
+import type {
+  EngineFileState,
+  EngineSettings,
+  EngineState,
+  EngineStore,
+  HistoryEntry,
+  PersistedFile,
+  PersistedJob,
+} from './state.js';
+import { TokenBucket } from './token-bucket.js';
+import { Gate, gotTransport } from './transport.js';
+
+export interface EngineOptions {
+  /** The API's origin, e.g. https://uploads.example.com. */
+  baseUrl: string;
+  store: EngineStore;
+  /** The bearer token of the signed-in session, or null. */
+  token: () => string | null;
+  retry?: Partial<RetryPolicy>;
+  /** Sent submissions kept in the history (newest first). */
+  historyLimit?: number;
+  /** For tests: another transport (wrapped around the got one, say). */
+  wrapTransport?: (transport: UploadTransport) => UploadTransport;
+}
+
+export interface FileView {
+  key: string;
+  name: string;
+  path: string;
+  size: number;
+  state: EngineFileState;
+  sha256: string | null;
+  error: { code: string; message: string } | null;
+  progress: ProgressSnapshot;
+}
+
+export interface JobView {
+  id: string;
+  submissionId: string;
+  formType: SubmissionFields['form_type'];
+  fields: SubmissionFields;
+  state: PersistedJob['state'];
+  error: { code: string; message: string } | null;
+  files: FileView[];
+  progress: ProgressSnapshot;
+}
+
+export interface EngineSnapshot {
+  jobs: JobView[];
+  overall: ProgressSnapshot;
+  /** Whether anything is being sent or waits its turn. */
+  active: boolean;
+  history: HistoryEntry[];
+  settings: EngineSettings;
+}
+
+export type EngineEvent =
+  | { type: 'change' }
+  | { type: 'submitted'; entry: HistoryEntry }
+  | { type: 'failed'; jobId: string; file: string | null; message: string }
+  | { type: 'unauthorized' };
+
+interface LiveFile {
+  source: NodeFileSource;
+  upload: FileUpload;
+}
+
+function nodeHasher(): Hasher {
+  const hash = createHash('sha256');
+  return { update: (data) => void hash.update(data), digest: () => hash.digest('hex') };
+}
+
+const STATE_OF: Record<FileUpload['state'], EngineFileState | null> = {
+  waiting: 'queued',
+  uploading: 'uploading',
+  paused: 'paused',
+  complete: 'complete',
+  failed: 'failed',
+  removed: null,
+};
+
+/** Every file under the given paths: files as they are, folders walked (hidden entries skipped). */
+export async function expandPaths(paths: string[]): Promise<string[]> {
+  const out: string[] = [];
+  async function walk(p: string): Promise<void> {
+    const info = await stat(p);
+    if (info.isFile()) {
+      out.push(path.resolve(p));
+    } else if (info.isDirectory()) {
+      const entries = await readdir(p, { withFileTypes: true });
+      entries.sort((a, b) => a.name.localeCompare(b.name));
+      for (const entry of entries) {
+        if (entry.name.startsWith('.')) continue;
+        if (entry.isFile() || entry.isDirectory()) await walk(path.join(p, entry.name));
+      }
+    }
+  }
+  for (const p of paths) await walk(p);
+  return [...new Set(out)];
+}
+
+export function clampSettings(
+  settings: Partial<EngineSettings>,
+  base: EngineSettings = DEFAULT_SETTINGS,
+): EngineSettings {
+  const parts = Math.round(settings.partConcurrency ?? base.partConcurrency);
+  const rate = Math.round(settings.bandwidthBytesPerSecond ?? base.bandwidthBytesPerSecond);
+  return {
+    partConcurrency: Math.min(MAX_PART_CONCURRENCY, Math.max(1, Number.isFinite(parts) ? parts : 4)),
+    bandwidthBytesPerSecond: Math.max(0, Number.isFinite(rate) ? rate : 0),
+  };
+}
+
+export class UploadEngine {
+  readonly client: UploadClient;
+  readonly bucket: TokenBucket;
+  readonly gate: Gate;
+  private state: EngineState;
+  private readonly live = new Map<string, LiveFile>();
+  private readonly listeners = new Set<(event: EngineEvent) => void>();
+  private readonly meter = new SpeedMeter(() => Date.now());
+  private readonly sent = new Map<string, number>();
+  private idleWaiters: (() => void)[] = [];
+  private stopped = false;
+  private started = false;
+  private readonly historyLimit: number;
+
+  constructor(private readonly options: EngineOptions) {
+    const loaded = options.store.load();
+    this.state = loaded ?? emptyState();
+    this.state.settings = clampSettings(this.state.settings ?? {});
+    this.historyLimit = options.historyLimit ?? 200;
+    this.bucket = new TokenBucket(this.state.settings.bandwidthBytesPerSecond);
+    this.gate = new Gate(this.state.settings.partConcurrency);
+    const base = gotTransport({
+      baseUrl: options.baseUrl,
+      token: options.token,
+      bucket: this.bucket,
+      gate: this.gate,
+      onPartStored: (fileId, part) => this.partStored(fileId, part),
+    });
+    this.client = new UploadClient({
+      transport: options.wrapTransport ? options.wrapTransport(base) : base,
+      // The gate above applies the (changeable) setting; the client may prepare up to the maximum.
+      partConcurrency: MAX_PART_CONCURRENCY,
+      createHasher: nodeHasher,
+      retry: options.retry,
+    });
+  }
+
+  on(listener: (event: EngineEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: EngineEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private save(): void {
+    if (this.stopped) return;
+    this.options.store.save(this.state);
+  }
+
+  private changed(): void {
+    this.save();
+    this.emit({ type: 'change' });
+    this.checkIdle();
+  }
+
+  get settings(): EngineSettings {
+    return { ...this.state.settings };
+  }
+
+  setSettings(settings: Partial<EngineSettings>): EngineSettings {
+    this.state.settings = clampSettings(settings, this.state.settings);
+    this.bucket.setRate(this.state.settings.bandwidthBytesPerSecond);
+    this.gate.setLimit(this.state.settings.partConcurrency);
+    this.changed();
+    return this.settings;
+  }
+
+  /** Continues the persisted queue: files not paused, failed or complete are queued again. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    for (const job of this.state.jobs) {
+      for (const file of job.files) {
+        if (file.state === 'complete' || this.live.has(file.key)) continue;
+        if (file.state === 'queued' || file.state === 'uploading') {
+          if (!(await unchanged(file))) {
+            this.failFile(job, file, { code: 'file_changed', message: fileChangedMessage(file.name) });
+            continue;
+          }
+        }
+        this.attach(job, file);
+      }
+      if (job.state === 'submitting') void this.submit(job);
+    }
+    this.settleJobs();
+    this.changed();
+    this.pump();
+  }
+
+  /**
+   * Creates a submission on the server with the (already validated) form fields and queues the files
+   * (folders are walked). Returns the job.
+   */
+  async add(fields: SubmissionFields, paths: string[]): Promise<JobView> {
+    const files = await expandPaths(paths);
+    if (files.length === 0) throw new UploadError(400, 'no_files', 'Please Add a File.');
+    const identities = await Promise.all(files.map((f) => identify(f)));
+    const submission = await this.client.createSubmission(fields);
+    const job: PersistedJob = {
+      id: randomUUID(),
+      submissionId: submission.id,
+      fields,
+      state: 'uploading',
+      createdAt: new Date().toISOString(),
+      error: null,
+      files: identities.map((identity) => ({
+        key: randomUUID(),
+        path: identity.path,
+        name: path.basename(identity.path),
+        size: identity.size,
+        mtimeMs: identity.mtimeMs,
+        type: mimeType(identity.path),
+        fileId: null,
+        state: 'queued',
+        receivedParts: [],
+        sha256: null,
+        error: null,
+      })),
+    };
+    this.state.jobs.push(job);
+    this.save();
+    for (const file of job.files) this.attach(job, file);
+    this.changed();
+    this.pump();
+    return this.jobView(job);
+  }
+
+  private attach(job: PersistedJob, file: PersistedFile): void {
+    if (this.live.has(file.key)) return;
+    const source = new NodeFileSource({ path: file.path, size: file.size, mtimeMs: file.mtimeMs });
+    const upload = this.client.file(job.submissionId, source);
+    this.live.set(file.key, { source, upload });
+    this.sent.set(file.key, 0);
+    if (file.state === 'paused') upload.pause();
+    if (file.state === 'failed') {
+      // Stays failed until resumed; FileUpload cannot start out failed, so keep it paused underneath.
+      upload.pause();
+    }
+    upload.onChange(() => this.onUploadChange(job, file, source, upload));
+  }
+
+  private onUploadChange(
+    job: PersistedJob,
+    file: PersistedFile,
+    source: NodeFileSource,
+    upload: FileUpload,
+  ): void {
+    if (this.stopped) return;
+    const before = this.sent.get(file.key) ?? 0;
+    const now = upload.progress().sentBytes;
+    if (upload.state === 'uploading' && now > before) this.meter.add(now - before);
+    this.sent.set(file.key, now);
+    if (upload.fileId && file.fileId !== upload.fileId) file.fileId = upload.fileId;
+    if (upload.info?.receivedParts && file.receivedParts.length === 0)
+      file.receivedParts = [...upload.info.receivedParts];
+    const next = STATE_OF[upload.state];
+    // A failed file is shown failed even while its FileUpload rests paused underneath.
+    if (next && !(file.state === 'failed' && next === 'paused' && file.error)) {
+      if (next !== 'failed') file.error = null;
+      file.state = next;
+    }
+    if (upload.state === 'complete') {
+      file.sha256 = upload.info?.sha256 ?? null;
+      void source.close();
+    } else if (upload.state === 'failed' && upload.error) {
+      void source.close();
+      const error = source.changed
+        ? { code: 'file_changed', message: fileChangedMessage(file.name) }
+        : upload.error.status === 401
+          ? { code: 'unauthenticated', message: SESSION_EXPIRED }
+          : { code: upload.error.code, message: upload.error.message };
+      this.failFile(job, file, error);
+      if (upload.error.status === 401) this.emit({ type: 'unauthorized' });
+    } else if (upload.state === 'paused') {
+      void source.close();
+    }
+    this.settleJobs();
+    this.changed();
+    this.pump();
+  }
+
+  private failFile(job: PersistedJob, file: PersistedFile, error: { code: string; message: string }): void {
+    const was = file.state === 'failed' && file.error?.code === error.code;
+    file.state = 'failed';
+    file.error = error;
+    if (!was) this.emit({ type: 'failed', jobId: job.id, file: file.name, message: error.message });
+  }
+
+  /** Jobs whose files are all complete are sent; jobs with a failed file and nothing left to do fail. */
+  private settleJobs(): void {
+    for (const job of this.state.jobs) {
+      if (job.state === 'submitting' || job.state === 'submitted') continue;
+      if (job.files.length > 0 && job.files.every((f) => f.state === 'complete')) {
+        void this.submit(job);
+      } else if (job.files.some((f) => f.state === 'failed')) {
+        job.state = 'failed';
+        job.error = job.files.find((f) => f.state === 'failed')?.error ?? null;
+      } else {
+        job.state = 'uploading';
+        job.error = null;
+      }
+    }
+  }
+
+  private async submit(job: PersistedJob): Promise<void> {
+    job.state = 'submitting';
+    job.error = null;
+    this.save();
+    try {
+      const fileIds = job.files.map((f) => f.fileId).filter((id): id is string => id !== null);
+      const submission = await this.client.submit(job.submissionId, fileIds);
+      if (this.stopped) return;
+      const entry: HistoryEntry = {
+        submissionId: submission.id,
+        formType: submission.formType,
+        fields: submission.fields,
+        submittedAt: submission.submittedAt ?? new Date().toISOString(),
+        files: job.files.map((f) => ({
+          name: f.name,
+          size: f.size,
+          path: f.path,
+          sha256: submission.files.find((s) => s.id === f.fileId)?.sha256 ?? f.sha256,
+        })),
+      };
+      job.state = 'submitted';
+      this.state.jobs = this.state.jobs.filter((j) => j !== job);
+      for (const file of job.files) {
+        this.live.delete(file.key);
+        this.sent.delete(file.key);
+      }
+      this.state.history = [entry, ...this.state.history].slice(0, this.historyLimit);
+      this.changed();
+      this.emit({ type: 'submitted', entry });
+    } catch (error) {
+      if (this.stopped) return;
+      job.state = 'failed';
+      job.error =
+        error instanceof UploadError
+          ? { code: error.code, message: error.status === 401 ? SESSION_EXPIRED : error.message }
+          : { code: 'submit_failed', message: String(error) };
+      this.emit({ type: 'failed', jobId: job.id, file: null, message: job.error.message });
+      if (error instanceof UploadError && error.status === 401) this.emit({ type: 'unauthorized' });
+      this.changed();
+    }
+  }
+
+  /** One file at a time gets the connection (its parts in parallel); the next waits its turn. */
+  private pump(): void {
+    if (this.stopped) return;
+    const uploads = [...this.live.values()].map((l) => l.upload);
+    if (uploads.some((u) => u.state === 'uploading')) return;
+    uploads.find((u) => u.state === 'waiting')?.start();
+  }
+
+  private find(jobId: string, key?: string): { job: PersistedJob; file?: PersistedFile } {
+    const job = this.state.jobs.find((j) => j.id === jobId);
+    if (!job) throw new Error(`No submission in the queue with id ${jobId}`);
+    if (key === undefined) return { job };
+    const file = job.files.find((f) => f.key === key);
+    if (!file) throw new Error(`No file in the submission with key ${key}`);
+    return { job, file };
+  }
+
+  pauseFile(jobId: string, key: string): void {
+    const { file } = this.find(jobId, key);
+    this.live.get(file!.key)?.upload.pause();
+  }
+
+  /** Resumes a paused or failed file (a file changed on disk stays stopped). */
+  async resumeFile(jobId: string, key: string): Promise<void> {
+    const { job, file } = this.find(jobId, key);
+    await this.resumeOne(job, file!);
+    this.settleJobs();
+    this.changed();
+    this.pump();
+  }
+
+  private async resumeOne(job: PersistedJob, file: PersistedFile): Promise<void> {
+    if (file.state !== 'paused' && file.state !== 'failed') return;
+    if (!(await unchanged(file))) {
+      this.failFile(job, file, { code: 'file_changed', message: fileChangedMessage(file.name) });
+      return;
+    }
+    file.error = null;
+    file.state = 'queued';
+    const live = this.live.get(file.key);
+    if (!live) this.attach(job, file);
+    else live.upload.resume();
+  }
+
+  pauseAll(): void {
+    for (const { upload } of this.live.values()) upload.pause();
+  }
+
+  async resumeAll(): Promise<void> {
+    for (const job of this.state.jobs) {
+      for (const file of job.files) await this.resumeOne(job, file);
+      if (job.state === 'failed' && job.files.every((f) => f.state === 'complete')) void this.submit(job);
+    }
+    this.settleJobs();
+    this.changed();
+    this.pump();
+  }
+
+  /** Drops a submission from the queue (its unfinished files are removed on the server). */
+  async cancel(jobId: string): Promise<void> {
+    const { job } = this.find(jobId);
+    this.state.jobs = this.state.jobs.filter((j) => j !== job);
+    for (const file of job.files) {
+      const live = this.live.get(file.key);
+      this.live.delete(file.key);
+      if (live) {
+        await live.upload.remove();
+        await live.source.close();
+      }
+    }
+    this.changed();
+    this.pump();
+  }
+
+  clearHistory(): void {
+    this.state.history = [];
+    this.changed();
+  }
+
+  private partStored(fileId: string, part: number): void {
+    for (const job of this.state.jobs) {
+      const file = job.files.find((f) => f.fileId === fileId);
+      if (file) {
+        if (!file.receivedParts.includes(part)) file.receivedParts.push(part);
+        this.save();
+        return;
+      }
+    }
+  }
+
+  private fileView(file: PersistedFile): FileView {
+    const live = this.live.get(file.key);
+    const progress =
+      file.state === 'complete'
+        ? snapshot(file.size, file.size, 0)
+        : live
+          ? live.upload.progress()
+          : snapshot(0, file.size, 0);
+    return {
+      key: file.key,
+      name: file.name,
+      path: file.path,
+      size: file.size,
+      state: file.state,
+      sha256: file.sha256,
+      error: file.error,
+      progress,
+    };
+  }
+
+  private jobView(job: PersistedJob): JobView {
+    const files = job.files.map((f) => this.fileView(f));
+    const sent = files.reduce((s, f) => s + f.progress.sentBytes, 0);
+    const total = files.reduce((s, f) => s + f.size, 0);
+    const rate = files.reduce((s, f) => s + f.progress.bytesPerSecond, 0);
+    return {
+      id: job.id,
+      submissionId: job.submissionId,
+      formType: job.fields.form_type,
+      fields: job.fields,
+      state: job.state,
+      error: job.error,
+      files,
+      progress: snapshot(sent, total, rate),
+    };
+  }
+
+  isActive(): boolean {
+    if (this.state.jobs.some((j) => j.state === 'submitting')) return true;
+    return [...this.live.values()].some(
+      (l) => l.upload.state === 'uploading' || l.upload.state === 'waiting',
+    );
+  }
+
+  snapshot(): EngineSnapshot {
+    const jobs = this.state.jobs.map((j) => this.jobView(j));
+    const sent = jobs.reduce((s, j) => s + j.progress.sentBytes, 0);
+    const total = jobs.reduce((s, j) => s + j.progress.totalBytes, 0);
+    const active = this.isActive();
+    return {
+      jobs,
+      overall: snapshot(sent, total, active ? this.meter.rate() : 0),
+      active,
+      history: this.state.history.map((h) => ({ ...h, files: h.files.map((f) => ({ ...f })) })),
+      settings: this.settings,
+    };
+  }
+
+  /** Resolves once nothing is sent or waiting (every file complete, paused or failed; no submit pending). */
+  whenIdle(): Promise<void> {
+    if (!this.isActive()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private checkIdle(): void {
+    if (this.idleWaiters.length === 0 || this.isActive()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /**
+   * Stops sending without changing what is persisted (as a quit or a crash would), so a new engine on the
+   * same store continues where this one stopped.
+   */
+  async stop(): Promise<void> {
+    this.options.store.save(this.state);
+    this.stopped = true;
+    for (const { upload, source } of this.live.values()) {
+      upload.pause();
+      await source.close();
+    }
+    this.live.clear();
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * What the preload API does, without Electron: sign-in with a token kept by an injected vault, the
+ * engine, form validation. The main process wraps it in IPC; the development bridge in HTTP. Pure Node.
+ */
+import { AuthClient, AuthError, checkUploadForm, UploadEngine } from '../engine/index.js';
+import type { EngineSettings, EngineSnapshot, EngineStore, FormValues } from '../engine/index.js';
+import type { FormInput, Result, SignedIn } from './api.js';
+
+/** Where the token lives: safeStorage inside electron-store in the app, memory in the bridge. */
+export interface TokenVault {
+  read(): (SignedIn & { token: string }) | null;
+  write(value: (SignedIn & { token: string }) | null): void;
+}
+
+export class DesktopService {
+  engine: UploadEngine | null = null;
+  private readonly listeners = new Set<(snapshot: EngineSnapshot) => void>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly vault: TokenVault,
+    private readonly store: EngineStore,
+    private readonly defaultServer: string,
+  ) {
+    const saved = vault.read();
+    if (saved) this.open(saved.server);
+  }
+
+  private open(server: string): UploadEngine {
+    if (this.engine) return this.engine;
+    const engine = new UploadEngine({
+      baseUrl: server,
+      store: this.store,
+      token: () => this.vault.read()?.token ?? null,
+    });
+    engine.on(() => this.schedule());
+    this.engine = engine;
+    void engine.start();
+    return engine;
+  }
+
+  /** Snapshots to listeners, at most every 250 ms. */
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (!this.engine) return;
+      const snap = this.engine.snapshot();
+      for (const listener of this.listeners) listener(snap);
+    }, 250);
+  }
+
+  onChange(listener: (snapshot: EngineSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  session(): SignedIn | null {
+    const saved = this.vault.read();
+    return saved ? { server: saved.server, email: saved.email, expiresAt: saved.expiresAt } : null;
+  }
+
+  async login(server: string, email: string, password: string): Promise<Result<SignedIn>> {
+    const base = (server || this.defaultServer).replace(/\/+$/, '');
+    try {
+      const session = await new AuthClient(base).login(email, password);
+      const previous = this.vault.read()?.server;
+      const value = { server: base, email: session.user.email, expiresAt: session.expiresAt };
+      this.vault.write({ ...value, token: session.token });
+      if (this.engine && previous !== undefined && previous !== base) await this.close();
+      this.open(base);
+      this.schedule();
+      return { ok: true, value };
+    } catch (error) {
+      if (error instanceof AuthError) return { ok: false, message: error.message, fields: error.fields };
+      return { ok: false, message: `Cannot reach ${base}: ${(error as Error).message}` };
+    }
+  }
+
+  async logout(): Promise<void> {
+    const saved = this.vault.read();
+    this.engine?.pauseAll();
+    if (saved) await new AuthClient(saved.server).logout(saved.token).catch(() => undefined);
+    this.vault.write(null);
+  }
+
+  async submit(form: FormInput, paths: string[]): Promise<Result> {
+    const check = checkUploadForm({ ...form, files: paths.map((p) => ({ name: p })) } as FormValues);
+    if (!check.ok)
+      return { ok: false, message: Object.values(check.errors)[0] ?? 'Invalid form.', fields: check.errors };
+    const saved = this.vault.read();
+    if (!saved) return { ok: false, message: 'The session has expired, please relogin and try again.' };
+    try {
+      await this.open(saved.server).add(check.fields, paths);
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, message: (error as Error).message };
+    }
+  }
+
+  private need(): UploadEngine {
+    if (!this.engine) throw new Error('Not signed in.');
+    return this.engine;
+  }
+
+  pauseFile(jobId: string, key: string): void {
+    this.need().pauseFile(jobId, key);
+  }
+  resumeFile(jobId: string, key: string): Promise<void> {
+    return this.need().resumeFile(jobId, key);
+  }
+  pauseAll(): void {
+    this.engine?.pauseAll();
+  }
+  resumeAll(): Promise<void> {
+    return this.engine?.resumeAll() ?? Promise.resolve();
+  }
+  setSettings(settings: Partial<EngineSettings>): EngineSettings {
+    return this.engine
+      ? this.engine.setSettings(settings)
+      : { ...settings, partConcurrency: 4, bandwidthBytesPerSecond: 0 };
+  }
+  snapshot(): EngineSnapshot {
+    return (
+      this.engine?.snapshot() ?? {
+        jobs: [],
+        overall: { sentBytes: 0, totalBytes: 0, percent: 0, bytesPerSecond: 0, secondsLeft: 0 },
+        active: false,
+        history: [],
+        settings: { partConcurrency: 4, bandwidthBytesPerSecond: 0 },
+      }
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    await this.engine?.stop();
+    this.engine = null;
+  }
+}

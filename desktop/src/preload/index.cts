@@ -1,0 +1,46 @@
+/**
+ * The preload script: the minimal, typed window.avUpload API (src/main/api.ts) over IPC. It runs
+ * sandboxed (CommonJS, electron's modules only); no Node API and no ipcRenderer reach the page.
+ */
+// A sandboxed preload is CommonJS: require is the only way in.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+import electron = require('electron');
+import type { DesktopApi } from '../main/api.js' with { 'resolution-mode': 'import' };
+
+const { contextBridge, ipcRenderer, webUtils } = electron;
+
+// Kept in step with CHANNELS in src/main/api.ts (a sandboxed preload cannot import it).
+const C = {
+  session: 'av:session',
+  login: 'av:login',
+  logout: 'av:logout',
+  submit: 'av:submit',
+  pauseFile: 'av:pause-file',
+  resumeFile: 'av:resume-file',
+  pauseAll: 'av:pause-all',
+  resumeAll: 'av:resume-all',
+  setSettings: 'av:set-settings',
+  snapshot: 'av:snapshot',
+  changed: 'av:changed',
+} as const;
+
+const api: DesktopApi = {
+  session: () => ipcRenderer.invoke(C.session),
+  login: (server, email, password) => ipcRenderer.invoke(C.login, server, email, password),
+  logout: () => ipcRenderer.invoke(C.logout),
+  submit: (form, paths) => ipcRenderer.invoke(C.submit, form, paths),
+  pauseFile: (jobId, key) => ipcRenderer.invoke(C.pauseFile, jobId, key),
+  resumeFile: (jobId, key) => ipcRenderer.invoke(C.resumeFile, jobId, key),
+  pauseAll: () => ipcRenderer.invoke(C.pauseAll),
+  resumeAll: () => ipcRenderer.invoke(C.resumeAll),
+  setSettings: (settings) => ipcRenderer.invoke(C.setSettings, settings),
+  snapshot: () => ipcRenderer.invoke(C.snapshot),
+  onChange: (listener) => {
+    const wrapped = (_event: unknown, snapshot: Parameters<typeof listener>[0]) => listener(snapshot);
+    ipcRenderer.on(C.changed, wrapped);
+    return () => void ipcRenderer.removeListener(C.changed, wrapped);
+  },
+  pathForFile: (file) => webUtils.getPathForFile(file),
+};
+
+contextBridge.exposeInMainWorld('avUpload', api);
