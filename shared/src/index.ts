@@ -14,3 +14,4 @@ export * from './validation/email.js';
 export * from './validation/phone.js';
 export * from './schemas/index.js';
 export * from './upload-client/index.js';
+export type * from './api/store.js';

@@ -4,7 +4,10 @@
  * computes them, a gateway only carries them.
  */
 
-export type PaymentGatewayKind = 'stripe' | 'test-gateway';
+import type { PaymentGatewayKind } from '@avp/shared';
+
+// The store page learns which of the two serves it, so the name of each lives in shared/.
+export type { PaymentGatewayKind };
 
 export interface IntentRequest {
   /** Our order id: in the intent's metadata, and the root of its idempotency keys. */

@@ -5,7 +5,7 @@
  */
 export { ORDER_TOKEN_HEADER, storePageExists, storeRoutes, stripeWebhookRoutes } from './routes.js';
 export { getPublicStore, isClosed, listStores, STORE_NOT_FOUND } from './catalogue.js';
-export type { PublicProduct, PublicStore, StoreDeps, StoreSummary } from './catalogue.js';
+export type { StoreDeps } from './catalogue.js';
 export {
   confirmPayment,
   createIntent,

@@ -3,42 +3,14 @@
  * page can show the spec's texts; a network failure has status 0.
  */
 
-export type GatewayKind = 'stripe' | 'test-gateway';
-
-export interface StoreProduct {
-  id: number;
-  name: string;
-  description: string;
-  images: string[];
-  default_price: string | null;
-  metadata: { order: number };
-  /** Unit price in cents. */
-  price: number;
-  currency: string;
-}
-
-export interface StoreSummary {
-  id: number;
-  store_id: string;
-  name: string;
-  is_active: boolean;
-  is_archived: boolean;
-  image: string | null;
-  deadline: string;
-  order_cutoff: string | null;
-  start_date: string;
-  end_date: string;
-  closed: boolean;
-}
-
-export interface StoreData extends StoreSummary {
-  store_text: string;
-  earlyBird: boolean;
-  timeZone: string;
-  gateway: GatewayKind;
-  publicKey?: string;
-  products: StoreProduct[];
-}
+// The server's answers, typed once in shared/ for both sides; the names the store pages use.
+export type {
+  PaymentGatewayKind as GatewayKind,
+  PublicProduct as StoreProduct,
+  PublicStore as StoreData,
+  StoreSummary,
+} from '@avp/shared';
+import type { PaymentGatewayKind as GatewayKind, PublicStore as StoreData, StoreSummary } from '@avp/shared';
 
 /** What this browser keeps to carry on with its order (localStorage, per store). */
 export interface StoredIntent {
