@@ -12,7 +12,7 @@ import {
   STORE_HAS_ORDERS,
   STORE_ID_TAKEN,
 } from '../src/modules/staff/index.js';
-import type { StaffStore } from '../src/modules/staff/index.js';
+import type { StaffStore } from '@avp/shared';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import type { Env } from '../src/config.js';

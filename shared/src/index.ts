@@ -15,3 +15,4 @@ export * from './validation/phone.js';
 export * from './schemas/index.js';
 export * from './upload-client/index.js';
 export type * from './api/store.js';
+export type * from './api/staff.js';

@@ -3,6 +3,7 @@ import { Op } from 'sequelize';
 import type { Transaction, WhereOptions } from 'sequelize';
 import type { Database } from '../../db/index.js';
 import type { AuditLogAttributes, UserInstance } from '../../db/models/index.js';
+import type { AuditEntry } from '@avp/shared';
 
 /**
  * The audit log of staff changes (issue 7): who (the signed-in staff account), what (action, entity and
@@ -65,18 +66,6 @@ export async function recordChange(
     },
     { transaction: transaction ?? null },
   );
-}
-
-export interface AuditEntry {
-  id: number;
-  at: string;
-  action: string;
-  entity: string;
-  entityId: string | null;
-  storeId: number | null;
-  actor: { id: number; name: string; email: string } | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
 }
 
 export const AUDIT_PAGE_MAX = 500;

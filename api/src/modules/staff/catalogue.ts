@@ -7,6 +7,7 @@ import { AppError } from '../../http/errors.js';
 import { recordChange } from './audit.js';
 import type { Actor } from './audit.js';
 import { findStaffStore } from './stores.js';
+import type { StaffPrice, StaffProduct } from '@avp/shared';
 
 /**
  * Products and per-store prices (issue 7, beyond the spec). Products are shared by every store (name,
@@ -22,17 +23,6 @@ export const PRICE_DUPLICATE = 'A product may have only one price in a store.';
 export const REORDER_MISMATCH = 'List every product exactly once.';
 export const PRODUCT_IMAGE_URL = /^\/media\/products\/[a-z0-9][a-z0-9._-]{0,120}$/;
 export const PRODUCT_IMAGE_INVALID = 'Upload the image here: it must be one of ours.';
-
-export interface StaffProduct {
-  id: number;
-  name: string;
-  description: string;
-  images: string[];
-  sort_order: number;
-  is_active: boolean;
-  /** How many stores price it. */
-  stores: number;
-}
 
 function imagesOf(product: ProductInstance): string[] {
   const value = product.images as unknown;
@@ -176,15 +166,6 @@ export async function reorderProducts(db: Database, actor: Actor, body: unknown)
     );
   });
   return listProducts(db);
-}
-
-export interface StaffPrice {
-  product_id: number;
-  name: string;
-  is_active: boolean;
-  /** Cents. */
-  unit_amount: number;
-  currency: string;
 }
 
 export async function listPrices(db: Database, storeKey: number): Promise<StaffPrice[]> {

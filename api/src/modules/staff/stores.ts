@@ -11,6 +11,7 @@ import { AppError, fieldErrors } from '../../http/errors.js';
 import { isClosed } from '../store/index.js';
 import { recordChange } from './audit.js';
 import type { Actor } from './audit.js';
+import type { StaffStore, StoreChangeResult } from '@avp/shared';
 
 /**
  * The store manager of SPEC §2 'Admin page /manage_order_forms' (issue 7): every store, archived ones
@@ -33,30 +34,6 @@ export const STRIPE_PUBLISHABLE_INVALID = 'A publishable key starts with pk_test
 export const STRIPE_SECRET_INVALID = 'A secret key starts with sk_test_, sk_live_, rk_test_ or rk_live_.';
 export const STRIPE_SECRET_NEEDS_PUBLISHABLE = 'Enter the publishable key that goes with the secret key.';
 export const COPY_PRICES_UNKNOWN = 'No such store to copy prices from.';
-
-/** A store as the staff list shows it: SPEC §3's fields, its own Stripe state, and what hangs off it. */
-export interface StaffStore {
-  id: number;
-  store_id: string;
-  name: string;
-  is_active: boolean;
-  is_archived: boolean;
-  image: string | null;
-  deadline: string;
-  order_cutoff: string | null;
-  start_date: string;
-  end_date: string;
-  email_text: string;
-  store_text: string;
-  bcc: string;
-  /** The store's own Stripe account: its publishable key, and whether a secret key is stored (never the key). */
-  stripe_publishable_key: string | null;
-  has_stripe_secret: boolean;
-  /** Orders of every status, and products priced in this store. */
-  orders: number;
-  products: number;
-  closed: boolean;
-}
 
 function staffStore(
   store: StoreInstance,
@@ -255,11 +232,6 @@ async function slugGuard<T>(run: () => Promise<T>): Promise<T> {
     if (error instanceof UniqueConstraintError) slugTaken();
     throw error;
   }
-}
-
-export interface StoreChangeResult {
-  store: StaffStore | null;
-  stores: StaffStore[];
 }
 
 function pick(stores: StaffStore[], id: number): StaffStore | null {

@@ -1,49 +1,13 @@
 /** The staff calls (docs/api.md 'Staff'), typed for the staff pages. */
 import { apiRequest } from '../../lib/api';
-
-export interface StaffStore {
-  id: number;
-  store_id: string;
-  name: string;
-  is_active: boolean;
-  is_archived: boolean;
-  image: string | null;
-  deadline: string;
-  order_cutoff: string | null;
-  start_date: string;
-  end_date: string;
-  email_text: string;
-  store_text: string;
-  bcc: string;
-  stripe_publishable_key: string | null;
-  has_stripe_secret: boolean;
-  orders: number;
-  products: number;
-  closed: boolean;
-}
-
-export interface StoresAnswer {
-  stores: StaffStore[];
-  store?: StaffStore | null;
-}
-
-export interface StaffProduct {
-  id: number;
-  name: string;
-  description: string;
-  images: string[];
-  sort_order: number;
-  is_active: boolean;
-  stores: number;
-}
-
-export interface StaffPrice {
-  product_id: number;
-  name: string;
-  is_active: boolean;
-  unit_amount: number;
-  currency: string;
-}
+import type {
+  AuditEntry,
+  StaffPrice,
+  StaffProduct,
+  StaffStore,
+  StoreChangeResult as StoresAnswer,
+} from '@avp/shared';
+export type { AuditEntry, StaffPrice, StaffProduct, StaffStore, StoresAnswer };
 
 export interface OrderSummary {
   id: string;
@@ -98,18 +62,6 @@ export interface PullSheet {
       lines: { name: string; quantity: number }[];
     }[];
   }[];
-}
-
-export interface AuditEntry {
-  id: number;
-  at: string;
-  action: string;
-  entity: string;
-  entityId: string | null;
-  storeId: number | null;
-  actor: { id: number; name: string; email: string } | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
 }
 
 export interface OrderFilters {
