@@ -9,42 +9,13 @@
 // Environment: BENCH_SECONDS (per call, default 10), BENCH_CONNECTIONS (default 50), BENCH_SKIP_BUILD=1 to
 // use api/dist as it is, BENCH_LOG_LEVEL (server log level, default warn: one log line per request would
 // measure the logger).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { compileTypeScript, root } from '../../build/scripts/lib.mjs';
+import { compileTypeScript } from '../../build/scripts/lib.mjs';
+import { startBenchServer } from './server.mjs';
 
 const SECONDS = Math.max(1, Number(process.env.BENCH_SECONDS ?? 10));
 const CONNECTIONS = Math.max(1, Number(process.env.BENCH_CONNECTIONS ?? 50));
 const WARM_UP_SECONDS = 2;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(url, child) {
-  const until = Date.now() + 60_000;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('the server did not become healthy within 60 s');
-}
 
 function run(options, duration) {
   return autocannon({ connections: CONNECTIONS, duration, ...options });
@@ -52,29 +23,14 @@ function run(options, duration) {
 
 if (!process.env.BENCH_SKIP_BUILD) compileTypeScript();
 
-const dataDir = mkdtempSync(join(tmpdir(), 'avp-bench-store-'));
-const port = await freePort();
-const url = `http://127.0.0.1:${port}`;
-const server = spawn(process.execPath, [join(root, 'api', 'dist', 'server.js')], {
-  cwd: root,
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: url,
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    STRIPE_SECRET_KEY: '',
-    STRIPE_PUBLISHABLE_KEY: '',
-    STRIPE_WEBHOOK_SECRET: '',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
+const { url, stop } = await startBenchServer({
+  name: 'store',
+  // The built-in test gateway, whatever the environment says.
+  env: { STRIPE_SECRET_KEY: '', STRIPE_PUBLISHABLE_KEY: '', STRIPE_WEBHOOK_SECRET: '' },
+  stdout: 'ignore',
 });
 
 try {
-  await waitForHealth(url, server);
   const storeRes = await fetch(`${url}/api/stores/demo-expo`);
   const { store } = await storeRes.json();
   const cart = store.products
@@ -119,7 +75,5 @@ try {
   // Requests whose client hung up at the end of a run still finish on the server; let them before stopping it.
   await new Promise((r) => setTimeout(r, 3_000));
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => (server.exitCode !== null ? r() : server.once('exit', r)));
-  rmSync(dataDir, { recursive: true, force: true });
+  await stop();
 }

@@ -1,19 +1,11 @@
+import type { StoreSummary } from './store.js';
+
 /**
  * What the staff calls answer (docs/api.md 'Staff'), typed once for the API and the staff pages.
  */
 
 /** A store as the staff list shows it: SPEC §3's fields, its own Stripe state, and what hangs off it. */
-export interface StaffStore {
-  id: number;
-  store_id: string;
-  name: string;
-  is_active: boolean;
-  is_archived: boolean;
-  image: string | null;
-  deadline: string;
-  order_cutoff: string | null;
-  start_date: string;
-  end_date: string;
+export interface StaffStore extends StoreSummary {
   email_text: string;
   store_text: string;
   bcc: string;
@@ -23,7 +15,6 @@ export interface StaffStore {
   /** Orders of every status, and products priced in this store. */
   orders: number;
   products: number;
-  closed: boolean;
 }
 
 /** Every store change answers with the whole list (SPEC §7), and the store it touched. */

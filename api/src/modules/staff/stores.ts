@@ -8,7 +8,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type { StoreAttributes, StoreInstance } from '../../db/models/index.js';
 import { AppError, fieldErrors } from '../../http/errors.js';
-import { isClosed } from '../store/index.js';
+import { storeSummary } from '../store/index.js';
 import { recordChange } from './audit.js';
 import type { Actor } from './audit.js';
 import type { StaffStore, StoreChangeResult } from '@avp/shared';
@@ -42,16 +42,7 @@ function staffStore(
   now: Date,
 ): StaffStore {
   return {
-    id: store.id,
-    store_id: store.storeId,
-    name: store.name,
-    is_active: store.isActive,
-    is_archived: store.isArchived,
-    image: store.image,
-    deadline: store.deadline,
-    order_cutoff: store.orderCutoff,
-    start_date: store.startDate,
-    end_date: store.endDate,
+    ...storeSummary(store, config, now),
     email_text: store.emailText ?? '',
     store_text: store.storeText ?? '',
     bcc: store.bcc ?? '',
@@ -59,7 +50,6 @@ function staffStore(
     has_stripe_secret: store.stripeSecretKeyEnc !== null,
     orders: counts.orders.get(store.id) ?? 0,
     products: counts.products.get(store.id) ?? 0,
-    closed: isClosed(store, config, now),
   };
 }
 

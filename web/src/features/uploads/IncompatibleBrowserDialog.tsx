@@ -1,19 +1,10 @@
 /** SPEC §2: Internet Explorer users see a dialog saying the upload utility is incompatible. */
 import { useState } from 'react';
 import { MessageDialog } from '../../ui';
+import { IE_INCOMPATIBLE } from './ie';
 
-/** not in SPEC: the dialog's wording. */
-export const IE_INCOMPATIBLE =
-  'This file upload utility is not compatible with Internet Explorer. Please use a current version of Chrome, Edge, Firefox or Safari.';
-
-export function isInternetExplorer(userAgent: string): boolean {
-  return /MSIE |Trident\//.test(userAgent);
-}
-
-export function IncompatibleBrowserDialog() {
-  const [open, setOpen] = useState(
-    () => typeof navigator !== 'undefined' && isInternetExplorer(navigator.userAgent),
-  );
+export default function IncompatibleBrowserDialog() {
+  const [open, setOpen] = useState(true);
   return (
     <MessageDialog isOpen={open} onClose={() => setOpen(false)} title="Browser not supported">
       <p>{IE_INCOMPATIBLE}</p>

@@ -6,6 +6,7 @@ import { Suspense, type ReactNode } from 'react';
 import { Route } from 'react-router';
 import { lazyModule } from '../../lib/lazyModule';
 import { afterZodSetup } from '../../lib/zodFirst';
+import { isInternetExplorer } from './ie';
 
 const U = 'src/features/uploads';
 
@@ -17,6 +18,24 @@ const LazyUploadUtility = lazyModule(
   `${U}/UploadUtility.tsx`,
   afterZodSetup(() => import('./UploadUtility')),
 );
+
+const LazyIncompatibleBrowserDialog = lazyModule(
+  `${U}/IncompatibleBrowserDialog.tsx`,
+  () => import('./IncompatibleBrowserDialog'),
+);
+
+/**
+ * The incompatibility dialog, fetched only by Internet Explorer: the widget kit it is built from stays
+ * out of every other visitor's first load.
+ */
+export function IncompatibleBrowserDialog() {
+  if (typeof navigator === 'undefined' || !isInternetExplorer(navigator.userAgent)) return null;
+  return (
+    <Suspense fallback={null}>
+      <LazyIncompatibleBrowserDialog />
+    </Suspense>
+  );
+}
 
 function Loading({ children }: { children: ReactNode }) {
   return <Suspense fallback={<p role="status">Loading…</p>}>{children}</Suspense>;

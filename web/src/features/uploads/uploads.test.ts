@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isInternetExplorer } from './IncompatibleBrowserDialog';
+import { isInternetExplorer } from './ie';
 import { toSubmissionFields } from './UploadForms';
 import { stepOf } from './UploadUtility';
 
