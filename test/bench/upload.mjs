@@ -3,26 +3,33 @@
 //   (a) the limit  a bare node:http server streaming one PUT to disk, fed by a Node client streaming the file
 //   (b) the peer   @tus/server with its file store, fed by tus-js-client at 6 MiB chunks
 //   (c) ours       the real server (api/dist/server.js, SQLite, local storage) fed by the shared upload
-//                  client from Node (4 parts of 6 MiB in flight, sha-256 computed while reading; the server
-//                  verifies it by streaming the assembled file on completion, included in the time)
+//                  client from Node over the desktop engine's got transport, the product's Node client
+//                  (4 parts of 6 MiB in flight, sha-256 computed while reading; the server hashes the parts
+//                  as they stream in and verifies the sum on completion, included in the time)
+//   (d) context    (a)'s bare server taking 4 parts of 6 MiB in flight and hashing them as they arrive, fed
+//                  by a bare node:http client that hashes what it sends: the limit once both ends must
+//                  compute sha-256, as a verified upload does
 //
 // Every server is a child process of its own, so its memory is its own: the growth printed is the peak
-// resident set during the upload minus the resident set before it (read from /proc/<pid>/status).
+// resident set during the upload minus the resident set before it (read from /proc/<pid>/status). The
+// CPU column is the seconds of processor time (user + system, all threads) the server and the client
+// (this process) used during the upload: on a small machine both ends share the same cores.
 // It prints MB/s (10^6 bytes per second), each ratio to (a), ours against the peer, and memory growth.
 // A benchmark: figures only, never pass/fail; not part of `npm test`.
 //
-// Environment: BENCH_UPLOAD_MIB (file size, default 1024), BENCH_SKIP_BUILD=1 to use api/dist as it is,
-// BENCH_CLIENT_HASH=0 to leave out the client's own sha-256 (to see what it costs).
+// Environment: BENCH_UPLOAD_MIB (file size, default 1024), BENCH_SKIP_BUILD=1 to use the dist folders as
+// they are, BENCH_CLIENT_HASH=0 to leave out the client's own sha-256 (to see what it costs),
+// BENCH_SERVER_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') to profile our server.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { compileTypeScript, root } from '../../build/scripts/lib.mjs';
+import { compileTypeScript, root, runBin } from '../../build/scripts/lib.mjs';
 
 const MIB = 1024 * 1024;
 const SIZE = Math.max(8, Number(process.env.BENCH_UPLOAD_MIB ?? 1024)) * MIB;
@@ -42,6 +49,13 @@ function rssBytes(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kb * 1024;
+}
+
+/** Processor seconds (user + system, all threads) a process has used so far, from /proc/<pid>/stat. */
+function cpuSeconds(pid) {
+  // After the command name: state is field 0, utime field 11 and stime field 12, in clock ticks.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Samples a process's resident set every 50 ms; stop() gives the peak. */
@@ -93,11 +107,16 @@ async function measure(name, start, upload, prepare = async () => undefined) {
     await new Promise((r) => setTimeout(r, 500));
     const before = rssBytes(child.pid);
     const peak = watchMemory(child.pid);
+    const cpuBefore = { server: cpuSeconds(child.pid), client: cpuSeconds(process.pid) };
     const started = process.hrtime.bigint();
     const note = await upload(url, prepared);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const growth = peak() - before;
-    return { name, seconds, mbps: SIZE / 1e6 / seconds, growth, note };
+    const cpu = {
+      server: cpuSeconds(child.pid) - cpuBefore.server,
+      client: cpuSeconds(process.pid) - cpuBefore.client,
+    };
+    return { name, seconds, mbps: SIZE / 1e6 / seconds, growth, cpu, note };
   } finally {
     await stopChild(child);
     await cleanup?.();
@@ -107,7 +126,10 @@ async function measure(name, start, upload, prepare = async () => undefined) {
 const work = mkdtempSync(join(tmpdir(), 'avp-bench-upload-'));
 const file = join(work, 'source.bin');
 try {
-  if (!process.env.BENCH_SKIP_BUILD) compileTypeScript();
+  if (!process.env.BENCH_SKIP_BUILD) {
+    compileTypeScript();
+    runBin('typescript/bin/tsc', ['-b', 'desktop/tsconfig.json']);
+  }
   // 1 GiB of incompressible bytes (a 16 MiB random block, repeated) and its sha-256.
   const block = randomBytes(16 * MIB);
   const fd = openSync(file, 'w');
@@ -214,7 +236,10 @@ try {
       const dataDir = join(work, 'ours');
       const url = `http://127.0.0.1:${port}`;
       const child = await startChild(
-        [join(root, 'api', 'dist', 'server.js')],
+        [
+          ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+          join(root, 'api', 'dist', 'server.js'),
+        ],
         {
           NODE_ENV: 'production',
           PORT: String(port),
@@ -285,26 +310,11 @@ try {
       });
       const { token } = await login.json();
       const { UploadClient } = await import(pathToFileURL(join(root, 'shared', 'dist', 'index.js')).href);
+      const { gotTransport } = await import(
+        pathToFileURL(join(root, 'desktop', 'dist', 'engine', 'index.js')).href
+      );
       const client = new UploadClient({
-        transport: async (req) => {
-          const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
-          let body;
-          if (req.body) {
-            headers['content-type'] = 'application/octet-stream';
-            body = req.body;
-          } else if (req.json !== undefined) {
-            headers['content-type'] = 'application/json';
-            body = JSON.stringify(req.json);
-          }
-          const res = await fetch(`${url}${req.path}`, {
-            method: req.method,
-            headers,
-            body,
-            signal: req.signal,
-          });
-          const text = await res.text();
-          return { status: res.status, body: text ? JSON.parse(text) : undefined };
-        },
+        transport: gotTransport({ baseUrl: url, token: () => token }),
         // BENCH_CLIENT_HASH=0: the client sends no checksum (the server still computes and stores one).
         createHasher:
           process.env.BENCH_CLIENT_HASH === '0'
@@ -318,17 +328,94 @@ try {
     },
   );
 
-  const rows = [bare, tus, ours].map((r) => ({
+  // (d) Context: the limit once both ends hash every byte (no database, no accounts, no framework).
+  const hashedBare = await measure(
+    '(d) bare, 4 parts in flight, sha-256 at both ends',
+    async () => {
+      const port = await freePort();
+      const dir = join(work, 'hashed');
+      const code = `
+        import { createServer } from 'node:http';
+        import { createHash } from 'node:crypto';
+        import { createWriteStream, mkdirSync, openSync, closeSync, ftruncateSync } from 'node:fs';
+        import { pipeline } from 'node:stream/promises';
+        mkdirSync(process.env.DIR, { recursive: true });
+        const path = process.env.DIR + '/upload.bin';
+        const fd = openSync(path, 'w'); ftruncateSync(fd, Number(process.env.SIZE)); closeSync(fd);
+        createServer(async (req, res) => {
+          if (req.method !== 'PUT') { res.end('ok'); return; }
+          const start = (Number(req.url.split('/').pop()) - 1) * 6291456;
+          const hash = createHash('sha256');
+          req.on('data', (chunk) => hash.update(chunk));
+          await pipeline(req, createWriteStream(path, { flags: 'r+', start }));
+          res.end(hash.digest('hex'));
+        }).listen(Number(process.env.PORT), '127.0.0.1');`;
+      const url = `http://127.0.0.1:${port}`;
+      const child = await startChild(
+        ['--input-type=module', '-e', code],
+        { PORT: String(port), DIR: dir, SIZE: String(SIZE) },
+        url,
+      );
+      return { child, url, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+    },
+    async (url) => {
+      const PART = 6_291_456;
+      const parts = Math.ceil(SIZE / PART);
+      const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+      const handle = await open(file, 'r');
+      const hash = createHash('sha256');
+      let next = 1;
+      let reading = Promise.resolve();
+      // Parts are read and hashed in order, then sent four at a time, as the shared client does.
+      const sender = async () => {
+        while (next <= parts) {
+          const part = next++;
+          const start = (part - 1) * PART;
+          const bytes = Buffer.allocUnsafe(Math.min(PART, SIZE - start));
+          reading = reading.then(async () => {
+            await handle.read(bytes, 0, bytes.length, start);
+            hash.update(bytes);
+          });
+          await reading;
+          await new Promise((resolve, reject) => {
+            const req = request(`${url}/parts/${part}`, {
+              method: 'PUT',
+              agent,
+              headers: { 'content-type': 'application/octet-stream', 'content-length': bytes.length },
+            });
+            req.on('response', (res) => {
+              res.resume();
+              res.on('end', resolve);
+            });
+            req.on('error', reject);
+            req.end(bytes);
+          });
+        }
+      };
+      try {
+        await Promise.all([sender(), sender(), sender(), sender()]);
+      } finally {
+        await handle.close();
+        agent.destroy();
+      }
+      if (hash.digest('hex') !== expectedSha) throw new Error('sha-256 differs');
+      return `${parts} parts, 4 in flight`;
+    },
+  );
+
+  const rows = [bare, tus, ours, hashedBare].map((r) => ({
     contestant: r.name,
     'MB/s': Number(r.mbps.toFixed(1)),
     seconds: Number(r.seconds.toFixed(2)),
     'of (a)': Number((r.mbps / bare.mbps).toFixed(2)),
     'server memory growth MB': Number((r.growth / 1e6).toFixed(1)),
+    'CPU s (server + client)': `${r.cpu.server.toFixed(2)} + ${r.cpu.client.toFixed(2)}`,
     how: r.note,
   }));
   console.log(`\n${SIZE / MIB} MiB over loopback, each server a child process of its own\n`);
   console.table(rows);
   console.log(`ours / peer: ${(ours.mbps / tus.mbps).toFixed(2)}`);
+  console.log(`ours / (d), the limit with sha-256 at both ends: ${(ours.mbps / hashedBare.mbps).toFixed(2)}`);
   console.log(
     `goal: ours >= 0.9 of (a) and < 100 MB memory growth; ours reached ${(ours.mbps / bare.mbps).toFixed(2)} and ${(ours.growth / 1e6).toFixed(1)} MB`,
   );

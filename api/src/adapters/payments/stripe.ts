@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import Stripe from 'stripe';
+import { createRequire } from 'node:module';
+import type Stripe from 'stripe';
 import { GatewayError } from './types.js';
 import type { IntentHandle, IntentRequest, IntentState, RefundRequest, StripeGateway } from './types.js';
 
@@ -16,6 +17,13 @@ export interface StripeKeys {
   apiUrl?: string | undefined;
 }
 
+// The SDK is loaded on first use: a server on the test gateway never pays for it in its heap.
+let sdk: typeof Stripe | undefined;
+function stripeSdk(): typeof Stripe {
+  sdk ??= createRequire(import.meta.url)('stripe') as typeof Stripe;
+  return sdk;
+}
+
 const clients = new Map<string, Stripe>();
 
 /** One SDK client per key and address, so its keep-alive connections are shared between requests. */
@@ -30,7 +38,7 @@ export function stripeClient(secretKey: string, apiUrl?: string): Stripe {
       config.host = url.hostname;
       config.port = url.port || (url.protocol === 'http:' ? 80 : 443);
     }
-    client = new Stripe(secretKey, config);
+    client = new (stripeSdk())(secretKey, config);
     clients.set(cacheKey, client);
   }
   return client;
@@ -127,5 +135,5 @@ export function createStripeGateway(keys: StripeKeys): StripeGateway {
 
 /** Verifies a webhook's Stripe-Signature over the raw body and parses the event; throws when it does not match. */
 export function verifyWebhook(rawBody: Buffer, signature: string, secret: string): Stripe.Event {
-  return Stripe.webhooks.constructEvent(rawBody, signature, secret);
+  return stripeSdk().webhooks.constructEvent(rawBody, signature, secret);
 }

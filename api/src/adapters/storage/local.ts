@@ -21,15 +21,20 @@ export async function assertWritable(dir: string): Promise<void> {
 
 /**
  * Passes bytes through while counting them; fails as soon as more than `size` arrive, so an oversized
- * body is cut off before it is stored, and at the end when fewer arrived.
+ * body is cut off before it is stored, and at the end when fewer arrived. `observe` sees each chunk that
+ * passes (the uploads module's running checksum), without a copy.
  */
-export function exactSize(size: number): Transform {
+export function exactSize(size: number, observe?: (chunk: Buffer) => void): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       seen += chunk.length;
-      if (seen > size) callback(new PartSizeError(size, seen));
-      else callback(null, chunk);
+      if (seen > size) {
+        callback(new PartSizeError(size, seen));
+        return;
+      }
+      observe?.(chunk);
+      callback(null, chunk);
     },
     flush(callback) {
       callback(seen === size ? null : new PartSizeError(size, seen));
@@ -67,7 +72,13 @@ export class LocalStorage implements UploadStorage {
     return null;
   }
 
-  async writePart(args: { key: string; offset: number; size: number; body: Readable }): Promise<null> {
+  async writePart(args: {
+    key: string;
+    offset: number;
+    size: number;
+    body: Readable;
+    observe?: (chunk: Buffer) => void;
+  }): Promise<null> {
     // 'r+': the file must exist (begin made it); a part for a file already cleaned up fails here.
     // A 1 MiB buffer lets chunks queue up behind a write in progress and go down in one writev.
     const out = createWriteStream(this.pathOf(args.key), {
@@ -75,7 +86,7 @@ export class LocalStorage implements UploadStorage {
       start: args.offset,
       highWaterMark: 1024 * 1024,
     });
-    await pipeline(args.body, exactSize(args.size), out);
+    await pipeline(args.body, exactSize(args.size, args.observe), out);
     return null;
   }
 

@@ -27,6 +27,7 @@ export interface UploadStorage {
   /**
    * Stores one part, streamed from `body`, which must yield exactly `size` bytes (else PartSizeError and
    * nothing is recorded). Idempotent: sending a part again replaces it. Returns the part's etag, if any.
+   * `observe` is handed each chunk of the body on its way to storage.
    */
   writePart(args: {
     key: string;
@@ -35,6 +36,7 @@ export interface UploadStorage {
     offset: number;
     size: number;
     body: Readable;
+    observe?: (chunk: Buffer) => void;
   }): Promise<string | null>;
   /** Joins the parts into the finished file. */
   finish(args: { key: string; uploadId: string | null; parts: PartRef[]; size: number }): Promise<void>;

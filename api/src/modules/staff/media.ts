@@ -3,7 +3,6 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import express from 'express';
 import type { Router } from 'express';
-import sharp from 'sharp';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import { AppError } from '../../http/errors.js';
@@ -16,6 +15,11 @@ import type { Actor } from './audit.js';
  * 800×800 and stored as WebP. Both live under DATA_DIR/media and are served at /media/stores/ and
  * /media/products/, where the store pages look for them.
  */
+
+/** sharp (libvips) is loaded with the first image, not with the server: a smaller heap, cheaper GCs. */
+async function loadSharp() {
+  return (await import('sharp')).default;
+}
 
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
@@ -62,6 +66,7 @@ async function exists(file: string): Promise<boolean> {
 
 async function detectFormat(bytes: Buffer): Promise<string> {
   if (bytes.length === 0) throw new AppError(400, 'image_empty', IMAGE_EMPTY);
+  const sharp = await loadSharp();
   try {
     const meta = await sharp(bytes, { limitInputPixels: 50_000_000 }).metadata();
     const ext = meta.format ? EXTENSION[meta.format] : undefined;
@@ -109,6 +114,7 @@ export async function saveProductImage(
 ): Promise<{ url: string; width: number; height: number }> {
   const bytes = bodyOf(body);
   await detectFormat(bytes);
+  const sharp = await loadSharp();
   const { data, info } = await sharp(bytes, { limitInputPixels: 50_000_000 })
     .rotate()
     .resize(PRODUCT_IMAGE_SIZE, PRODUCT_IMAGE_SIZE, { fit: 'inside', withoutEnlargement: true })

@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -27,6 +26,7 @@ import { AppError } from '../../http/errors.js';
 import type { Logger } from '../../logger.js';
 import type { SessionUser } from '../accounts/index.js';
 import { queueSubmissionMails } from './mail.js';
+import { RunningHashes } from './running-hash.js';
 
 export interface UploadsDeps {
   config: Config;
@@ -231,69 +231,8 @@ export async function getFile(deps: UploadsDeps, user: SessionUser, fileId: stri
   return toFileInfo(file, file.status === 'complete' ? undefined : await receivedParts(deps.db, file.id));
 }
 
-/**
- * Running hashes of files whose parts this process stored: a cache that saves re-reading a whole file
- * on completion, never the truth. After each stored part, the hash advances over the contiguous run of
- * parts stored here (read back from the just-written file, still in the page cache). When every part
- * went through this process in that way, completion digests at once; otherwise (parts on other
- * processes, a restart, a part sent again after it was hashed) it streams the assembled file instead.
- * Local storage only: on S3 the read-back would be a ranged GET per part.
- */
-interface HashCursor {
-  hash: Hash;
-  next: number;
-  stored: Set<number>;
-  chain: Promise<void>;
-  broken: boolean;
-}
-const cursors = new Map<string, HashCursor>();
-const MAX_CURSORS = 1_000;
-
-function noteStoredPart(storage: UploadStorage, file: SubmissionFileInstance, partNumber: number): void {
-  if (storage.kind !== 'local') return;
-  let cursor = cursors.get(file.id);
-  if (!cursor) {
-    if (cursors.size >= MAX_CURSORS) cursors.delete(cursors.keys().next().value!);
-    cursor = {
-      hash: createHash('sha256'),
-      next: 1,
-      stored: new Set(),
-      chain: Promise.resolve(),
-      broken: false,
-    };
-    cursors.set(file.id, cursor);
-  }
-  const c = cursor;
-  if (partNumber < c.next) c.broken = true;
-  c.stored.add(partNumber);
-  const plan = planUpload(Number(file.size));
-  c.chain = c.chain
-    .then(async () => {
-      while (!c.broken && c.next <= plan.partCount && c.stored.has(c.next)) {
-        const range = partRange(plan, c.next);
-        for await (const chunk of await storage.read(file.storageKey, {
-          start: range.start,
-          end: range.end - 1,
-        })) {
-          c.hash.update(chunk as Buffer);
-        }
-        c.stored.delete(c.next);
-        c.next++;
-      }
-    })
-    .catch(() => {
-      c.broken = true;
-    });
-}
-
-/** The file's sha-256 from its running hash when that covers every part, else undefined. */
-async function takeRunningHash(fileId: string, partCount: number): Promise<string | undefined> {
-  const cursor = cursors.get(fileId);
-  cursors.delete(fileId);
-  if (!cursor) return undefined;
-  await cursor.chain;
-  return !cursor.broken && cursor.next === partCount + 1 ? cursor.hash.digest('hex') : undefined;
-}
+/** This process's running checksums (running-hash.ts): completion usually needs no second pass. */
+const runningHashes = new RunningHashes();
 
 /**
  * Stores one part, streamed from the request. The part number and the declared Content-Length are
@@ -320,6 +259,11 @@ export async function putPart(
   if (!/^\d+$/.test(contentLength) || Number(contentLength) !== range.size) {
     throw new AppError(400, 'bad_part_size', `Part ${partNumber} must be exactly ${range.size} bytes.`);
   }
+  const tap = runningHashes.begin(
+    deps.storage,
+    { id: file.id, size: Number(file.size), key: file.storageKey },
+    partNumber,
+  );
   let etag: string | null;
   try {
     etag = await deps.storage.writePart({
@@ -329,8 +273,10 @@ export async function putPart(
       offset: range.start,
       size: range.size,
       body,
+      observe: tap.observe,
     });
   } catch (error) {
+    tap.abort();
     if (error instanceof PartSizeError) {
       throw new AppError(400, 'bad_part_size', `Part ${partNumber} must be exactly ${range.size} bytes.`);
     }
@@ -347,10 +293,13 @@ export async function putPart(
     await FilePart.create({ fileId, partNumber, size: range.size, etag, createdAt: new Date() });
   } catch (error) {
     // The same part again (a retry, or two processes racing): it replaced the bytes, so keep its etag.
-    if (!(error instanceof UniqueConstraintError)) throw error;
+    if (!(error instanceof UniqueConstraintError)) {
+      tap.abort();
+      throw error;
+    }
     await FilePart.update({ etag, size: range.size }, { where: { fileId, partNumber } });
   }
-  noteStoredPart(deps.storage, file, partNumber);
+  tap.commit();
   // Activity keeps the submission from the clean-up job; once a minute is plenty for a 7-day limit.
   if (Date.now() - submission.updatedAt.getTime() > 60_000) await touch(deps.db, submission.id);
   return { partNumber, size: range.size };
@@ -411,8 +360,7 @@ export async function completeFile(
     parts: parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag })),
     size: plan.fileSize,
   });
-  const actual =
-    (await takeRunningHash(file.id, plan.partCount)) ?? (await hashStored(deps.storage, file.storageKey));
+  const actual = (await runningHashes.take(file.id)) ?? (await hashStored(deps.storage, file.storageKey));
   const expected = body.sha256 ?? file.sha256;
   if (expected && expected !== actual) {
     await restart(deps, file);
@@ -424,7 +372,7 @@ export async function completeFile(
 }
 
 async function restart(deps: UploadsDeps, file: SubmissionFileInstance): Promise<void> {
-  cursors.delete(file.id);
+  runningHashes.forget(file.id);
   await deps.db.models.FilePart.destroy({ where: { fileId: file.id } });
   await deps.storage.remove(file.storageKey, null);
   const uploadId = await deps.storage.begin(file.storageKey, Number(file.size), file.type);
@@ -433,7 +381,7 @@ async function restart(deps: UploadsDeps, file: SubmissionFileInstance): Promise
 
 /** Deletes a file's bytes and rows. */
 export async function destroyFile(deps: Pick<UploadsDeps, 'db' | 'storage'>, file: SubmissionFileInstance) {
-  cursors.delete(file.id);
+  runningHashes.forget(file.id);
   await deps.storage.remove(file.storageKey, file.status === 'complete' ? null : file.storageUploadId);
   await deps.db.models.FilePart.destroy({ where: { fileId: file.id } });
   await file.destroy();

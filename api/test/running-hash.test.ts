@@ -1,0 +1,167 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { partRange, planUpload, UPLOAD_PART_SIZE } from '@avp/shared';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { LocalStorage } from '../src/adapters/storage/index.js';
+import type { UploadStorage } from '../src/adapters/storage/index.js';
+import { RunningHashes } from '../src/modules/uploads/running-hash.js';
+
+/**
+ * The running checksum against real local storage: parts written through the storage driver in the
+ * orders and failures an upload meets, the digest compared with the file's real sha-256.
+ */
+const PART = UPLOAD_PART_SIZE;
+const SIZE = PART * 4 + 1234;
+const bytes = randomBytes(SIZE);
+const expected = createHash('sha256').update(bytes).digest('hex');
+const plan = planUpload(SIZE);
+
+const dir = mkdtempSync(path.join(tmpdir(), 'avp-running-hash-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let storage: LocalStorage;
+let file: { id: string; size: number; key: string };
+let n = 0;
+beforeEach(async () => {
+  storage = new LocalStorage(dir);
+  file = { id: `file-${++n}`, size: SIZE, key: `submissions/test/file-${n}` };
+  await storage.begin(file.key, SIZE);
+});
+
+/** A part's bytes in 64 KiB chunks, as a socket delivers them. */
+function chunksOf(part: number): Buffer[] {
+  const range = partRange(plan, part);
+  const out: Buffer[] = [];
+  for (let at = range.start; at < range.end; at += 65_536) {
+    out.push(bytes.subarray(at, Math.min(range.end, at + 65_536)));
+  }
+  return out;
+}
+
+/** Streams one part through storage with the tap, then commits it (or aborts on failure). */
+async function store(hashes: RunningHashes, part: number, store: UploadStorage = storage): Promise<void> {
+  const tap = hashes.begin(store, file, part);
+  const range = partRange(plan, part);
+  try {
+    await store.writePart({
+      key: file.key,
+      uploadId: null,
+      partNumber: part,
+      offset: range.start,
+      size: range.size,
+      body: Readable.from(chunksOf(part)),
+      observe: tap.observe,
+    });
+  } catch (error) {
+    tap.abort();
+    throw error;
+  }
+  tap.commit();
+}
+
+/** Starts several parts together and lets their chunks interleave, as parallel requests do. */
+async function interleaved(hashes: RunningHashes, parts: number[]): Promise<void> {
+  const taps = parts.map((p) => ({ part: p, tap: hashes.begin(storage, file, p), chunks: chunksOf(p) }));
+  const longest = Math.max(...taps.map((t) => t.chunks.length));
+  for (let i = 0; i < longest; i++) {
+    for (const t of taps) if (i < t.chunks.length) t.tap.observe(t.chunks[i]!);
+  }
+  for (const t of taps) {
+    const range = partRange(plan, t.part);
+    await storage.writePart({
+      key: file.key,
+      uploadId: null,
+      partNumber: t.part,
+      offset: range.start,
+      size: range.size,
+      body: Readable.from([bytes.subarray(range.start, range.end)]),
+    });
+  }
+  // Completion order differs from start order: the last part first.
+  for (const t of [...taps].reverse()) t.tap.commit();
+}
+
+describe('running sha-256 of a file stored part by part', () => {
+  it('parts in order: the digest is the file’s sha-256 and nothing is held', async () => {
+    const hashes = new RunningHashes();
+    for (let p = 1; p <= plan.partCount; p++) await store(hashes, p);
+    expect(hashes.heldBytes).toBe(0);
+    expect(await hashes.take(file.id)).toBe(expected);
+  });
+
+  it('parts in reverse order are held, then hashed once the first arrives', async () => {
+    const hashes = new RunningHashes();
+    for (let p = plan.partCount; p >= 2; p--) await store(hashes, p);
+    expect(hashes.heldBytes).toBe(SIZE - PART);
+    await store(hashes, 1);
+    expect(hashes.heldBytes).toBe(0);
+    expect(await hashes.take(file.id)).toBe(expected);
+  });
+
+  it('four parts streaming at once, completing in any order', async () => {
+    const hashes = new RunningHashes();
+    await interleaved(hashes, [1, 2, 3, 4]);
+    await store(hashes, 5);
+    expect(hashes.heldBytes).toBe(0);
+    expect(await hashes.take(file.id)).toBe(expected);
+  });
+
+  it('past the memory budget, parts are read back from storage instead of held', async () => {
+    const hashes = new RunningHashes(PART + 1);
+    for (const p of [3, 4, 5, 2]) await store(hashes, p);
+    expect(hashes.heldBytes).toBeLessThanOrEqual(PART + 1);
+    await store(hashes, 1);
+    expect(await hashes.take(file.id)).toBe(expected);
+    expect(hashes.heldBytes).toBe(0);
+  });
+
+  it('a part cut off mid-way is taken back out, and its retry counts once', async () => {
+    const hashes = new RunningHashes();
+    const tap = hashes.begin(storage, file, 1);
+    for (const chunk of chunksOf(1).slice(0, 10)) tap.observe(chunk);
+    tap.abort();
+    const held = hashes.begin(storage, file, 3);
+    held.observe(chunksOf(3)[0]!);
+    held.abort();
+    expect(hashes.heldBytes).toBe(0);
+    for (let p = 1; p <= plan.partCount; p++) await store(hashes, p);
+    expect(await hashes.take(file.id)).toBe(expected);
+  });
+
+  it('a part sent again after it was hashed makes completion hash the stored file instead', async () => {
+    const hashes = new RunningHashes();
+    for (let p = 1; p <= plan.partCount; p++) await store(hashes, p);
+    await store(hashes, 2);
+    expect(await hashes.take(file.id)).toBeUndefined();
+  });
+
+  it('a file missing parts, or unknown to this process, gives no digest', async () => {
+    const hashes = new RunningHashes();
+    for (const p of [1, 2, 4]) await store(hashes, p);
+    expect(await hashes.take(file.id)).toBeUndefined();
+    expect(await hashes.take('never-seen')).toBeUndefined();
+  });
+
+  it('forgetting a file releases what it held', async () => {
+    const hashes = new RunningHashes();
+    await store(hashes, 3);
+    expect(hashes.heldBytes).toBe(PART);
+    hashes.forget(file.id);
+    expect(hashes.heldBytes).toBe(0);
+    expect(await hashes.take(file.id)).toBeUndefined();
+  });
+
+  it('on a store that cannot be read back cheaply (S3), parts past the budget give no digest', async () => {
+    const hashes = new RunningHashes(1);
+    const s3Like: UploadStorage = Object.assign(Object.create(storage) as LocalStorage, {
+      kind: 's3' as const,
+    });
+    await store(hashes, 2, s3Like);
+    await store(hashes, 1, s3Like);
+    for (let p = 3; p <= plan.partCount; p++) await store(hashes, p, s3Like);
+    expect(await hashes.take(file.id)).toBeUndefined();
+  });
+});
