@@ -19,13 +19,14 @@ export function freePort() {
 
 /**
  * Starts api/dist/server.js and waits for /api/health. `env` adds to or overrides the defaults;
- * `stdout` is 'inherit' or 'ignore'. Resolves to { url, child, stop }; stop() ends it and deletes its data.
+ * `stdout` is 'inherit' or 'ignore'; `nodeArgs` go to node before the script (to profile it, say).
+ * Resolves to { url, child, stop }; stop() ends it and deletes its data.
  */
-export async function startBenchServer({ name, env = {}, stdout = 'inherit' }) {
+export async function startBenchServer({ name, env = {}, stdout = 'inherit', nodeArgs = [] }) {
   const dataDir = mkdtempSync(join(tmpdir(), `avp-bench-${name}-`));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [join(root, 'api', 'dist', 'server.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'api', 'dist', 'server.js')], {
     cwd: root,
     env: {
       ...process.env,
@@ -64,4 +65,31 @@ export async function startBenchServer({ name, env = {}, stdout = 'inherit' }) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Registers a client account and signs it in for a bearer token (the desktop app's way in). */
+export async function clientToken(url, email = 'bench@example.com', password = 'Bench passphrase 2026!') {
+  const json = { 'content-type': 'application/json' };
+  const registered = await fetch(`${url}/api/auth/register`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({
+      email,
+      firstname: 'Bench',
+      lastname: 'Mark',
+      company: 'Loopback',
+      phone: '(555) 123-4567',
+      password,
+      confirmPassword: password,
+    }),
+  });
+  if (registered.status !== 201) throw new Error(`register answered ${registered.status}`);
+  const login = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ email, password, token: true }),
+  });
+  const { token } = await login.json();
+  if (!token) throw new Error(`login answered ${login.status} without a token`);
+  return { token, email, password };
 }

@@ -20,106 +20,29 @@
 // Environment: BENCH_UPLOAD_MIB (file size, default 1024), BENCH_SKIP_BUILD=1 to use the dist folders as
 // they are, BENCH_CLIENT_HASH=0 to leave out the client's own sha-256 (to see what it costs),
 // BENCH_SERVER_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') to profile our server.
-import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileTypeScript, root, runBin } from '../../build/scripts/lib.mjs';
+import { measureLoopbackLimit, startBareServer, timeUpload, writeSourceFile } from './loopback-limit.mjs';
+import { clientToken, startBenchServer } from './server.mjs';
 
 const MIB = 1024 * 1024;
 const SIZE = Math.max(8, Number(process.env.BENCH_UPLOAD_MIB ?? 1024)) * MIB;
+const PART = 6_291_456;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function rssBytes(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb * 1024;
-}
-
-/** Processor seconds (user + system, all threads) a process has used so far, from /proc/<pid>/stat. */
-function cpuSeconds(pid) {
-  // After the command name: state is field 0, utime field 11 and stime field 12, in clock ticks.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** Samples a process's resident set every 50 ms; stop() gives the peak. */
-function watchMemory(pid) {
-  let peak = rssBytes(pid);
-  const timer = setInterval(() => {
-    try {
-      peak = Math.max(peak, rssBytes(pid));
-    } catch {
-      // exited
-    }
-  }, 50);
-  return () => {
-    clearInterval(timer);
-    return peak;
-  };
-}
-
-async function startChild(args, env, readyUrl) {
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const until = Date.now() + 60_000;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`a server exited with code ${child.exitCode}`);
-    try {
-      await fetch(readyUrl);
-      return child;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`${readyUrl} did not answer within 60 s`);
-}
-
-async function stopChild(child) {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-}
-
-/** Runs one contestant: start its server, prepare (accounts: not timed), upload (timed), measure. */
+/** Runs one contestant: start its server, prepare (accounts: not timed), upload (timed), stop. */
 async function measure(name, start, upload, prepare = async () => undefined) {
-  const { child, url, cleanup } = await start();
+  const server = await start();
   try {
-    const prepared = await prepare(url);
-    await new Promise((r) => setTimeout(r, 500));
-    const before = rssBytes(child.pid);
-    const peak = watchMemory(child.pid);
-    const cpuBefore = { server: cpuSeconds(child.pid), client: cpuSeconds(process.pid) };
-    const started = process.hrtime.bigint();
-    const note = await upload(url, prepared);
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const growth = peak() - before;
-    const cpu = {
-      server: cpuSeconds(child.pid) - cpuBefore.server,
-      client: cpuSeconds(process.pid) - cpuBefore.client,
-    };
-    return { name, seconds, mbps: SIZE / 1e6 / seconds, growth, cpu, note };
+    const prepared = await prepare(server.url);
+    return { name, ...(await timeUpload(SIZE, server, (url) => upload(url, prepared))) };
   } finally {
-    await stopChild(child);
-    await cleanup?.();
+    await server.stop();
   }
 }
 
@@ -130,68 +53,18 @@ try {
     compileTypeScript();
     runBin('typescript/bin/tsc', ['-b', 'desktop/tsconfig.json']);
   }
-  // 1 GiB of incompressible bytes (a 16 MiB random block, repeated) and its sha-256.
-  const block = randomBytes(16 * MIB);
-  const fd = openSync(file, 'w');
-  const hash = createHash('sha256');
-  for (let written = 0; written < SIZE; written += block.length) {
-    const chunk = block.subarray(0, Math.min(block.length, SIZE - written));
-    writeSync(fd, chunk);
-    hash.update(chunk);
-  }
-  closeSync(fd);
-  const expectedSha = hash.digest('hex');
+  const expectedSha = writeSourceFile(file, SIZE);
 
   // (a) The loopback limit: one streamed PUT into a file.
-  const bare = await measure(
-    '(a) bare node:http PUT to disk',
-    async () => {
-      const port = await freePort();
-      const dir = join(work, 'bare');
-      const code = `
-        import { createServer } from 'node:http';
-        import { createWriteStream, mkdirSync } from 'node:fs';
-        import { pipeline } from 'node:stream/promises';
-        mkdirSync(process.env.DIR, { recursive: true });
-        createServer(async (req, res) => {
-          if (req.method !== 'PUT') { res.end('ok'); return; }
-          await pipeline(req, createWriteStream(process.env.DIR + '/upload.bin'));
-          res.end('stored');
-        }).listen(Number(process.env.PORT), '127.0.0.1');`;
-      const url = `http://127.0.0.1:${port}`;
-      const child = await startChild(
-        ['--input-type=module', '-e', code],
-        { PORT: String(port), DIR: dir },
-        url,
-      );
-      return { child, url, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-    },
-    (url) =>
-      new Promise((resolve, reject) => {
-        const req = request(`${url}/upload`, {
-          method: 'PUT',
-          headers: { 'content-type': 'application/octet-stream', 'content-length': String(SIZE) },
-        });
-        req.on('response', (res) => {
-          res.resume();
-          res.on('end', () =>
-            res.statusCode === 200
-              ? resolve('one PUT, streamed')
-              : reject(new Error(`status ${res.statusCode}`)),
-          );
-        });
-        req.on('error', reject);
-        createReadStream(file).pipe(req);
-      }),
-  );
+  const bare = { name: '(a) bare node:http PUT to disk', ...(await measureLoopbackLimit(file, SIZE, work)) };
 
   // (b) The peer: tus.
+  const tusDir = join(work, 'tus');
   const tus = await measure(
     '(b) @tus/server + tus-js-client, 6 MiB chunks',
-    async () => {
-      const port = await freePort();
-      const dir = join(work, 'tus');
-      const code = `
+    () =>
+      startBareServer(
+        `
         import { createServer } from 'node:http';
         import { Server } from '@tus/server';
         import { FileStore } from '@tus/file-store';
@@ -199,15 +72,10 @@ try {
         createServer((req, res) => {
           if (req.url === '/ready') { res.end('ok'); return; }
           tus.handle(req, res);
-        }).listen(Number(process.env.PORT), '127.0.0.1');`;
-      const url = `http://127.0.0.1:${port}`;
-      const child = await startChild(
-        ['--input-type=module', '-e', code],
-        { PORT: String(port), DIR: dir },
-        `${url}/ready`,
-      );
-      return { child, url, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-    },
+        }).listen(Number(process.env.PORT), '127.0.0.1');`,
+        { DIR: tusDir },
+        '/ready',
+      ),
     async (url) => {
       const { Upload } = await import(
         pathToFileURL(join(root, 'node_modules', 'tus-js-client', 'lib.esm', 'node', 'index.js')).href
@@ -227,33 +95,18 @@ try {
       return 'sequential PATCH requests';
     },
   );
+  rmSync(tusDir, { recursive: true, force: true });
 
   // (c) Ours: the real server and the shared client.
   const ours = await measure(
     '(c) ours: real server + shared client (Node)',
-    async () => {
-      const port = await freePort();
-      const dataDir = join(work, 'ours');
-      const url = `http://127.0.0.1:${port}`;
-      const child = await startChild(
-        [
-          ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-          join(root, 'api', 'dist', 'server.js'),
-        ],
-        {
-          NODE_ENV: 'production',
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          PUBLIC_URL: url,
-          DATA_DIR: dataDir,
-          DATABASE_URL: '',
-          STORAGE_DRIVER: 'local',
-          LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-        },
-        `${url}/api/health`,
-      );
-      return { child, url, cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
-    },
+    () =>
+      startBenchServer({
+        name: 'upload',
+        stdout: 'ignore',
+        env: { STORAGE_DRIVER: 'local' },
+        nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
+      }),
     async (url, { client }) => {
       const handle = await open(file, 'r');
       try {
@@ -288,27 +141,7 @@ try {
       }
     },
     async (url) => {
-      const password = 'Bench passphrase 2026!';
-      const json = { 'content-type': 'application/json' };
-      await fetch(`${url}/api/auth/register`, {
-        method: 'POST',
-        headers: json,
-        body: JSON.stringify({
-          email: 'bench@example.com',
-          firstname: 'Bench',
-          lastname: 'Mark',
-          company: 'Loopback',
-          phone: '(555) 123-4567',
-          password,
-          confirmPassword: password,
-        }),
-      });
-      const login = await fetch(`${url}/api/auth/login`, {
-        method: 'POST',
-        headers: json,
-        body: JSON.stringify({ email: 'bench@example.com', password, token: true }),
-      });
-      const { token } = await login.json();
+      const { token } = await clientToken(url);
       const { UploadClient } = await import(pathToFileURL(join(root, 'shared', 'dist', 'index.js')).href);
       const { gotTransport } = await import(
         pathToFileURL(join(root, 'desktop', 'dist', 'engine', 'index.js')).href
@@ -331,10 +164,9 @@ try {
   // (d) Context: the limit once both ends hash every byte (no database, no accounts, no framework).
   const hashedBare = await measure(
     '(d) bare, 4 parts in flight, sha-256 at both ends',
-    async () => {
-      const port = await freePort();
-      const dir = join(work, 'hashed');
-      const code = `
+    () =>
+      startBareServer(
+        `
         import { createServer } from 'node:http';
         import { createHash } from 'node:crypto';
         import { createWriteStream, mkdirSync, openSync, closeSync, ftruncateSync } from 'node:fs';
@@ -349,17 +181,10 @@ try {
           req.on('data', (chunk) => hash.update(chunk));
           await pipeline(req, createWriteStream(path, { flags: 'r+', start }));
           res.end(hash.digest('hex'));
-        }).listen(Number(process.env.PORT), '127.0.0.1');`;
-      const url = `http://127.0.0.1:${port}`;
-      const child = await startChild(
-        ['--input-type=module', '-e', code],
-        { PORT: String(port), DIR: dir, SIZE: String(SIZE) },
-        url,
-      );
-      return { child, url, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-    },
+        }).listen(Number(process.env.PORT), '127.0.0.1');`,
+        { DIR: join(work, 'hashed'), SIZE: String(SIZE) },
+      ),
     async (url) => {
-      const PART = 6_291_456;
       const parts = Math.ceil(SIZE / PART);
       const agent = new Agent({ keepAlive: true, maxSockets: 4 });
       const handle = await open(file, 'r');

@@ -22,7 +22,7 @@ import type { UploadStorage } from '../../adapters/storage/index.js';
  */
 
 /** Bytes held for parts ahead of the hash, across all files of this process. */
-export const HELD_BUDGET_BYTES = 48 * 1024 * 1024;
+export const HELD_BUDGET_BYTES = 32 * 1024 * 1024;
 /** Files followed at once; the least recently used is forgotten beyond this. */
 const MAX_FILES = 1_000;
 
