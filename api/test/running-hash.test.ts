@@ -73,8 +73,6 @@ async function interleaved(hashes: RunningHashes, parts: number[]): Promise<void
     const range = partRange(plan, t.part);
     await storage.writePart({
       key: file.key,
-      uploadId: null,
-      partNumber: t.part,
       offset: range.start,
       size: range.size,
       body: Readable.from([bytes.subarray(range.start, range.end)]),

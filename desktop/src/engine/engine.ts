@@ -29,7 +29,7 @@ import type {
   PersistedJob,
 } from './state.js';
 import { TokenBucket } from './token-bucket.js';
-import { Gate, gotTransport } from './transport.js';
+import { gotTransport } from './transport.js';
 
 export interface EngineOptions {
   /** The API's origin, e.g. https://uploads.example.com. */
@@ -135,7 +135,6 @@ export function clampSettings(
 export class UploadEngine {
   readonly client: UploadClient;
   readonly bucket: TokenBucket;
-  readonly gate: Gate;
   private state: EngineState;
   private readonly live = new Map<string, LiveFile>();
   private readonly listeners = new Set<(event: EngineEvent) => void>();
@@ -152,18 +151,15 @@ export class UploadEngine {
     this.state.settings = clampSettings(this.state.settings ?? {});
     this.historyLimit = options.historyLimit ?? 200;
     this.bucket = new TokenBucket(this.state.settings.bandwidthBytesPerSecond);
-    this.gate = new Gate(this.state.settings.partConcurrency);
     const base = gotTransport({
       baseUrl: options.baseUrl,
       token: options.token,
       bucket: this.bucket,
-      gate: this.gate,
       onPartStored: (fileId, part) => this.partStored(fileId, part),
     });
     this.client = new UploadClient({
       transport: options.wrapTransport ? options.wrapTransport(base) : base,
-      // The gate above applies the (changeable) setting; the client may prepare up to the maximum.
-      partConcurrency: MAX_PART_CONCURRENCY,
+      partConcurrency: this.state.settings.partConcurrency,
       createHasher: nodeHasher,
       retry: options.retry,
     });
@@ -178,13 +174,34 @@ export class UploadEngine {
     for (const listener of this.listeners) listener(event);
   }
 
+  private saveTimer: ReturnType<typeof setTimeout> | null = null;
+
   private save(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
     if (this.stopped) return;
     this.options.store.save(this.state);
   }
 
+  /**
+   * Progress alone (a part confirmed) is saved at most once a second: the server's list of received
+   * parts is what a resume trusts, so losing the last second of it in a crash costs nothing, while
+   * writing the queue after every part of a 10 GiB file would churn the disk and the heap.
+   */
+  private saveSoon(): void {
+    if (this.saveTimer || this.stopped) return;
+    this.saveTimer = setTimeout(() => this.save(), 1_000);
+    this.saveTimer.unref?.();
+  }
+
   private changed(): void {
     this.save();
+    this.emit({ type: 'change' });
+    this.checkIdle();
+  }
+
+  private progressed(): void {
+    this.saveSoon();
     this.emit({ type: 'change' });
     this.checkIdle();
   }
@@ -196,7 +213,7 @@ export class UploadEngine {
   setSettings(settings: Partial<EngineSettings>): EngineSettings {
     this.state.settings = clampSettings(settings, this.state.settings);
     this.bucket.setRate(this.state.settings.bandwidthBytesPerSecond);
-    this.gate.setLimit(this.state.settings.partConcurrency);
+    this.client.setPartConcurrency(this.state.settings.partConcurrency);
     this.changed();
     return this.settings;
   }
@@ -282,6 +299,7 @@ export class UploadEngine {
     upload: FileUpload,
   ): void {
     if (this.stopped) return;
+    const was = { state: file.state, fileId: file.fileId, error: file.error, job: job.state };
     const before = this.sent.get(file.key) ?? 0;
     const now = upload.progress().sentBytes;
     if (upload.state === 'uploading' && now > before) this.meter.add(now - before);
@@ -311,7 +329,13 @@ export class UploadEngine {
       void source.close();
     }
     this.settleJobs();
-    this.changed();
+    const same =
+      was.state === file.state &&
+      was.fileId === file.fileId &&
+      was.error === file.error &&
+      was.job === job.state;
+    if (same) this.progressed();
+    else this.changed();
     this.pump();
   }
 
@@ -464,7 +488,7 @@ export class UploadEngine {
       const file = job.files.find((f) => f.fileId === fileId);
       if (file) {
         if (!file.receivedParts.includes(part)) file.receivedParts.push(part);
-        this.save();
+        this.saveSoon();
         return;
       }
     }
@@ -546,7 +570,7 @@ export class UploadEngine {
    * same store continues where this one stopped.
    */
   async stop(): Promise<void> {
-    this.options.store.save(this.state);
+    this.save();
     this.stopped = true;
     for (const { upload, source } of this.live.values()) {
       upload.pause();

@@ -2,7 +2,7 @@
  * The shared upload client's transport over got (DESIGN 'Stack': got for the desktop's HTTP): a
  * keep-alive agent, connect/idle/response timeouts, no retries of its own (the shared client's policy
  * decides), the proxy from HTTP_PROXY/HTTPS_PROXY/NO_PROXY when set, a bearer token, part bodies streamed
- * through the bandwidth bucket, and a gate on how many parts are in flight that can change at any time.
+ * through the bandwidth bucket.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -15,63 +15,11 @@ import type { TokenBucket } from './token-bucket.js';
 /** Bytes handed to the socket per bucket withdrawal. */
 const CHUNK = 64 * 1024;
 
-/** A counting semaphore whose limit may change while permits are held. */
-export class Gate {
-  private active = 0;
-  private waiting: (() => void)[] = [];
-
-  constructor(private limitValue: number) {}
-
-  get limit(): number {
-    return this.limitValue;
-  }
-
-  setLimit(limit: number): void {
-    this.limitValue = Math.max(1, limit);
-    this.drain();
-  }
-
-  /** Resolves with a release function once a slot is free (a granted slot is counted by the granter). */
-  async acquire(signal?: AbortSignal): Promise<() => void> {
-    if (this.active < this.limitValue) {
-      this.active++;
-    } else {
-      await new Promise<void>((resolve, reject) => {
-        const go = () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        };
-        const onAbort = () => {
-          this.waiting = this.waiting.filter((w) => w !== go);
-          reject(signal?.reason ?? new Error('aborted'));
-        };
-        this.waiting.push(go);
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
-    }
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.active--;
-      this.drain();
-    };
-  }
-
-  private drain(): void {
-    while (this.active < this.limitValue && this.waiting.length > 0) {
-      this.active++;
-      this.waiting.shift()!();
-    }
-  }
-}
-
 export interface GotTransportOptions {
   baseUrl: string;
   /** The bearer token of the signed-in session (read on every request). */
   token: () => string | null;
   bucket?: TokenBucket;
-  gate?: Gate;
   /** Called after the server confirmed a part (2xx on a part PUT). */
   onPartStored?: (fileId: string, partNumber: number) => void;
   /** ms; defaults suit a slow uplink: 10 s to connect, 60 s of silence on the socket. */
@@ -145,32 +93,27 @@ export function gotTransport(
     const token = options.token();
     if (token) headers.authorization = `Bearer ${token}`;
     const part = request.method === 'PUT' ? PART_PATH.exec(request.path) : null;
-    const release = part && options.gate ? await options.gate.acquire(signal) : () => undefined;
-    try {
-      let body: string | Readable | Uint8Array | undefined;
-      if (request.body) {
-        headers['content-type'] = 'application/octet-stream';
-        headers['content-length'] = String(request.body.length);
-        body =
-          options.bucket && options.bucket.bytesPerSecond > 0
-            ? throttled(request.body, options.bucket, signal)
-            : Buffer.from(request.body.buffer, request.body.byteOffset, request.body.length);
-      } else if (request.json !== undefined) {
-        headers['content-type'] = 'application/json';
-        body = JSON.stringify(request.json);
-      }
-      const res = await client(request.path.replace(/^\/+/, ''), {
-        method: request.method,
-        headers,
-        body,
-        signal,
-      });
-      if (part && res.statusCode >= 200 && res.statusCode < 300) {
-        options.onPartStored?.(decodeURIComponent(part[1]!), Number(part[2]));
-      }
-      return { status: res.statusCode, body: parse(res.body) };
-    } finally {
-      release();
+    let body: string | Readable | Uint8Array | undefined;
+    if (request.body) {
+      headers['content-type'] = 'application/octet-stream';
+      headers['content-length'] = String(request.body.length);
+      body =
+        options.bucket && options.bucket.bytesPerSecond > 0
+          ? throttled(request.body, options.bucket, signal)
+          : Buffer.from(request.body.buffer, request.body.byteOffset, request.body.length);
+    } else if (request.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(request.json);
     }
+    const res = await client(request.path.replace(/^\/+/, ''), {
+      method: request.method,
+      headers,
+      body,
+      signal,
+    });
+    if (part && res.statusCode >= 200 && res.statusCode < 300) {
+      options.onPartStored?.(decodeURIComponent(part[1]!), Number(part[2]));
+    }
+    return { status: res.statusCode, body: parse(res.body) };
   };
 }

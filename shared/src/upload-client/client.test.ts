@@ -378,6 +378,50 @@ describe('UploadClient', () => {
     expect(server.files.get('f1')!.info.sha256).toBe(orderSum(source(PART * 6).bytes));
   });
 
+  it('hands each round a hasher made for its source, and disposes of the hashers of rounds given up', async () => {
+    const server = new FakeServer();
+    const made: { source: UploadSource; disposed: number; digested: number }[] = [];
+    const { client } = clientFor(server, {
+      partConcurrency: 1,
+      createHasher: (src) => {
+        const inner = orderHasher();
+        const entry = { source: src, disposed: 0, digested: 0 };
+        made.push(entry);
+        return {
+          update: inner.update,
+          digest: () => {
+            entry.digested++;
+            return inner.digest();
+          },
+          dispose: () => void entry.disposed++,
+        };
+      },
+    });
+    const file = source(PART * 3);
+    const upload = client.file('sub-1', file);
+    await new Promise<void>((resolve) => {
+      const stop = upload.onChange((u) => {
+        if (u.state === 'uploading' && u.progress().sentBytes >= PART) {
+          stop();
+          u.pause();
+          resolve();
+        }
+      });
+      upload.start();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(made).toHaveLength(1);
+    expect(made[0]!.source).toBe(file);
+    expect(made[0]).toMatchObject({ disposed: 1, digested: 0 });
+    upload.resume();
+    upload.start();
+    expect((await upload.settled()).state).toBe('complete');
+    expect(made).toHaveLength(2);
+    expect(made[1]!.source).toBe(file);
+    expect(made[1]).toMatchObject({ disposed: 0, digested: 1 });
+    expect(server.files.get('f1')!.info.sha256).toBe(orderSum(file.bytes));
+  });
+
   it('removes a file, on the server too, and a failed file resumes into a new round', async () => {
     const server = new FakeServer();
     let failing = true;

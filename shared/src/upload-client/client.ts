@@ -56,6 +56,11 @@ export interface UploadSource {
   lastModified: number | null;
   /** Bytes [start, end). */
   read(start: number, end: number): Promise<Uint8Array>;
+  /**
+   * Called with bytes `read` gave once the client is done with them (sent, or given up on), so a source
+   * can reuse the memory for the next read instead of leaving it to the garbage collector.
+   */
+  release?(bytes: Uint8Array): void;
 }
 
 /** A failed call. status 0: no answer (network). code 'part_failed' carries SPEC §8's chunk-failure text. */
@@ -111,11 +116,15 @@ export interface UploadClientOptions {
   transport: UploadTransport;
   /** Defaults to '/api/uploads'. */
   basePath?: string;
-  /** Parts in flight per file; 4 by default. */
+  /** Parts in flight per file; 4 by default; setPartConcurrency changes it while files are sent. */
   partConcurrency?: number;
   retry?: Partial<RetryPolicy>;
-  /** The checksum sent on completion; defaults to the built-in SHA-256; null sends none. */
-  createHasher?: (() => Hasher) | null;
+  /**
+   * The checksum sent on completion; defaults to the built-in SHA-256; null sends none. Called once per
+   * round of a file with its source (a hasher may read the source itself, as the browser's worker does);
+   * it is fed every part of the file in order, from the first.
+   */
+  createHasher?: ((source: UploadSource) => Hasher) | null;
   /** For tests: randomness of the jitter, the clock, and the wait between retries. */
   random?: () => number;
   now?: () => number;
@@ -159,9 +168,9 @@ export function bytesOfParts(plan: UploadPlan, parts: Iterable<number>): number 
 
 export class UploadClient {
   readonly basePath: string;
-  readonly partConcurrency: number;
+  private parts: number;
   readonly retry: RetryPolicy;
-  readonly createHasher: (() => Hasher) | null;
+  readonly createHasher: ((source: UploadSource) => Hasher) | null;
   readonly now: () => number;
   private readonly transport: UploadTransport;
   private readonly random: () => number;
@@ -170,12 +179,22 @@ export class UploadClient {
   constructor(options: UploadClientOptions) {
     this.transport = options.transport;
     this.basePath = (options.basePath ?? UPLOADS_API).replace(/\/+$/, '');
-    this.partConcurrency = Math.max(1, options.partConcurrency ?? 4);
+    this.parts = Math.max(1, Math.round(options.partConcurrency ?? 4));
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.createHasher = options.createHasher === undefined ? createSha256 : options.createHasher;
     this.random = options.random ?? Math.random;
     this.now = options.now ?? (() => Date.now());
     this.sleep = options.sleep ?? abortableSleep;
+  }
+
+  /** Parts in flight per file. */
+  get partConcurrency(): number {
+    return this.parts;
+  }
+
+  /** Takes effect at once: uploads under way start no new part until fewer than `n` are in flight. */
+  setPartConcurrency(n: number): void {
+    this.parts = Math.max(1, Math.round(n));
   }
 
   /**
@@ -400,6 +419,8 @@ export class FileUpload {
   private async run(generation: number, controller: AbortControllerLike): Promise<void> {
     const live = () => generation === this.generation;
     const signal = controller.signal;
+    // Until its digest is asked for: given up (dispose) if the round ends first.
+    let hashing: Hasher | null = null;
     try {
       const info = this.fileId
         ? await this.client.fileStatus(this.fileId, signal)
@@ -414,7 +435,8 @@ export class FileUpload {
       const { plan, received } = decision;
       this.confirmed = bytesOfParts(plan, received);
       this.emit();
-      const hasher = this.client.createHasher?.() ?? null;
+      const hasher = this.client.createHasher?.(this.source) ?? null;
+      hashing = hasher;
       const held = new Set(received);
       const inFlight = new Set<Promise<void>>();
       let failure: unknown;
@@ -429,7 +451,10 @@ export class FileUpload {
           throw new UploadError(0, 'file_changed', 'The file changed while it was being sent.');
         }
         hasher?.update(bytes);
-        if (!sending) continue;
+        if (!sending) {
+          this.source.release?.(bytes);
+          continue;
+        }
         const number = part;
         const task: Promise<void> = this.client
           .putPart(info.id, number, bytes, signal)
@@ -446,12 +471,16 @@ export class FileUpload {
               controller.abort();
             },
           )
-          .finally(() => inFlight.delete(task));
+          .finally(() => {
+            inFlight.delete(task);
+            this.source.release?.(bytes);
+          });
         inFlight.add(task);
       }
       await Promise.all(inFlight);
       if (failure !== undefined) throw failure;
       if (!live()) return;
+      hashing = null;
       const sha256 = hasher ? await hasher.digest() : undefined;
       const completed = await this.client.completeFile(info.id, sha256, signal);
       return this.finish(generation, completed);
@@ -465,6 +494,8 @@ export class FileUpload {
       this.controller = null;
       this.setState('failed');
       this.settle({ state: 'failed', error: this.error });
+    } finally {
+      hashing?.dispose?.();
     }
   }
 

@@ -7,6 +7,11 @@ export interface Hasher {
   update(data: Uint8Array): void;
   /** Lower-case hex. */
   digest(): string | Promise<string>;
+  /**
+   * Called instead of digest when the client gives the hash up (the file paused, removed or failed), so
+   * a hasher holding something (the browser's hashes in a Web Worker) can let it go. Never after digest.
+   */
+  dispose?(): void;
 }
 
 const K = new Uint32Array([
