@@ -1,9 +1,11 @@
 /**
- * The browser's side of the shared upload client: a fetch transport (same-origin cookie session) and a
- * File as an upload source, read a slice at a time.
+ * The browser's side of the shared upload client: a fetch transport (same-origin cookie session), a
+ * File as an upload source, read a slice at a time, and the sha-256 computed in a Web Worker
+ * (hashing.ts).
  */
 import { UploadClient } from '@avp/shared';
-import type { TransportRequest, TransportResponse, UploadSource } from '@avp/shared';
+import type { TransportRequest, TransportResponse } from '@avp/shared';
+import { browserHasher, type BlobSource, type HashPort, type HashReply } from './hashing';
 
 export async function fetchTransport(request: TransportRequest): Promise<TransportResponse> {
   const headers: Record<string, string> = { Accept: 'application/json' };
@@ -32,8 +34,9 @@ export async function fetchTransport(request: TransportRequest): Promise<Transpo
   return { status: res.status, body: parsed };
 }
 
-export function fileSource(file: File): UploadSource {
+export function fileSource(file: File): BlobSource {
   return {
+    blob: file,
     name: file.name,
     size: file.size,
     type: file.type || 'application/octet-stream',
@@ -42,6 +45,29 @@ export function fileSource(file: File): UploadSource {
   };
 }
 
+/** A module worker running hash.worker.ts (Vite bundles it as a file of its own, same origin). */
+export function spawnHashWorker(): HashPort {
+  const worker = new Worker(new URL('./hash.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'sha-256',
+  });
+  return {
+    post: (request) => worker.postMessage(request),
+    listen: (onReply, onBroken) => {
+      worker.onmessage = (event: MessageEvent<HashReply>) => onReply(event.data);
+      worker.onerror = (event) => {
+        event.preventDefault();
+        onBroken();
+      };
+      worker.onmessageerror = () => onBroken();
+    },
+    terminate: () => worker.terminate(),
+  };
+}
+
 export function browserUploadClient(): UploadClient {
-  return new UploadClient({ transport: fetchTransport });
+  return new UploadClient({
+    transport: fetchTransport,
+    createHasher: browserHasher(typeof Worker === 'undefined' ? null : spawnHashWorker),
+  });
 }
