@@ -14,6 +14,7 @@ export interface TokenVault {
 
 export class DesktopService {
   engine: UploadEngine | null = null;
+  private engineServer: string | null = null;
   private readonly listeners = new Set<(snapshot: EngineSnapshot) => void>();
   private timer: ReturnType<typeof setTimeout> | null = null;
 
@@ -35,6 +36,7 @@ export class DesktopService {
     });
     engine.on(() => this.schedule());
     this.engine = engine;
+    this.engineServer = server;
     void engine.start();
     return engine;
   }
@@ -64,10 +66,10 @@ export class DesktopService {
     const base = (server || this.defaultServer).replace(/\/+$/, '');
     try {
       const session = await new AuthClient(base).login(email, password);
-      const previous = this.vault.read()?.server;
       const value = { server: base, email: session.user.email, expiresAt: session.expiresAt };
       this.vault.write({ ...value, token: session.token });
-      if (this.engine && previous !== undefined && previous !== base) await this.close();
+      // An engine bound to another server (kept from before a sign-out, say) cannot serve this one.
+      if (this.engine && this.engineServer !== base) await this.close();
       this.open(base);
       this.schedule();
       return { ok: true, value };
@@ -136,5 +138,6 @@ export class DesktopService {
     if (this.timer) clearTimeout(this.timer);
     await this.engine?.stop();
     this.engine = null;
+    this.engineServer = null;
   }
 }

@@ -1,0 +1,145 @@
+/**
+ * DEVELOPMENT ONLY. The bridge's page script: window.avUpload (the preload contract, src/main/api.ts)
+ * over the bridge's HTTP API and event stream, for the renderer in a plain browser. The bridge's copy of
+ * index.html loads it before the app; the Electron app never does.
+ *
+ * A browser cannot tell a page where a file lives on disk, so pathForFile knows only the files this
+ * script made itself: the 'Development bridge' panel takes typed paths and drops them on the window as
+ * files (empty stand-ins named like the real ones), the same way a drop from the operating system arrives.
+ */
+import type { DesktopApi } from '../../main/api.js';
+
+type Snapshot = Parameters<Parameters<DesktopApi['onChange']>[0]>[0];
+
+const API = '/__bridge/api/';
+const EVENTS = '/__bridge/events';
+
+async function call<T>(method: string, ...args: unknown[]): Promise<T> {
+  const res = await fetch(API + method, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(args),
+  });
+  const body = (await res.json()) as { value?: T; error?: string };
+  if (!res.ok) throw new Error(body.error ?? `The bridge answered ${res.status}.`);
+  return body.value as T;
+}
+
+const listeners = new Set<(snapshot: Snapshot) => void>();
+let stream: EventSource | null = null;
+
+function subscribe(listener: (snapshot: Snapshot) => void): () => void {
+  listeners.add(listener);
+  if (!stream) {
+    stream = new EventSource(EVENTS);
+    stream.onmessage = (event: MessageEvent<string>) => {
+      const snapshot = JSON.parse(event.data) as Snapshot;
+      for (const each of listeners) each(snapshot);
+    };
+  }
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0) {
+      stream?.close();
+      stream = null;
+    }
+  };
+}
+
+/** Files this script created for typed paths, and where they are on disk. */
+const paths = new WeakMap<File, string>();
+
+const api: DesktopApi = {
+  session: () => call('session'),
+  login: (server, email, password) => call('login', server, email, password),
+  logout: () => call('logout'),
+  submit: (form, chosen) => call('submit', form, chosen),
+  pauseFile: (jobId, key) => call('pauseFile', jobId, key),
+  resumeFile: (jobId, key) => call('resumeFile', jobId, key),
+  pauseAll: () => call('pauseAll'),
+  resumeAll: () => call('resumeAll'),
+  setSettings: (settings) => call('setSettings', settings),
+  snapshot: () => call('snapshot'),
+  onChange: subscribe,
+  // '' like Electron's webUtils.getPathForFile for a file that is not on disk.
+  pathForFile: (file) => paths.get(file) ?? '',
+};
+
+Object.defineProperty(window, 'avUpload', { value: Object.freeze(api), enumerable: true });
+
+/** Drops the given paths on the page as the operating system would; false when nothing took the drop. */
+function dropPaths(list: string[]): boolean {
+  const transfer = new DataTransfer();
+  for (const full of list) {
+    const name =
+      full
+        .replace(/[\\/]+$/, '')
+        .split(/[\\/]/)
+        .pop() || full;
+    const file = new File([], name);
+    paths.set(file, full);
+    transfer.items.add(file);
+  }
+  const event = new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true });
+  return !document.body.dispatchEvent(event);
+}
+
+/** A small panel outside the app's own markup (styled through the CSSOM: the CSP refuses style attributes). */
+function panel(): void {
+  const aside = document.createElement('aside');
+  aside.setAttribute('aria-label', 'Development bridge');
+  Object.assign(aside.style, {
+    position: 'fixed',
+    right: '8px',
+    bottom: '8px',
+    zIndex: '1000',
+    maxWidth: '420px',
+    padding: '8px 12px',
+    background: '#fff8e1',
+    border: '2px dashed #b5470b',
+    borderRadius: '6px',
+    font: '14px system-ui, sans-serif',
+  });
+  const details = document.createElement('details');
+  const summary = document.createElement('summary');
+  summary.textContent = 'Development bridge';
+  const label = document.createElement('label');
+  label.textContent = 'Paths to drop (one per line)';
+  label.htmlFor = 'av-bridge-paths';
+  Object.assign(label.style, { display: 'block', marginTop: '8px' });
+  const area = document.createElement('textarea');
+  area.id = 'av-bridge-paths';
+  area.rows = 3;
+  Object.assign(area.style, { display: 'block', width: '100%', fontFamily: 'monospace' });
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.textContent = 'Drop paths';
+  Object.assign(button.style, { marginTop: '8px' });
+  const status = document.createElement('p');
+  status.setAttribute('role', 'status');
+  Object.assign(status.style, { margin: '4px 0 0' });
+  button.addEventListener('click', () => {
+    const list = area.value
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
+    if (list.length === 0) {
+      status.textContent = 'Type at least one path.';
+      return;
+    }
+    const taken = dropPaths(list);
+    status.textContent = taken
+      ? `Dropped ${list.length} path(s).`
+      : 'Nothing took the drop: open New upload first.';
+    if (taken) {
+      area.value = '';
+      // Folded away again so it never covers the app's own controls.
+      details.open = false;
+    }
+  });
+  details.append(summary, label, area, button);
+  aside.append(details, status);
+  document.body.append(aside);
+}
+
+panel();

@@ -1,0 +1,84 @@
+/**
+ * The upload form's values and their check with the shared schemas, so the fields and messages are the
+ * web portal's (SPEC §3, §5 'Upload'). The main process checks again with the same schemas before it
+ * creates the submission; checking here too lets every message show at once, next to its field.
+ */
+import {
+  creativeUploadFormSchema,
+  eventUploadFormSchema,
+  fieldErrors,
+  sponsorUploadFormSchema,
+  type UploadFormType,
+} from '@avp/shared';
+import type { FormInput } from './api';
+
+export interface FormValues {
+  project_name: string;
+  event_name: string;
+  /** 'YYYY-MM-DD' ('' when empty), as the kit's DateInput holds it. */
+  date: string;
+  hour: string;
+  minute: string;
+  ampm: string;
+  speaker_name: string;
+  room_no: string;
+  sponsor_company: string;
+  description: string;
+}
+
+/** A file or folder chosen for the upload: its path on disk and the name shown. */
+export interface ChosenItem {
+  path: string;
+  name: string;
+}
+
+export const EMPTY_VALUES: FormValues = {
+  project_name: '',
+  event_name: '',
+  date: '',
+  hour: '',
+  minute: '',
+  ampm: '',
+  speaker_name: '',
+  room_no: '',
+  sponsor_company: '',
+  description: '',
+};
+
+const SCHEMAS = {
+  creative: creativeUploadFormSchema,
+  event: eventUploadFormSchema,
+  sponsor: sponsorUploadFormSchema,
+} as const;
+
+/** The fields each form sends (the others are kept while the user switches forms, but not sent). */
+const FIELDS: Record<UploadFormType, (keyof FormValues)[]> = {
+  creative: ['project_name', 'description'],
+  event: ['event_name', 'date', 'hour', 'minute', 'ampm', 'speaker_name', 'room_no', 'description'],
+  sponsor: ['event_name', 'sponsor_company', 'description'],
+};
+
+export function toFormInput(formType: UploadFormType, values: FormValues): FormInput {
+  const input: FormInput = { form_type: formType };
+  for (const key of FIELDS[formType]) input[key] = values[key];
+  return input;
+}
+
+/** Field name to its message ('files' for 'Please Add a File.'); empty when the form may be sent. */
+export function checkForm(
+  formType: UploadFormType,
+  values: FormValues,
+  items: ChosenItem[],
+): Record<string, string> {
+  const parsed = SCHEMAS[formType].safeParse({
+    ...toFormInput(formType, values),
+    files: items.map((item) => ({ name: item.name })),
+  });
+  if (parsed.success) return {};
+  // Only the top-level name matters here: 'files.0.name' would still be the files field.
+  const errors: Record<string, string> = {};
+  for (const [path, message] of Object.entries(fieldErrors(parsed.error))) {
+    errors[path.split('.')[0] || 'form'] ??= message;
+  }
+  return errors;
+}

@@ -1,0 +1,413 @@
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { run, withBuildLock } from '../support/desktop-build';
+import { expect, test } from '../support/fixtures';
+
+/**
+ * The desktop uploader's renderer (issue 9) in Chromium, served by the development bridge
+ * (desktop/src/bridge) with a real DesktopService and upload engine in a Node process of its own,
+ * talking to the real API server of the global setup. Nothing of ours is replaced: the page's
+ * window.avUpload is the bridge's HTTP client, the engine reads the files from disk and the server
+ * verifies their sha-256. Files reach the page through the bridge's 'Development bridge' panel, which
+ * drops typed paths on the window as the operating system would (a browser cannot name a file's path).
+ *
+ * One bridge per test (each is a fresh app: memory vault, memory queue). The desktop is compiled once
+ * per worker (tsc -b, under a lock shared with desktop-electron.spec.ts) and the renderer built into a
+ * folder of the worker's own, so no build ever replaces files a running page is loading.
+ */
+
+const root = resolve(import.meta.dirname, '..', '..');
+const PASSWORD = 'Difference Engine 1843';
+const suffix = `${Date.now().toString(36)}.${process.pid}`;
+const CLIENT_EMAIL = `desktop.${suffix}@example.com`;
+const LOGIN_FAILED =
+  'Your email or your password did not match our records, please re-enter your login credentials.';
+
+// The tests share the build of beforeAll; they run one after another in one worker.
+test.describe.configure({ mode: 'default' });
+
+/** This worker's build of the renderer: a folder of its own, since another worker may be building too. */
+let rendererDir: string | undefined;
+
+test.beforeAll(() => {
+  test.setTimeout(180_000);
+  // As in the global setup: a run that reuses an earlier build (desktop/dist) skips it.
+  if (process.env.E2E_SKIP_BUILD) return;
+  withBuildLock(() =>
+    run([
+      join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-b',
+      'desktop/tsconfig.json',
+      'desktop/tsconfig.bridge-client.json',
+    ]),
+  );
+  rendererDir = mkdtempSync(join(tmpdir(), 'avp-e2e-renderer-'));
+  run([
+    join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+    'build',
+    '--config',
+    'desktop/vite.config.ts',
+    '--outDir',
+    rendererDir,
+    '--emptyOutDir',
+    '--logLevel',
+    'warn',
+  ]);
+});
+
+test.afterAll(() => {
+  if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
+});
+
+interface Bridge {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** `node desktop/dist/bridge/main.js --port 0`, as `npm run desktop:bridge` runs it after the build. */
+async function startBridge(server: string): Promise<Bridge> {
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'desktop', 'dist', 'bridge', 'main.js'),
+      '--server',
+      server,
+      '--port',
+      '0',
+      ...(rendererDir ? ['--renderer', rendererDir] : []),
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const url = await new Promise<string>((ok, fail) => {
+    let out = '';
+    const timer = setTimeout(() => fail(new Error(`The bridge did not start within 15 s: ${out}`)), 15_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+      if (found) {
+        clearTimeout(timer);
+        ok(found[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`The bridge exited with code ${code}: ${out}`));
+    });
+  });
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+let registered: Promise<void> | undefined;
+/** The client account, registered once per worker through the API (registration has its own spec). */
+function ensureClient(baseURL: string): Promise<void> {
+  registered ??= fetch(`${baseURL}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseURL },
+    body: JSON.stringify({
+      email: CLIENT_EMAIL,
+      firstname: 'Ada',
+      lastname: 'Desktop',
+      company: 'Analytical Engines',
+      phone: '(555) 123-4567',
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+    }),
+  }).then((res) => {
+    if (res.status !== 201) throw new Error(`registration answered ${res.status}`);
+  });
+  return registered;
+}
+
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const textbox = (scope: Page | Locator, name: string) => scope.getByRole('textbox', { name, exact: true });
+
+/** CSP refusals and uncaught errors of the page: the renderer must run under the app's strict CSP. */
+function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content[- ]Security[- ]Policy/i.test(message.text()))
+      problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return problems;
+}
+
+/** The queue in one line, as announced (the line on screen says the same with speed and time left). */
+function overallStatus(page: Page): Locator {
+  return page.getByTestId('overall-status').getByRole('status');
+}
+
+async function signIn(page: Page, baseURL: string): Promise<void> {
+  const form = page.getByRole('form', { name: 'Sign in' });
+  await textbox(form, 'Server').fill(baseURL);
+  await textbox(form, 'Email').fill(CLIENT_EMAIL);
+  await textbox(form, 'Password').fill(PASSWORD);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText(`Signed in as ${CLIENT_EMAIL}`)).toBeVisible();
+}
+
+async function openSection(page: Page, name: 'New upload' | 'Queue' | 'History' | 'Settings') {
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name }).click();
+  await expect(page.getByRole('heading', { level: 2, name })).toBeFocused();
+}
+
+/** The bandwidth limit in KB/s (0 = unlimited), saved. */
+async function setBandwidth(page: Page, kbPerSecond: number) {
+  await openSection(page, 'Settings');
+  const field = textbox(page, 'Bandwidth limit (KB/s)');
+  await field.fill(String(kbPerSecond));
+  await field.press('Tab');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  await expect(field).toHaveValue(String(kbPerSecond));
+}
+
+/** Paths dropped on the window through the bridge's development panel. */
+async function dropPaths(page: Page, paths: string[]) {
+  const panel = page.getByRole('complementary', { name: 'Development bridge' });
+  await panel.getByText('Development bridge').click();
+  await panel.getByRole('textbox', { name: 'Paths to drop (one per line)' }).fill(paths.join('\n'));
+  await panel.getByRole('button', { name: 'Drop paths' }).click();
+  await expect(panel.getByRole('status')).toHaveText(`Dropped ${paths.length} path(s).`);
+}
+
+async function sponsorForm(page: Page, eventName: string, paths: string[]) {
+  await openSection(page, 'New upload');
+  const form = page.getByRole('form', { name: 'New upload' });
+  await form.getByText('Sponsor Commercial', { exact: true }).click();
+  await expect(form.getByRole('radio', { name: 'Sponsor Commercial' })).toBeChecked();
+  await textbox(form, 'Event name').fill(eventName);
+  await textbox(form, 'Sponsor company').fill('Acme AV');
+  await dropPaths(page, paths);
+  await expect(form.getByRole('list', { name: 'Chosen files' }).getByRole('listitem')).toHaveCount(
+    paths.length,
+  );
+  return form;
+}
+
+let bridge: Bridge;
+let dir: string;
+
+test.beforeEach(async ({ baseURL }) => {
+  await ensureClient(baseURL!);
+  bridge = await startBridge(baseURL!);
+  dir = mkdtempSync(join(tmpdir(), 'avp-e2e-desktop-'));
+});
+
+test.afterEach(async () => {
+  await bridge?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('signs in, queues two files, pauses and resumes one; the history shows both with their sha-256', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const problems = watchConsole(page);
+  const keynote = join(dir, 'keynote-session-final-cut-v2.mp4');
+  const keynoteBytes = randomBytes(2 * 1024 * 1024);
+  writeFileSync(keynote, keynoteBytes);
+  const logo = join(dir, 'logo.png');
+  const logoBytes = randomBytes(150 * 1024);
+  writeFileSync(logo, logoBytes);
+  const marker = `Expo ${suffix}`;
+
+  await page.goto(bridge.url);
+  await expect(page).toHaveTitle('AV Uploader');
+  await signIn(page, baseURL!);
+  await expect(overallStatus(page)).toHaveText('Nothing to upload.');
+
+  // Slow enough (2 MiB at 256 KB/s: 8 s) to pause the keynote on its way.
+  await setBandwidth(page, 256);
+  const form = await sponsorForm(page, marker, [keynote, logo]);
+  // Names cut at 24 characters (SPEC §2), the whole path on hover.
+  await expect(form.getByText('keynote-session-final-cu…', { exact: true })).toHaveAttribute(
+    'title',
+    keynote,
+  );
+  await form.getByRole('button', { name: 'Submit' }).click();
+
+  await expect(page.getByRole('heading', { level: 2, name: 'Queue' })).toBeVisible();
+  await expect(page.getByText('Added to the queue: 2 items.')).toBeVisible();
+  await expect(page.getByRole('article', { name: `Sponsor Commercial: ${marker} · Acme AV` })).toBeVisible();
+  const rowOf = (name: string) => page.getByTestId('queue-file').filter({ hasText: name });
+  const keynoteRow = rowOf('keynote-session-final-cu…');
+  const logoRow = rowOf('logo.png');
+  // One file at a time: the keynote is sent, the logo waits its turn.
+  await expect(keynoteRow).toContainText('Sending');
+  await expect(logoRow).toContainText('Waiting');
+  await expect(page.getByRole('progressbar', { name: 'Overall progress' })).toBeVisible();
+  await expect(overallStatus(page)).toHaveText(/^Uploading: \d+%$/);
+  // On screen the same line carries the speed and the time left.
+  await expect(page.getByTestId('overall-status')).toContainText(/Uploading: \d+% · /);
+
+  await page.getByRole('button', { name: 'Pause keynote-session-final-cut-v2.mp4' }).click();
+  await expect(keynoteRow).toContainText('Paused');
+  await expect(page.getByRole('button', { name: 'Resume keynote-session-final-cut-v2.mp4' })).toBeVisible();
+  // The queue moves on to the logo, which arrives whole; the paused keynote stays paused.
+  await expect(logoRow).toContainText('Done');
+  await expect(logoRow).toContainText('100%');
+  await expect(keynoteRow).toContainText('Paused');
+  await expect(overallStatus(page)).toHaveText(/^Paused at \d+%\.$/);
+  await openSection(page, 'History');
+  await expect(page.getByText('No finished submissions yet.')).toBeVisible();
+
+  await setBandwidth(page, 0);
+  await openSection(page, 'Queue');
+  await page.getByRole('button', { name: 'Resume keynote-session-final-cut-v2.mp4' }).click();
+  await expect(page.getByText('No uploads in the queue. Start one from New upload.')).toBeVisible({
+    timeout: 20_000,
+  });
+
+  await openSection(page, 'History');
+  const entry = page.getByRole('article', { name: `Sponsor Commercial: ${marker} · Acme AV` });
+  await expect(entry.getByRole('row')).toHaveCount(3);
+  await expect(entry.getByRole('row', { name: /keynote-session-final-cu…/ })).toContainText(
+    sha(keynoteBytes),
+  );
+  await expect(entry.getByRole('row', { name: /logo\.png/ })).toContainText(sha(logoBytes));
+  await expect(entry.getByRole('row', { name: /logo\.png/ })).toContainText('150 KB');
+  expect(problems).toEqual([]);
+});
+
+test('a file changed on disk while paused is stopped with a clear message', async ({ page, baseURL }) => {
+  const problems = watchConsole(page);
+  const clip = join(dir, 'closing-titles.mov');
+  writeFileSync(clip, randomBytes(1024 * 1024));
+
+  await page.goto(bridge.url);
+  await signIn(page, baseURL!);
+  await setBandwidth(page, 64);
+  const form = await sponsorForm(page, `Changed ${suffix}`, [clip]);
+  await form.getByRole('button', { name: 'Submit' }).click();
+  const row = page.getByTestId('queue-file').filter({ hasText: 'closing-titles.mov' });
+  await expect(row).toContainText('Sending');
+  await page.getByRole('button', { name: 'Pause all' }).click();
+  await expect(row).toContainText('Paused');
+
+  appendFileSync(clip, 'an edit after it was queued');
+  await page.getByRole('button', { name: 'Resume all' }).click();
+  await expect(row).toContainText('Failed');
+  await expect(row.getByRole('alert')).toHaveText(
+    '"closing-titles.mov" changed on disk after it was queued (its size or modified time differs), so it ' +
+      'was stopped rather than sending a mix of old and new bytes. Add it again to send the new version.',
+  );
+  // Nothing to retry: the message says to add it again.
+  await expect(row.getByRole('button')).toHaveCount(0);
+  await expect(overallStatus(page)).toHaveText('1 upload has stopped: see the queue.');
+  expect(problems).toEqual([]);
+});
+
+test('shows the web portal’s sign-in and form messages, and signs out', async ({ page, baseURL }) => {
+  const problems = watchConsole(page);
+  const still = join(dir, 'a-very-long-file-name-for-the-list.txt');
+  writeFileSync(still, 'x');
+  await page.goto(bridge.url);
+
+  const signInForm = page.getByRole('form', { name: 'Sign in' });
+  await signInForm.getByRole('button', { name: 'Sign in' }).click();
+  await expect(signInForm.getByText('Please enter your email address.', { exact: true })).toBeVisible();
+  await expect(
+    signInForm.getByText('Please enter your password (case sensitive).', { exact: true }),
+  ).toBeVisible();
+  await expect(textbox(signInForm, 'Email')).toBeFocused();
+
+  // Wrong credentials: the spec's message, and the password cleared.
+  await textbox(signInForm, 'Server').fill(baseURL!);
+  await textbox(signInForm, 'Email').fill(CLIENT_EMAIL);
+  await textbox(signInForm, 'Password').fill('not the password');
+  await textbox(signInForm, 'Password').press('Enter');
+  await expect(signInForm.getByRole('alert')).toHaveText(LOGIN_FAILED);
+  await expect(textbox(signInForm, 'Password')).toHaveValue('');
+  await signIn(page, baseURL!);
+
+  const form = page.getByRole('form', { name: 'New upload' });
+  await expect(form.getByRole('radio', { name: 'Creative Asset' })).toBeChecked();
+  await expect(form.getByText('No files chosen yet.')).toBeVisible();
+  await form.getByRole('button', { name: 'Submit' }).click();
+  await expect(form.getByText('Please enter a project name.', { exact: true })).toBeVisible();
+  await expect(form.getByText('Please Add a File.', { exact: true })).toBeVisible();
+  await expect(textbox(form, 'Project name')).toBeFocused();
+
+  // The form choice by keyboard: arrows move the one selection.
+  await form.getByRole('radio', { name: 'Creative Asset' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(form.getByRole('radio', { name: 'Event Asset' })).toBeChecked();
+  for (const message of [
+    'Please enter an event name.',
+    'Please choose a date.',
+    'Please choose an hour.',
+    'Please choose the minutes.',
+    'Please choose AM or PM.',
+    'Please enter a speaker name.',
+    'Please Add a File.',
+  ]) {
+    await expect(form.getByText(message, { exact: true })).toBeVisible();
+  }
+
+  await form.getByText('Sponsor Commercial', { exact: true }).click();
+  await expect(form.getByText('Please enter a sponsor company.', { exact: true })).toBeVisible();
+  await expect(form.getByText('Please enter a speaker name.', { exact: true })).toHaveCount(0);
+  // A file clears the file message; its name is cut at 24 characters.
+  await dropPaths(page, [still]);
+  await expect(form.getByText('a-very-long-file-name-fo…', { exact: true })).toBeVisible();
+  await expect(form.getByText('Please Add a File.', { exact: true })).toHaveCount(0);
+  await form.getByRole('button', { name: 'Remove a-very-long-file-name-for-the-list.txt' }).click();
+  await expect(form.getByText('Please Add a File.', { exact: true })).toBeVisible();
+  // Nothing was sent.
+  await openSection(page, 'Queue');
+  await expect(page.getByText('No uploads in the queue. Start one from New upload.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('form', { name: 'Sign in' })).toBeVisible();
+  await expect(
+    page.getByText('You are signed out. Uploads in the queue are paused until you sign in again.'),
+  ).toBeVisible();
+  // The token is gone: a fresh page of the same bridge asks to sign in again.
+  await page.reload();
+  await expect(page.getByRole('form', { name: 'Sign in' })).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test('the bridge answers only its own page: another origin or host name is refused', async () => {
+  const { port } = new URL(bridge.url);
+  // node:http, since fetch does not let a caller choose the Host header.
+  const call = (headers: Record<string, string>) =>
+    new Promise<number>((ok, fail) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/__bridge/api/session',
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+        },
+        (res) => {
+          res.resume();
+          ok(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', fail);
+      req.end('[]');
+    });
+  expect(await call({})).toBe(200);
+  expect(await call({ origin: 'https://example.com' })).toBe(403);
+  // A name that resolves to the loopback (DNS rebinding) is not the bridge's own.
+  expect(await call({ host: `rebind.example.com:${port}` })).toBe(421);
+  const page = await fetch(bridge.url);
+  expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+});
