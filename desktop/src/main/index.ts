@@ -20,12 +20,15 @@ import {
 } from 'electron';
 import type { IpcMainInvokeEvent } from 'electron';
 import Store from 'electron-store';
+import electronUpdater from 'electron-updater';
 import { keyValueStore } from '../engine/index.js';
 import { CHANNELS } from './api.js';
 import type { FormInput } from './api.js';
 import { DesktopService } from './service.js';
 import type { TokenVault } from './service.js';
 
+// electron-updater is CommonJS: its named exports come through the default import.
+const { autoUpdater } = electronUpdater;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RENDERER = path.join(here, '..', 'renderer', 'index.html');
 const PRELOAD = path.join(here, '..', 'preload', 'index.cjs');
@@ -104,6 +107,21 @@ if (!app.requestSingleInstanceLock()) {
     });
     window.on('closed', () => (window = null));
     void window.loadFile(RENDERER);
+  }
+
+  /**
+   * electron-updater reads the feed electron-builder wrote into the package (build/electron-builder.yml,
+   * 'publish'), downloads a newer version in the background and installs it when the app quits; every
+   * six hours it looks again. Only a packaged app has that feed; an unreachable feed is logged, not shown.
+   */
+  function checkForUpdates(): void {
+    if (!app.isPackaged) return;
+    const check = () =>
+      void autoUpdater.checkForUpdatesAndNotify().catch((error: unknown) => {
+        console.warn('Update check failed:', error instanceof Error ? error.message : error);
+      });
+    check();
+    setInterval(check, 6 * 60 * 60 * 1000).unref();
   }
 
   /** Only the app's own page may call the API. */
@@ -191,7 +209,8 @@ if (!app.requestSingleInstanceLock()) {
       return { ...engine, openAtLogin: app.getLoginItemSettings().openAtLogin };
     });
 
-    tray = new Tray(nativeImage.createFromPath(path.join(here, '..', '..', 'build', 'icon.png')));
+    // desktop/assets travels in the package (electron-builder.yml); tray@2x.png is picked on HiDPI screens.
+    tray = new Tray(nativeImage.createFromPath(path.join(here, '..', '..', 'assets', 'tray.png')));
     tray.setContextMenu(
       Menu.buildFromTemplate([
         { label: 'Open AV Uploader', click: showWindow },
@@ -210,6 +229,7 @@ if (!app.requestSingleInstanceLock()) {
     tray.on('click', showWindow);
     updateTray();
     createWindow();
+    checkForUpdates();
   });
 
   app.on('second-instance', showWindow);
