@@ -422,6 +422,31 @@ describe('UploadClient', () => {
     expect(server.files.get('f1')!.info.sha256).toBe(orderSum(file.bytes));
   });
 
+  it('lets a listener pause the file as it starts, sending nothing until resumed', async () => {
+    const server = new FakeServer();
+    const { client } = clientFor(server);
+    const upload = client.file('sub-1', source(PART * 2));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const stopOnStart = upload.onChange((u) => {
+        if (u.state === 'uploading') u.pause();
+      });
+      upload.start();
+      expect(upload.state).toBe('paused');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(server.log).toEqual([]);
+      expect(unhandled).toEqual([]);
+      stopOnStart();
+      upload.start();
+      expect((await upload.settled()).state).toBe('complete');
+      expect(server.files.get('f1')!.info.sha256).toBe(orderSum(source(PART * 2).bytes));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('removes a file, on the server too, and a failed file resumes into a new round', async () => {
     const server = new FakeServer();
     let failing = true;

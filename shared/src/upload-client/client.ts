@@ -372,9 +372,11 @@ export class FileUpload {
     const generation = ++this.generation;
     this.error = null;
     this.outcome = null;
-    this.controller = new timers.AbortController();
+    // Kept apart from this.controller: a listener may pause or remove the file inside setState.
+    const controller = new timers.AbortController();
+    this.controller = controller;
     this.setState('uploading');
-    void this.run(generation, this.controller);
+    void this.run(generation, controller);
   }
 
   pause(): void {
