@@ -14,7 +14,7 @@
 // of `npm test`. Goals (issue 9): (b) ≥ 0.9 × (a); (c) under 150 MB. Environment: BENCH_DESKTOP_MIB
 // (default 1024), BENCH_SPARSE_GIB (default 10; 0 skips it), BENCH_SKIP_BUILD=1.
 import { spawn } from 'node:child_process';
-import { closeSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileTypeScript, root, runBin } from '../../build/scripts/lib.mjs';
@@ -27,11 +27,16 @@ const SIZE = Math.max(8, Number(process.env.BENCH_DESKTOP_MIB ?? 1024)) * MIB;
 const SPARSE = Number(process.env.BENCH_SPARSE_GIB ?? 10) * 1024 * MIB;
 const CLI = join(root, 'desktop', 'bin', 'av-upload.js');
 
+/** The node flags of the command's `#!/usr/bin/env -S node …` line: the process a user gets. */
+const NODE_FLAGS = (/^#!\/usr\/bin\/env(?:\s+-S)?\s+node\s*(.*)$/m.exec(readFileSync(CLI, 'utf8'))?.[1] ?? '')
+  .split(/\s+/)
+  .filter(Boolean);
+
 /** Runs av-upload with its own home folder; resolves with its exit code, wall time, CPU and peak RSS. */
 function avUpload(args, env) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [CLI, ...args, '--json'], {
+    const child = spawn(process.execPath, [...NODE_FLAGS, CLI, ...args, '--json'], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -94,7 +99,7 @@ try {
   const mbps = SIZE / 1e6 / engine.seconds;
   rmSync(file);
 
-  console.log(`\n${SIZE / MIB} MiB over loopback\n`);
+  console.log(`\n${SIZE / MIB} MiB over loopback; av-upload runs as node ${NODE_FLAGS.join(' ')}\n`);
   console.table([
     {
       contestant: '(a) bare node:http PUT to disk',
