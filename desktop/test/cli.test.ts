@@ -88,6 +88,16 @@ afterAll(async () => {
 });
 
 describe('av-upload', () => {
+  it('runs as a command through its #! line (env -S node with the young generation capped)', async () => {
+    const { stdout } = await promisify(execFile)(BIN, ['--help'], {
+      env: { PATH: process.env.PATH ?? '', AV_UPLOAD_HOME: home },
+    });
+    expect(stdout).toMatch(/^Usage: av-upload <command>/);
+    expect((await readFile(BIN, 'utf8')).split('\n')[0]).toBe(
+      '#!/usr/bin/env -S node --max-semi-space-size=4',
+    );
+  });
+
   it('checks the form with the shared messages before anything else (exit 2)', async () => {
     const file = await makeFile('a.mov', 10);
     const res = await run(['upload', '--form', 'sponsor', '--event-name', 'Expo', 'a.mov']);
