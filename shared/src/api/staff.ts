@@ -54,3 +54,76 @@ export interface AuditEntry {
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
 }
+
+/** An order's life (SPEC §3 order status): settled means paid, partially refunded or refunded. */
+export type OrderStatus = 'pending' | 'paid' | 'failed' | 'refunded' | 'partially_refunded' | 'canceled';
+
+/** A store named in an order or a pull sheet. */
+export interface StoreRef {
+  id: number;
+  store_id: string;
+  name: string;
+}
+
+/** A row of the staff order list; amounts in cents. */
+export interface StaffOrderSummary {
+  id: string;
+  confirmation: string | null;
+  status: OrderStatus;
+  store: StoreRef;
+  company: string;
+  name: string;
+  email: string;
+  booth: string;
+  delivery_date: string;
+  subtotal: number;
+  discount: number;
+  fee: number;
+  total: number;
+  refunded_amount: number;
+  currency: string;
+  created_at: string;
+  paid_at: string | null;
+}
+
+/** One order, whole: the customer info as submitted (SPEC §3, every field a string), lines and refunds. */
+export interface StaffOrderDetail extends StaffOrderSummary {
+  customer: Record<string, string>;
+  early_bird: boolean;
+  gateway: string;
+  payment_reference: string | null;
+  card: { brand: string; last4: string } | null;
+  lines: { product_id: number; name: string; unit_amount: number; quantity: number; line_total: number }[];
+  refunds: {
+    id: number;
+    amount: number;
+    reason: string;
+    status: string;
+    gateway_refund_id: string | null;
+    created_at: string;
+  }[];
+  /** What may still be refunded (cents): total less refunds done or under way. */
+  refundable: number;
+}
+
+/** What to load for one delivery day: equipment totals, and the orders with their booths. */
+export interface PullSheetDay {
+  date: string;
+  items: { product_id: number; name: string; quantity: number }[];
+  orders: {
+    id: string;
+    confirmation: string | null;
+    company: string;
+    booth: string;
+    room: string;
+    delivery_time: string;
+    pickup_date: string;
+    pickup_time: string;
+    lines: { name: string; quantity: number }[];
+  }[];
+}
+
+export interface PullSheet {
+  store: StoreRef;
+  days: PullSheetDay[];
+}

@@ -1,5 +1,6 @@
 import { DataTypes } from 'sequelize';
 import type { Model, ModelStatic, Optional, Sequelize } from 'sequelize';
+import type { OrderStatus as OrderStatusAnswered } from '@avp/shared';
 
 /** A calendar date as 'YYYY-MM-DD' (DATEONLY): deadlines are days, read in TZ_STORE. */
 export type DateOnly = string;
@@ -145,7 +146,7 @@ export const ORDER_STATUSES = [
   'refunded',
   'partially_refunded',
   'canceled',
-] as const;
+] as const satisfies readonly OrderStatusAnswered[]; // the statuses the staff answers name
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export interface OrderAttributes {

@@ -1,4 +1,5 @@
 import { addDays, isDateOnly, startOfDayIn } from '@avp/shared';
+import type { PullSheet, PullSheetDay, StaffOrderDetail, StaffOrderSummary } from '@avp/shared';
 import { Op, UniqueConstraintError } from 'sequelize';
 import type { WhereOptions } from 'sequelize';
 import { z } from 'zod';
@@ -73,36 +74,18 @@ export const orderQuerySchema = z.object({
 });
 export type OrderQuery = z.infer<typeof orderQuerySchema>;
 
-export interface StaffOrderSummary {
-  id: string;
-  confirmation: string | null;
-  status: OrderStatus;
-  store: { id: number; store_id: string; name: string };
-  company: string;
-  name: string;
-  email: string;
-  booth: string;
-  delivery_date: string;
-  subtotal: number;
-  discount: number;
-  fee: number;
-  total: number;
-  refunded_amount: number;
-  currency: string;
-  created_at: string;
-  paid_at: string | null;
-}
-
 function text(customer: Record<string, unknown>, key: string): string {
   const value = customer[key];
   return typeof value === 'string' ? value : '';
 }
 
-function customerOf(order: OrderInstance): Record<string, unknown> {
+/** The customer info as stored (a JSON column; text on SQLite): its fields are all strings (SPEC §3). */
+function customerOf(order: OrderInstance): Record<string, string> {
   const value = order.customer as unknown;
-  return typeof value === 'string'
-    ? (JSON.parse(value) as Record<string, unknown>)
-    : (value as Record<string, unknown>);
+  const raw = (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown> | null;
+  return Object.fromEntries(
+    Object.entries(raw ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 function summary(order: OrderInstance, store: StoreInstance): StaffOrderSummary {
@@ -155,25 +138,6 @@ export async function listOrders(
 ): Promise<StaffOrderSummary[]> {
   const query = orderQuerySchema.parse(rawQuery ?? {});
   return (await findOrders(deps, query)).map(({ order, store }) => summary(order, store));
-}
-
-export interface StaffOrderDetail extends StaffOrderSummary {
-  customer: Record<string, unknown>;
-  early_bird: boolean;
-  gateway: string;
-  payment_reference: string | null;
-  card: { brand: string; last4: string } | null;
-  lines: { product_id: number; name: string; unit_amount: number; quantity: number; line_total: number }[];
-  refunds: {
-    id: number;
-    amount: number;
-    reason: string;
-    status: string;
-    gateway_refund_id: string | null;
-    created_at: string;
-  }[];
-  /** What may still be refunded (cents): total less refunds done or under way. */
-  refundable: number;
 }
 
 async function loadOrder(db: Database, orderId: string): Promise<OrderInstance> {
@@ -315,33 +279,13 @@ export async function ordersCsv(
 
 // ----------------------------------------------------------------------------------------- pull sheet
 
-export interface PullSheetDay {
-  date: string;
-  items: { product_id: number; name: string; quantity: number }[];
-  orders: {
-    id: string;
-    confirmation: string | null;
-    company: string;
-    booth: string;
-    room: string;
-    delivery_time: string;
-    pickup_date: string;
-    pickup_time: string;
-    lines: { name: string; quantity: number }[];
-  }[];
-}
-
 const pullSheetQuery = z.object({ date: day });
 
 /**
  * What to load for a store, per delivery day: equipment totals and the orders with their booths. Paid and
  * partially refunded orders count (a fully refunded one is off the truck).
  */
-export async function pullSheet(
-  db: Database,
-  storeKey: number,
-  rawQuery: unknown,
-): Promise<{ store: { id: number; store_id: string; name: string }; days: PullSheetDay[] }> {
+export async function pullSheet(db: Database, storeKey: number, rawQuery: unknown): Promise<PullSheet> {
   const { date } = pullSheetQuery.parse(rawQuery ?? {});
   const store = await findStaffStore(db, storeKey);
   const orders = await db.models.Order.findAll({

@@ -2,67 +2,24 @@
 import { apiRequest } from '../../lib/api';
 import type {
   AuditEntry,
+  PullSheet,
+  StaffOrderDetail as OrderDetail,
+  StaffOrderSummary as OrderSummary,
   StaffPrice,
   StaffProduct,
   StaffStore,
   StoreChangeResult as StoresAnswer,
 } from '@avp/shared';
-export type { AuditEntry, StaffPrice, StaffProduct, StaffStore, StoresAnswer };
-
-export interface OrderSummary {
-  id: string;
-  confirmation: string | null;
-  status: string;
-  store: { id: number; store_id: string; name: string };
-  company: string;
-  name: string;
-  email: string;
-  booth: string;
-  delivery_date: string;
-  subtotal: number;
-  discount: number;
-  fee: number;
-  total: number;
-  refunded_amount: number;
-  currency: string;
-  created_at: string;
-  paid_at: string | null;
-}
-
-export interface OrderDetail extends OrderSummary {
-  customer: Record<string, string>;
-  early_bird: boolean;
-  gateway: string;
-  payment_reference: string | null;
-  card: { brand: string; last4: string } | null;
-  lines: { product_id: number; name: string; unit_amount: number; quantity: number; line_total: number }[];
-  refunds: {
-    id: number;
-    amount: number;
-    reason: string;
-    status: string;
-    gateway_refund_id: string | null;
-    created_at: string;
-  }[];
-  refundable: number;
-}
-
-export interface PullSheet {
-  store: { id: number; store_id: string; name: string };
-  days: {
-    date: string;
-    items: { product_id: number; name: string; quantity: number }[];
-    orders: {
-      id: string;
-      confirmation: string | null;
-      company: string;
-      booth: string;
-      room: string;
-      delivery_time: string;
-      lines: { name: string; quantity: number }[];
-    }[];
-  }[];
-}
+export type {
+  AuditEntry,
+  OrderDetail,
+  OrderSummary,
+  PullSheet,
+  StaffPrice,
+  StaffProduct,
+  StaffStore,
+  StoresAnswer,
+};
 
 export interface OrderFilters {
   store: string;
