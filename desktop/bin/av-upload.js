@@ -1,11 +1,11 @@
 #!/usr/bin/env -S node --max-semi-space-size=4
 // The av-upload command: runs the compiled CLI (npm run build:ts, or `npx tsc -b desktop/tsconfig.json`).
 //
-// --max-semi-space-size=4 (MiB): a long upload allocates a little per part (requests, progress) and V8
-// answers a steady allocation rate by growing the young generation up to 3 x 32 MiB on Node 24. For a
-// background uploader memory matters more than collector throughput; with the cap a 10 GiB upload
-// peaks near 140 MB instead of 180 MB, at the same speed (`npm run bench:desktop`). npm's shims read
-// the flags on Windows too (`env -S`).
+// --max-semi-space-size=4 (MiB): a long upload allocates a little per part (requests, progress) and
+// V8 on Node 24 answers a steady allocation rate by growing the young generation (a heap of 85-90 MB
+// for 15-30 MB live). For a background uploader memory matters more than collector throughput: with
+// the cap a 10 GiB upload peaks at about 137 MB instead of 187 MB, at the same speed
+// (`npm run bench:desktop`). npm's shims read the flags on Windows too (`env -S`).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
