@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { root } from '../../build/scripts/lib.mjs';
+import { root, SERVER_NODE_FLAGS } from '../../build/scripts/lib.mjs';
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -19,28 +19,33 @@ export function freePort() {
 
 /**
  * Starts api/dist/server.js and waits for /api/health. `env` adds to or overrides the defaults;
- * `stdout` is 'inherit' or 'ignore'; `nodeArgs` go to node before the script (to profile it, say).
+ * `stdout` is 'inherit' or 'ignore'; node runs with the server's own flags (api/node-flags.json) and
+ * `nodeArgs` after them (to profile it, say).
  * Resolves to { url, child, stop }; stop() ends it and deletes its data.
  */
 export async function startBenchServer({ name, env = {}, stdout = 'inherit', nodeArgs = [] }) {
   const dataDir = mkdtempSync(join(tmpdir(), `avp-bench-${name}-`));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeArgs, join(root, 'api', 'dist', 'server.js')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: url,
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [...SERVER_NODE_FLAGS, ...nodeArgs, join(root, 'api', 'dist', 'server.js')],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: url,
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+        ...env,
+      },
+      stdio: ['ignore', stdout, 'inherit'],
     },
-    stdio: ['ignore', stdout, 'inherit'],
-  });
+  );
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');

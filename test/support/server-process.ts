@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const root = resolve(import.meta.dirname, '..', '..');
+
+/** The node flags the server runs with in production (README 'Deploying'). */
+const serverNodeFlags = JSON.parse(readFileSync(join(root, 'api', 'node-flags.json'), 'utf8')) as string[];
 
 /** The bundle the global setup builds; E2E_WEB_DIST lets two runs on one machine build side by side. */
 export const webDist = process.env.E2E_WEB_DIST
@@ -38,7 +41,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
   const dataDir = mkdtempSync(join(tmpdir(), 'avp-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [join(root, 'api', 'dist', 'server.js')], {
+  const server = spawn(process.execPath, [...serverNodeFlags, join(root, 'api', 'dist', 'server.js')], {
     cwd: root,
     env: {
       ...process.env,
