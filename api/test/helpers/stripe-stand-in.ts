@@ -77,21 +77,36 @@ export class StripeStandIn {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** What Stripe.js confirming the payment in the browser does: the intent succeeds with this card. */
-  succeed(intentId: string, card = { brand: 'visa', last4: '4242' }): StandInIntent {
+  /**
+   * What Stripe.js confirming the payment in the browser does: the intent succeeds with this card, capturing
+   * its amount (or `captured`, to play a provider that took another amount).
+   */
+  succeed(intentId: string, card = { brand: 'visa', last4: '4242' }, captured?: number): StandInIntent {
     const intent = this.intents.get(intentId);
     if (!intent) throw new Error(`no intent ${intentId}`);
+    const amount = captured ?? intent.amount;
     const charge: Charge = {
       id: `ch_${randomBytes(8).toString('hex')}`,
       object: 'charge',
-      amount: intent.amount,
+      amount,
       payment_intent: intent.id,
       payment_method_details: { type: 'card', card },
     };
     this.charges.set(charge.id, charge);
-    Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, latest_charge: charge.id });
+    Object.assign(intent, { status: 'succeeded', amount_received: amount, latest_charge: charge.id });
     return intent;
   }
+
+  /** Stripe.js confirmed and the bank has not answered yet (a debit, a slow 3-D Secure): 'processing'. */
+  processing(intentId: string): StandInIntent {
+    const intent = this.intents.get(intentId);
+    if (!intent) throw new Error(`no intent ${intentId}`);
+    intent.status = 'processing';
+    return intent;
+  }
+
+  /** Intents whose next updates Stripe refuses (as it does for any reason of its own). */
+  readonly refuseUpdates = new Set<string>();
 
   /** Requests whose path starts with `prefix`, e.g. '/v1/payment_intents'. */
   calls(method: string, prefix: string): RecordedRequest[] {
@@ -142,7 +157,8 @@ export class StripeStandIn {
     if (one && req.method === 'POST') {
       const intent = this.intents.get(one[1]!);
       if (!intent) return notFound(one[1]!);
-      if (intent.status === 'succeeded' && req.form.amount !== undefined) {
+      const settled = ['succeeded', 'processing', 'requires_capture', 'canceled'].includes(intent.status);
+      if ((settled && req.form.amount !== undefined) || this.refuseUpdates.has(intent.id)) {
         return [
           400,
           { error: { type: 'invalid_request_error', message: 'This PaymentIntent cannot be updated.' } },

@@ -55,8 +55,12 @@ export interface AuditEntry {
   after: Record<string, unknown> | null;
 }
 
-/** An order's life (SPEC §3 order status): settled means paid, partially refunded or refunded. */
-export type OrderStatus = 'pending' | 'paid' | 'failed' | 'refunded' | 'partially_refunded' | 'canceled';
+/**
+ * An order's life (SPEC §3 order status): settled means paid, partially refunded or refunded.
+ * `needs_review`: the provider captured an amount other than the order's total; unpaid, held for staff.
+ */
+export type OrderStatus =
+  'pending' | 'paid' | 'failed' | 'refunded' | 'partially_refunded' | 'canceled' | 'needs_review';
 
 /** A store named in an order or a pull sheet. */
 export interface StoreRef {
@@ -102,8 +106,10 @@ export interface StaffOrderDetail extends StaffOrderSummary {
     gateway_refund_id: string | null;
     created_at: string;
   }[];
-  /** What may still be refunded (cents): total less refunds done or under way. */
+  /** What may still be refunded (cents): the amount captured less refunds done or under way. */
   refundable: number;
+  /** Set while the order is `needs_review`: why, and what the provider captured (cents). */
+  review: { reason: string; amount_received: number; received_currency: string } | null;
 }
 
 /** What to load for one delivery day: equipment totals, and the orders with their booths. */

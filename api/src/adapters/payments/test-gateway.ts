@@ -161,14 +161,14 @@ export function createTestGateway(secret: string): TestGateway {
       const given = Buffer.from(clientSecret);
       return expected.length === given.length && timingSafeEqual(expected, given);
     },
-    charge(input, now = new Date()) {
+    charge(input, amount, now = new Date()) {
       const checked = checkCard(input, now);
       if (!checked.ok) return checked;
       const outcome = TEST_CARDS[checked.digits]?.outcome ?? {
         code: 'card_declined',
         message: NON_TEST_CARD_MESSAGE,
       };
-      if (outcome === 'succeeded') return { ok: true, card: checked.card };
+      if (outcome === 'succeeded') return { ok: true, card: checked.card, captured: { ...amount } };
       return { ok: false, ...outcome };
     },
   };

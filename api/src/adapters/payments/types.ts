@@ -50,8 +50,15 @@ export interface CardInput {
   cvc: string;
 }
 
+/** An amount in cents with its ISO currency. */
+export interface Money {
+  amount: number;
+  currency: string;
+}
+
 export type ChargeOutcome =
-  | { ok: true; card: CardSummary }
+  /** `captured`: what was charged, which settles the order only when it equals the order total. */
+  | { ok: true; card: CardSummary; captured: Money }
   /** `field` names the input at fault for a malformed card; a decline has none. */
   | { ok: false; code: string; message: string; field?: 'number' | 'expiry' | 'cvc' };
 
@@ -93,7 +100,7 @@ export interface StripeGateway extends GatewayBase {
 export interface TestGateway extends GatewayBase {
   readonly kind: 'test-gateway';
   isClientSecretOf(intentId: string, clientSecret: string): boolean;
-  charge(card: CardInput, now?: Date): ChargeOutcome;
+  charge(card: CardInput, amount: Money, now?: Date): ChargeOutcome;
 }
 
 export type PaymentGateway = StripeGateway | TestGateway;

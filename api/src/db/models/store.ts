@@ -146,6 +146,7 @@ export const ORDER_STATUSES = [
   'refunded',
   'partially_refunded',
   'canceled',
+  'needs_review',
 ] as const satisfies readonly OrderStatusAnswered[]; // the statuses the staff answers name
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
@@ -172,6 +173,13 @@ export interface OrderAttributes {
   /** The card's brand and last four digits ('visa', '4242'), never its number. */
   cardBrand: string | null;
   cardLast4: string | null;
+  /** What the provider captured, once it reports a capture (cents, and its currency). */
+  amountReceived: number | null;
+  receivedCurrency: string | null;
+  /** Why a `needs_review` order is held for staff. */
+  reviewReason: string | null;
+  /** Bumped by every cart change: a change applies only to the revision it read. */
+  revision: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -187,6 +195,10 @@ export type OrderCreation = Optional<
   | 'paidAt'
   | 'cardBrand'
   | 'cardLast4'
+  | 'amountReceived'
+  | 'receivedCurrency'
+  | 'reviewReason'
+  | 'revision'
   | 'createdAt'
   | 'updatedAt'
 >;
@@ -223,6 +235,10 @@ export function defineOrder(sequelize: Sequelize): ModelStatic<OrderInstance> {
       paidAt: { type: DataTypes.DATE, allowNull: true },
       cardBrand: { type: DataTypes.STRING(32), allowNull: true },
       cardLast4: { type: DataTypes.STRING(4), allowNull: true },
+      amountReceived: { type: DataTypes.INTEGER, allowNull: true },
+      receivedCurrency: { type: DataTypes.STRING(3), allowNull: true },
+      reviewReason: { type: DataTypes.STRING(255), allowNull: true },
+      revision: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       createdAt: { type: DataTypes.DATE, allowNull: false },
       updatedAt: { type: DataTypes.DATE, allowNull: false },
     },

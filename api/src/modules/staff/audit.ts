@@ -26,7 +26,9 @@ export type StaffAction =
   | 'product_image_upload'
   | 'prices_update'
   | 'order_refund'
-  | 'order_confirmation_resend';
+  | 'order_confirmation_resend'
+  // Written by the payment path itself (no actor): a capture that differs from the order total.
+  | 'order_payment_review';
 
 export interface Actor {
   userId: number;

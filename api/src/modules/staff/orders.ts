@@ -39,6 +39,11 @@ export interface StaffOrderDeps {
 // not in SPEC: the staff screens' own texts.
 export const ORDER_NOT_FOUND_STAFF = 'No such order.';
 export const ORDER_NOT_REFUNDABLE = 'Only a paid order can be refunded.';
+
+/** What the provider took: recorded with each capture (older orders: their total). */
+function captured(order: OrderInstance): number {
+  return order.amountReceived ?? order.total;
+}
 export const REFUND_TOO_LARGE = 'The refund cannot be more than what is left of the order.';
 export const REFUND_AMOUNT_INVALID = 'Enter an amount of at least 0.01.';
 export const REFUND_REASON_REQUIRED = 'Please give a reason for the refund.';
@@ -51,7 +56,8 @@ export const ORDER_NOT_PAID = 'Only a paid order has a confirmation e-mail.';
 /** 'settled' (the default) is every order that was paid: paid, partially refunded or refunded. */
 export const STATUS_FILTERS = ['settled', 'all', ...ORDER_STATUSES] as const;
 const SETTLED: OrderStatus[] = ['paid', 'partially_refunded', 'refunded'];
-const REFUNDABLE: OrderStatus[] = ['paid', 'partially_refunded'];
+// A held order (its capture differed from its total) can give back what was captured.
+const REFUNDABLE: OrderStatus[] = ['paid', 'partially_refunded', 'needs_review'];
 const ORDER_LIST_MAX = 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -174,7 +180,15 @@ export async function orderDetail(db: Database, orderId: string): Promise<StaffO
       gateway_refund_id: r.gatewayRefundId,
       created_at: r.createdAt.toISOString(),
     })),
-    refundable: REFUNDABLE.includes(order.status) ? Math.max(0, order.total - committed) : 0,
+    refundable: REFUNDABLE.includes(order.status) ? Math.max(0, captured(order) - committed) : 0,
+    review:
+      order.status === 'needs_review'
+        ? {
+            reason: order.reviewReason ?? '',
+            amount_received: order.amountReceived ?? 0,
+            received_currency: order.receivedCurrency ?? order.currency,
+          }
+        : null,
   };
 }
 
@@ -391,7 +405,7 @@ export async function refundOrder(
           where: { orderId, status: { [Op.ne]: 'failed' } },
           transaction,
         })) as number | null) ?? 0;
-      if (input.amount > order.total - committed) {
+      if (input.amount > captured(order) - committed) {
         throw new AppError(400, 'validation_failed', REFUND_TOO_LARGE, { amount: REFUND_TOO_LARGE });
       }
       return db.models.OrderRefund.create(
@@ -462,10 +476,11 @@ export async function refundOrder(
       ...(db.dialect === 'postgres' ? { lock: transaction.LOCK.UPDATE } : {}),
     });
     const before = { status: current.status, refunded_amount: current.refundedAmount };
-    const refunded = Math.min(current.total, current.refundedAmount + refund.amount);
+    const refunded = Math.min(captured(current), current.refundedAmount + refund.amount);
+    const held = current.status === 'needs_review';
     current.set({
       refundedAmount: refunded,
-      status: refunded >= current.total ? 'refunded' : 'partially_refunded',
+      status: refunded >= captured(current) ? 'refunded' : held ? 'needs_review' : 'partially_refunded',
     });
     await current.save({ transaction });
     await recordChange(

@@ -40,6 +40,18 @@ export interface OrderDeps {
 
 export const ORDER_NOT_FOUND = 'No such order.';
 export const ORDER_NOT_PENDING = 'This order can no longer be changed.';
+export const ORDER_FROZEN =
+  'The payment for this order is already under way, so its cart can no longer change. Please start a new order for anything else.';
+export const ORDER_CHANGED =
+  'This order was changed at the same time in another window. Please check your cart and try again.';
+/** Stripe's intent statuses from the buyer's confirmation on: the amount is settled with the provider. */
+const CONFIRMED_INTENT_STATUSES = new Set([
+  'requires_action',
+  'processing',
+  'requires_capture',
+  'succeeded',
+  'canceled',
+]);
 export const ORDER_INCOMPLETE = 'The rental information is missing: submit it before paying.';
 export const WRONG_GATEWAY = 'This order is paid through another payment provider.';
 export const UNKNOWN_PRODUCT = 'A product in the cart is not sold in this store.';
@@ -283,6 +295,37 @@ export async function createIntent(
   };
 }
 
+function deps(config: Config, db: Database, logger: Logger): OrderDeps {
+  return { config, db, logger };
+}
+
+/** A provider call whose failure is the provider's: 502 with the spec's text, the cause logged. */
+async function gatewayCall<T>(logger: Logger, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof GatewayError) throw gatewayFailed(error, logger);
+    throw error;
+  }
+}
+
+/** Best effort: points the intent back at the amount the order holds after a change that did not apply. */
+async function restoreIntentAmount(
+  { db, logger }: OrderDeps,
+  orderId: string,
+  store: StoreInstance,
+  gateway: PaymentGateway,
+  intentId: string,
+): Promise<void> {
+  try {
+    const order = await db.models.Order.findByPk(orderId, { rejectOnEmpty: true });
+    if (order.status !== 'pending') return;
+    await gateway.updateIntent(intentId, intentRequest(order.id, store, order));
+  } catch (error) {
+    logger.error({ err: error, orderId }, 'could not set the intent back to the order amount');
+  }
+}
+
 export interface UpdatedIntent extends OrderAmounts {
   orderId: string;
   clientSecret: string;
@@ -316,41 +359,55 @@ export async function updateIntent(
     .parse(body);
   const priced = await priceCart(db, store, cart, now, config.TZ_STORE);
   const gateway = orderGateway(config, store, order);
+  const intentId = order.gatewayIntentId;
 
-  await db.sequelize.transaction(async (transaction) => {
-    const [changed] = await Order.update(
-      {
-        customer: customer as unknown as Record<string, unknown>,
-        email: customer.email,
-        subtotal: priced.subtotal,
-        discount: priced.discount,
-        fee: priced.fee,
-        total: priced.total,
-        currency: priced.currency,
-        earlyBird: priced.earlyBird,
-      },
-      { where: { id: order.id, status: 'pending' }, transaction },
-    );
-    if (changed === 0) throw new AppError(409, 'order_not_pending', ORDER_NOT_PENDING);
-    await OrderLine.destroy({ where: { orderId: order.id }, transaction });
-    await OrderLine.bulkCreate(
-      priced.lines.map(({ productId, name, unitAmount, quantity, lineTotal }) => ({
-        orderId: order.id,
-        productId,
-        name,
-        unitAmount,
-        quantity,
-        lineTotal,
-      })),
-      { transaction },
-    );
-  });
-
-  let handle;
+  // Frozen once the buyer has confirmed with the provider: what they confirmed is what the order is.
+  if (gateway.kind === 'stripe') {
+    const state = await gatewayCall(logger, () => gateway.retrieveIntent(intentId));
+    if (CONFIRMED_INTENT_STATUSES.has(state.status)) throw new AppError(409, 'order_frozen', ORDER_FROZEN);
+  }
+  // The provider first: when it refuses, nothing of ours has changed. Then the order, only if no other
+  // change got in between (its revision); if it did, or the write fails, the intent is set back to the
+  // order's stored amount. Should even that fail, paid.ts still pays only a capture equal to the total.
+  const handle = await gatewayCall(logger, () =>
+    gateway.updateIntent(intentId, intentRequest(order.id, store, priced)),
+  );
   try {
-    handle = await gateway.updateIntent(order.gatewayIntentId, intentRequest(order.id, store, priced));
+    await db.sequelize.transaction(async (transaction) => {
+      const [changed] = await Order.update(
+        {
+          customer: customer as unknown as Record<string, unknown>,
+          email: customer.email,
+          subtotal: priced.subtotal,
+          discount: priced.discount,
+          fee: priced.fee,
+          total: priced.total,
+          currency: priced.currency,
+          earlyBird: priced.earlyBird,
+          revision: order.revision + 1,
+        },
+        { where: { id: order.id, status: 'pending', revision: order.revision }, transaction },
+      );
+      if (changed === 0) throw new AppError(409, 'order_changed', ORDER_CHANGED);
+      await OrderLine.destroy({ where: { orderId: order.id }, transaction });
+      await OrderLine.bulkCreate(
+        priced.lines.map(({ productId, name, unitAmount, quantity, lineTotal }) => ({
+          orderId: order.id,
+          productId,
+          name,
+          unitAmount,
+          quantity,
+          lineTotal,
+        })),
+        { transaction },
+      );
+    });
   } catch (error) {
-    if (error instanceof GatewayError) throw gatewayFailed(error, logger);
+    await restoreIntentAmount(deps(config, db, logger), order.id, store, gateway, intentId);
+    const current = await Order.findByPk(order.id);
+    if (error instanceof AppError && current && current.status !== 'pending') {
+      throw new AppError(409, 'order_not_pending', ORDER_NOT_PENDING);
+    }
     throw error;
   }
   return {
@@ -377,7 +434,7 @@ function resultOf(order: OrderInstance, intentStatus?: string): PaymentResult {
     confirmation: order.confirmation,
     paymentIntent: {
       id: order.gatewayIntentId ?? '',
-      amount: order.total,
+      amount: order.status === 'needs_review' ? (order.amountReceived ?? order.total) : order.total,
       currency: order.currency,
       status: intentStatus ?? (order.status === 'paid' ? 'succeeded' : 'requires_payment_method'),
     },
@@ -406,7 +463,7 @@ export async function payWithTestCard(
   if (order.email === '') throw new AppError(409, 'order_incomplete', ORDER_INCOMPLETE);
   const { card } = payBodySchema.parse(body);
 
-  const outcome = gateway.charge(card, now);
+  const outcome = gateway.charge(card, { amount: order.total, currency: order.currency }, now);
   if (!outcome.ok) {
     if (outcome.field) {
       throw new AppError(400, outcome.code, outcome.message, { [`card.${outcome.field}`]: outcome.message });
@@ -414,7 +471,7 @@ export async function payWithTestCard(
     deps.logger.info({ orderId, code: outcome.code }, 'test gateway declined a card');
     throw new AppError(402, outcome.code, outcome.message);
   }
-  await markPaid(deps, order.id, { card: outcome.card }, now);
+  await markPaid(deps, order.id, { card: outcome.card, captured: outcome.captured }, now);
   order = await db.models.Order.findByPk(order.id, { rejectOnEmpty: true });
   return resultOf(order);
 }
@@ -444,13 +501,8 @@ export async function confirmPayment(
     throw error;
   }
   if (state.status === 'succeeded') {
-    if (state.amountReceived !== order.total) {
-      deps.logger.warn(
-        { orderId, received: state.amountReceived, total: order.total },
-        'amount received differs from the order total',
-      );
-    }
-    await markPaid(deps, order.id, { card: state.card }, now);
+    const captured = { amount: state.amountReceived, currency: state.currency };
+    await markPaid(deps, order.id, { card: state.card, captured }, now);
     order = await db.models.Order.findByPk(order.id, { rejectOnEmpty: true });
   }
   return resultOf(order, state.status);

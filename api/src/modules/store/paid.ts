@@ -5,6 +5,8 @@ import type { Database } from '../../db/index.js';
 import type { Logger } from '../../logger.js';
 import { newConfirmationNumber } from './confirmation-number.js';
 import { enqueueConfirmationMail } from './confirmation-mail.js';
+import type { Transaction } from 'sequelize';
+import type { OrderInstance } from '../../db/models/index.js';
 
 /**
  * 'Paid exactly once' (DESIGN 'Payments'). The browser's confirmation and the provider's webhook may
@@ -12,10 +14,15 @@ import { enqueueConfirmationMail } from './confirmation-mail.js';
  *
  * 1. a webhook's event id goes into `webhook_events`, whose unique (gateway, event_id) key turns a
  *    redelivery into a no-op;
- * 2. `UPDATE orders SET status='paid', confirmation=… WHERE id=? AND status='pending'` changes the row for
- *    exactly one caller; every other one sees 0 rows changed and stops;
+ * 2. `UPDATE orders SET status='paid', confirmation=… WHERE id=? AND status='pending' AND total=? AND
+ *    currency=?` changes the row for exactly one caller, and only when the provider captured exactly the
+ *    order's total in its currency; every other caller sees 0 rows changed;
  * 3. that one caller queues the confirmation e-mail in the same transaction, so the mail exists exactly
  *    when the order is paid.
+ *
+ * A pending order whose capture differs from its total (its cart changed after the buyer confirmed, or a
+ * provider answered another amount) is never paid: it becomes `needs_review` with the amount received, an
+ * audit entry tells staff, and no confirmation goes out. Both gateways settle through here.
  *
  * A clash on the unique confirmation number rolls everything back and draws a new number.
  */
@@ -28,11 +35,16 @@ export interface PaidDeps {
 
 export interface PaymentRecord {
   card: CardSummary | null;
+  /** What the provider says it captured: cents and ISO currency (any case). */
+  captured: { amount: number; currency: string };
   /** The webhook event being handled, recorded once. */
   event?: { gateway: string; id: string; type: string } | undefined;
 }
 
-export type MarkPaidOutcome = 'paid' | 'already_settled' | 'duplicate_event' | 'unknown_order';
+export type MarkPaidOutcome =
+  'paid' | 'needs_review' | 'already_settled' | 'duplicate_event' | 'unknown_order';
+
+export const AMOUNT_MISMATCH_REASON = 'The amount captured differs from the order total.';
 
 const CONFIRMATION_ATTEMPTS = 5;
 
@@ -86,23 +98,83 @@ async function settle(
       }
     }
     if (orderId === null) return 'unknown_order';
+    const received = {
+      amountReceived: payment.captured.amount,
+      receivedCurrency: payment.captured.currency.toLowerCase(),
+      cardBrand: payment.card?.brand ?? null,
+      cardLast4: payment.card?.last4 ?? null,
+    };
     const [changed] = await Order.update(
+      { status: 'paid', confirmation, paidAt: now, ...received },
       {
-        status: 'paid',
-        confirmation,
-        paidAt: now,
-        cardBrand: payment.card?.brand ?? null,
-        cardLast4: payment.card?.last4 ?? null,
+        where: {
+          id: orderId,
+          status: 'pending',
+          total: received.amountReceived,
+          currency: received.receivedCurrency,
+        },
+        transaction,
       },
-      { where: { id: orderId, status: 'pending' }, transaction },
     );
-    if (changed === 0)
-      return (await Order.count({ where: { id: orderId }, transaction }))
-        ? 'already_settled'
-        : 'unknown_order';
+    if (changed === 0) {
+      const order = await Order.findByPk(orderId, { transaction });
+      if (!order) return 'unknown_order';
+      if (order.status !== 'pending') return 'already_settled';
+      await holdForReview({ db, logger }, order, received, transaction, now);
+      return 'needs_review';
+    }
 
     const { total } = await enqueueConfirmationMail({ config, db }, orderId, transaction);
     logger.info({ orderId, confirmation, total }, 'order paid');
     return 'paid';
   });
+}
+
+/** The capture does not match: the order stays unpaid, held for staff, with what was received on record. */
+async function holdForReview(
+  { db, logger }: Pick<PaidDeps, 'db' | 'logger'>,
+  order: OrderInstance,
+  received: {
+    amountReceived: number;
+    receivedCurrency: string;
+    cardBrand: string | null;
+    cardLast4: string | null;
+  },
+  transaction: Transaction,
+  now: Date,
+): Promise<void> {
+  await db.models.Order.update(
+    { status: 'needs_review', reviewReason: AMOUNT_MISMATCH_REASON, ...received },
+    { where: { id: order.id, status: 'pending' }, transaction },
+  );
+  // Staff read the audit log; a system entry has no actor.
+  await db.models.AuditLog.create(
+    {
+      actorUserId: null,
+      action: 'order_payment_review',
+      entity: 'order',
+      entityId: order.id,
+      storeId: order.storeId,
+      before: { status: order.status, total: order.total, currency: order.currency },
+      after: {
+        status: 'needs_review',
+        amount_received: received.amountReceived,
+        received_currency: received.receivedCurrency,
+        reason: AMOUNT_MISMATCH_REASON,
+      },
+      ip: null,
+      createdAt: now,
+    },
+    { transaction },
+  );
+  logger.error(
+    {
+      orderId: order.id,
+      total: order.total,
+      currency: order.currency,
+      received: received.amountReceived,
+      receivedCurrency: received.receivedCurrency,
+    },
+    'payment captured an amount other than the order total: held for staff review, not paid',
+  );
 }

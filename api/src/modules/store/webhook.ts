@@ -76,6 +76,7 @@ export async function handleStripeWebhook(
     const card = order?.status === 'pending' ? await cardOf(deps, order.storeId, intent.id) : null;
     const outcome = await markPaid(deps, order?.id ?? null, {
       card,
+      captured: { amount: intent.amount_received, currency: intent.currency },
       event: { gateway: 'stripe', id: event.id, type: event.type },
     });
     if (outcome === 'unknown_order')

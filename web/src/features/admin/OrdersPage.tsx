@@ -24,6 +24,7 @@ import { StaffShell } from './StaffShell';
 const STATUSES = [
   { id: 'settled', label: 'Paid (incl. refunded)' },
   { id: 'all', label: 'All' },
+  { id: 'needs_review', label: 'Needs review' },
   { id: 'pending', label: 'Pending' },
   { id: 'paid', label: 'Paid' },
   { id: 'partially_refunded', label: 'Partially refunded' },
@@ -113,7 +114,7 @@ function OrderList() {
                   <Link to={`/staff/orders/${o.id}`}>{o.confirmation ?? o.id.slice(0, 8)}</Link>
                 </td>
                 <td>{o.store.name}</td>
-                <td>{o.status}</td>
+                <td>{o.status === 'needs_review' ? <strong>needs review</strong> : o.status}</td>
                 <td>{o.company}</td>
                 <td>{o.booth}</td>
                 <td>{o.delivery_date ? formatDate(o.delivery_date) : ''}</td>
@@ -228,6 +229,14 @@ function OrderView({ orderId }: { orderId: string }) {
         {new Date(order.created_at).toLocaleString()}
         {order.paid_at ? ` · paid ${new Date(order.paid_at).toLocaleString()}` : ''}
       </p>
+      {order.review ? (
+        <p className="staff-error" role="note">
+          Held for review, not paid: {order.review.reason} The provider captured{' '}
+          <strong>{formatPrice(order.review.amount_received, order.review.received_currency)}</strong> against
+          a total of <strong>{money(order.total)}</strong>. No confirmation was sent; refund what was captured
+          and ask the exhibitor to order again.
+        </p>
+      ) : null}
       <p>
         Payment: {order.gateway}
         {order.card ? ` · ${order.card.brand} ending in ${order.card.last4}` : ''} · reference{' '}

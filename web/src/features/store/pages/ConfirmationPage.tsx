@@ -80,14 +80,25 @@ function Receipt({ result }: { result: PaymentReceiptRef }) {
   }
   const order = loaded.data;
   const paid = order.status === 'paid';
+  const held = order.status === 'needs_review';
   return (
     <div className="store-page store-confirmation">
       <StoreHeader store={order.store} />
       <section className="store-panel" aria-label="Confirmation">
         <h2 className="store-panel__title">
-          {paid ? 'Thank you for your order' : 'Your payment is processing'}
+          {paid
+            ? 'Thank you for your order'
+            : held
+              ? 'Your order needs a check'
+              : 'Your payment is processing'}
         </h2>
-        {paid ? (
+        {held ? (
+          <p role="alert">
+            The amount your payment provider took does not match this order&apos;s total, so the order is not
+            confirmed yet. Our staff have been told and will contact you at <strong>{order.email}</strong> to
+            put it right; nothing more will be charged.
+          </p>
+        ) : paid ? (
           <>
             <p className="store-confirmation__charged">
               Your card was charged{' '}

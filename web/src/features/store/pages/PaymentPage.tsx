@@ -19,6 +19,7 @@ import { CardInputError, PaymentFailure, type PaymentMethodHandle } from '../pay
 import { currencyOf, currentCart, previewAmounts, summaryLines } from '../pricing';
 import {
   cartRequest,
+  forgetIntent,
   recordPayment,
   useCart,
   useCurrentStoreId,
@@ -57,12 +58,22 @@ function customerOf(draft: CustomerDraft | undefined): Record<string, string> {
   >;
 }
 
+/** The provider has the money or is taking it: the confirmation page follows the order from here. */
+function settled(result: PaymentResult): boolean {
+  return (
+    result.status === 'paid' ||
+    result.status === 'needs_review' ||
+    result.paymentIntent.status === 'processing'
+  );
+}
+
 /** The text for a failure at any step: the spec's own where it has one. */
 function failureText(error: unknown): { payment?: string; input?: string } {
   if (error instanceof CardInputError) return { input: error.message };
   if (error instanceof PaymentFailure) return { payment: paymentFailed(error.message) };
   if (error instanceof StoreApiError && error.code === 'store_closed')
     return { payment: STORE_CLOSED_TRANSACTION };
+  if (error instanceof StoreApiError && error.code === 'order_frozen') return { payment: error.message };
   // An invalid e-mail (or anything else the server refuses) at payment: SPEC §8.
   return { payment: PAYMENT_SERVER_ERROR };
 }
@@ -97,7 +108,7 @@ function Payment({ store }: { store: StoreData }) {
     storeApi.confirm(intent).then(
       (result) => {
         if (!live) return;
-        if (result.status === 'paid' || result.paymentIntent.status === 'processing') succeed(result, intent);
+        if (settled(result)) succeed(result, intent);
         else {
           setPaymentError(paymentFailed('Your payment was not completed.'));
           setParams({}, { replace: true });
@@ -125,6 +136,13 @@ function Payment({ store }: { store: StoreData }) {
       try {
         await storeApi.updateIntent(current, cartRequest(cart), customer);
       } catch (error) {
+        if (error instanceof StoreApiError && error.code === 'order_frozen') {
+          // This order's payment is already under way (another tab, a lost answer): follow it, never pay twice.
+          const state = await storeApi.confirm(current);
+          if (settled(state)) return succeed(state, current);
+          forgetIntent(store.store_id);
+          throw error;
+        }
         if (!isStaleIntentError(error)) throw error;
         // The kept order was settled or dropped meanwhile: a new one, then the same submit again.
         current = await renewIntent(store, cart);
@@ -132,7 +150,7 @@ function Payment({ store }: { store: StoreData }) {
         await storeApi.updateIntent(current, cartRequest(cart), customer);
       }
       const result = await form.pay(current);
-      if (result.status === 'paid' || result.paymentIntent.status === 'processing') succeed(result, current);
+      if (settled(result)) succeed(result, current);
       else throw new PaymentFailure('Your payment was not completed.');
     } catch (error) {
       const text = failureText(error);
