@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import { UploadClient } from '@avp/shared';
 import type { TransportRequest, TransportResponse, UploadSource } from '@avp/shared';
 
@@ -65,3 +66,67 @@ export const sponsorForm = {
   event_name: 'Expo 2027',
   sponsor_company: 'Acme AV',
 };
+
+export interface RawAnswer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * PUTs several bodies to the same URL at once over node:http, writing them 64 KiB at a time in turn, so
+ * their bytes reach the server interleaved rather than one request after the other. Each body is sent in
+ * full with its Content-Length even when the server answers early (it then discards the rest).
+ */
+export async function interleavedPuts(
+  url: string,
+  headers: Record<string, string>,
+  bodies: Buffer[],
+  chunk = 64 * 1024,
+): Promise<RawAnswer[]> {
+  const requests = bodies.map((body) => {
+    const req = request(url, {
+      method: 'PUT',
+      headers: { ...headers, 'content-type': 'application/octet-stream', 'content-length': body.length },
+    });
+    const answer = new Promise<RawAnswer>((resolve, reject) => {
+      // Once the answer is in, a write the server no longer reads may fail; the answer stands.
+      req.on('error', reject);
+      req.once('response', (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (data: Buffer) => parts.push(data));
+        res.once('error', reject);
+        res.once('end', () => {
+          const text = Buffer.concat(parts).toString('utf8');
+          resolve({
+            status: res.statusCode ?? 0,
+            body: text === '' ? undefined : (JSON.parse(text) as unknown),
+          });
+        });
+      });
+    });
+    return { req, body, answer };
+  });
+  const longest = Math.max(...bodies.map((b) => b.length));
+  for (let offset = 0; offset < longest; offset += chunk) {
+    const drained: Promise<void>[] = [];
+    for (const { req, body } of requests) {
+      if (offset >= body.length || req.destroyed) continue;
+      if (!req.write(body.subarray(offset, offset + chunk))) {
+        drained.push(
+          new Promise((resolve) => {
+            const done = () => {
+              req.off('drain', done);
+              req.off('close', done);
+              resolve();
+            };
+            req.on('drain', done);
+            req.on('close', done);
+          }),
+        );
+      }
+    }
+    await Promise.all(drained);
+  }
+  for (const { req } of requests) req.end();
+  return Promise.all(requests.map((r) => r.answer));
+}

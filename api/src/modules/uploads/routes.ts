@@ -9,6 +9,7 @@ import type { Logger } from '../../logger.js';
 import { requireStaff, requireUser } from '../accounts/index.js';
 import { inboxFile, listInbox, markHandled } from './inbox.js';
 import { parseRange } from './range.js';
+import { RunningHashes } from './running-hash.js';
 import {
   completeFile,
   createSubmission,
@@ -53,7 +54,7 @@ export function uploadsRoutes(deps: {
   storage?: UploadStorage;
 }): Router {
   const storage = deps.storage ?? createUploadStorage(deps.config);
-  const d = { ...deps, storage };
+  const d = { ...deps, storage, hashes: new RunningHashes() };
   const router = express.Router();
   const user = (req: Request) => req.user!;
 

@@ -33,6 +33,8 @@ export interface UploadsDeps {
   db: Database;
   logger: Logger;
   storage: UploadStorage;
+  /** This process's running checksums (running-hash.ts): completion usually needs no second pass. */
+  hashes: RunningHashes;
 }
 
 export const SUBMISSION_NOT_FOUND = 'No such submission.';
@@ -231,9 +233,6 @@ export async function getFile(deps: UploadsDeps, user: SessionUser, fileId: stri
   return toFileInfo(file, file.status === 'complete' ? undefined : await receivedParts(deps.db, file.id));
 }
 
-/** This process's running checksums (running-hash.ts): completion usually needs no second pass. */
-const runningHashes = new RunningHashes();
-
 /**
  * Stores one part, streamed from the request. The part number and the declared Content-Length are
  * checked against the plan before a byte is stored, and the bytes are counted while they stream.
@@ -259,7 +258,7 @@ export async function putPart(
   if (!/^\d+$/.test(contentLength) || Number(contentLength) !== range.size) {
     throw new AppError(400, 'bad_part_size', `Part ${partNumber} must be exactly ${range.size} bytes.`);
   }
-  const tap = runningHashes.begin(
+  const tap = deps.hashes.begin(
     deps.storage,
     { id: file.id, size: Number(file.size), key: file.storageKey },
     partNumber,
@@ -360,7 +359,7 @@ export async function completeFile(
     parts: parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag })),
     size: plan.fileSize,
   });
-  const actual = (await runningHashes.take(file.id)) ?? (await hashStored(deps.storage, file.storageKey));
+  const actual = (await deps.hashes.take(file.id)) ?? (await hashStored(deps.storage, file.storageKey));
   const expected = body.sha256 ?? file.sha256;
   if (expected && expected !== actual) {
     await restart(deps, file);
@@ -372,7 +371,7 @@ export async function completeFile(
 }
 
 async function restart(deps: UploadsDeps, file: SubmissionFileInstance): Promise<void> {
-  runningHashes.forget(file.id);
+  deps.hashes.forget(file.id);
   await deps.db.models.FilePart.destroy({ where: { fileId: file.id } });
   await deps.storage.remove(file.storageKey, null);
   const uploadId = await deps.storage.begin(file.storageKey, Number(file.size), file.type);
@@ -380,8 +379,11 @@ async function restart(deps: UploadsDeps, file: SubmissionFileInstance): Promise
 }
 
 /** Deletes a file's bytes and rows. */
-export async function destroyFile(deps: Pick<UploadsDeps, 'db' | 'storage'>, file: SubmissionFileInstance) {
-  runningHashes.forget(file.id);
+export async function destroyFile(
+  deps: Pick<UploadsDeps, 'db' | 'storage'> & { hashes?: RunningHashes },
+  file: SubmissionFileInstance,
+) {
+  deps.hashes?.forget(file.id);
   await deps.storage.remove(file.storageKey, file.status === 'complete' ? null : file.storageUploadId);
   await deps.db.models.FilePart.destroy({ where: { fileId: file.id } });
   await file.destroy();
