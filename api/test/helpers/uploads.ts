@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
+import type { ClientRequest } from 'node:http';
 import { UploadClient } from '@avp/shared';
 import type { TransportRequest, TransportResponse, UploadSource } from '@avp/shared';
 
@@ -74,8 +75,8 @@ export interface RawAnswer {
 
 /**
  * PUTs several bodies to the same URL at once over node:http, writing them 64 KiB at a time in turn, so
- * their bytes reach the server interleaved rather than one request after the other. Each body is sent in
- * full with its Content-Length even when the server answers early (it then discards the rest).
+ * their bytes reach the server interleaved rather than one request after the other. A request the server
+ * answers before its body is all sent (a refusal) gets no more of it, as a client would stop sending.
  */
 export async function interleavedPuts(
   url: string,
@@ -88,10 +89,13 @@ export async function interleavedPuts(
       method: 'PUT',
       headers: { ...headers, 'content-type': 'application/octet-stream', 'content-length': body.length },
     });
-    const answer = new Promise<RawAnswer>((resolve, reject) => {
-      // Once the answer is in, a write the server no longer reads may fail; the answer stands.
+    const sending = { req, body, answered: false, answer: undefined as unknown as Promise<RawAnswer> };
+    sending.answer = new Promise<RawAnswer>((resolve, reject) => {
+      // Once answered, writing the rest may fail (the server closed the connection); the answer stands.
       req.on('error', reject);
       req.once('response', (res) => {
+        sending.answered = true;
+        req.emit('answered');
         const parts: Buffer[] = [];
         res.on('data', (data: Buffer) => parts.push(data));
         res.once('error', reject);
@@ -104,29 +108,30 @@ export async function interleavedPuts(
         });
       });
     });
-    return { req, body, answer };
+    return sending;
   });
   const longest = Math.max(...bodies.map((b) => b.length));
   for (let offset = 0; offset < longest; offset += chunk) {
-    const drained: Promise<void>[] = [];
-    for (const { req, body } of requests) {
-      if (offset >= body.length || req.destroyed) continue;
-      if (!req.write(body.subarray(offset, offset + chunk))) {
-        drained.push(
-          new Promise((resolve) => {
-            const done = () => {
-              req.off('drain', done);
-              req.off('close', done);
-              resolve();
-            };
-            req.on('drain', done);
-            req.on('close', done);
-          }),
-        );
-      }
+    const waits: Promise<void>[] = [];
+    for (const sending of requests) {
+      const { req, body } = sending;
+      if (offset >= body.length || sending.answered || req.destroyed) continue;
+      if (!req.write(body.subarray(offset, offset + chunk))) waits.push(drained(req));
     }
-    await Promise.all(drained);
+    await Promise.all(waits);
   }
-  for (const { req } of requests) req.end();
+  for (const { req, answered } of requests) if (!answered) req.end();
   return Promise.all(requests.map((r) => r.answer));
+}
+
+/** Resolves when a request can take more, has been answered, or has closed. */
+function drained(req: ClientRequest): Promise<void> {
+  return new Promise((resolve) => {
+    const events = ['drain', 'answered', 'close'];
+    const done = () => {
+      for (const event of events) req.off(event, done);
+      resolve();
+    };
+    for (const event of events) req.on(event, done);
+  });
 }

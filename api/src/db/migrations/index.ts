@@ -1,6 +1,7 @@
 import * as initialSchema from './0001-initial-schema.js';
 import * as orderCard from './0002-order-card.js';
 import * as staffRefunds from './0003-staff-refunds.js';
+import * as uploadClaims from './0004-upload-claims.js';
 import type { MigrationContext } from './types.js';
 
 export type { MigrationContext };
@@ -19,4 +20,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; module: MigrationModule }
   { name: '0001-initial-schema', module: initialSchema },
   { name: '0002-order-card', module: orderCard },
   { name: '0003-staff-refunds', module: staffRefunds },
+  { name: '0004-upload-claims', module: uploadClaims },
 ];
