@@ -147,7 +147,7 @@ describe.each(CASES)('upload integrity on %s with %s storage', (dialect, driver)
       expect(bytes.subarray(otherRange.start, otherRange.end).equals(otherBytes)).toBe(true);
       expect(done.body.file.sha256).toBe(sha256(bytes));
     }
-  });
+  }, 120_000);
 
   it('verifies completion against the stored bytes when another process replaced a part', async () => {
     const t = await app(dialect, driver);
@@ -231,9 +231,11 @@ describe.each(CASES)('upload integrity on %s with %s storage', (dialect, driver)
       headersOf(t, ada),
       [first, first],
     );
-    expect(answers.map((a) => a.status).sort()).toSatisfy(
-      (statuses: number[]) => statuses.join() === '200,200' || statuses.join() === '200,409',
-    );
+    // Overlapping, the second is refused (the shared client retries it); one after the other, both land.
+    expect(answers.some((a) => a.status === 200)).toBe(true);
+    for (const answer of answers.filter((a) => a.status !== 200)) {
+      expect(answer).toMatchObject({ status: 409, body: { error: { code: 'part_in_progress' } } });
+    }
     // Sent again later, it is simply stored again.
     expect((await put(t.url, ada, file.id, 1, first)).status).toBe(200);
     expect((await put(t.url, ada, file.id, 2, second)).status).toBe(200);

@@ -39,7 +39,7 @@ export function isRetryableStatus(status: number): boolean {
 /**
  * 409 codes meaning another request is writing the same part or completing the same file right now
  * (docs/api.md 'Uploads'): the same request succeeds once that one is done, or once the server gives up
- * on it (a request cut off without a word holds its part for about 15 s).
+ * on it (a request cut off without a word holds its part for about 10 s).
  */
 export const BUSY_CODES: readonly string[] = ['part_in_progress', 'completion_in_progress'];
 

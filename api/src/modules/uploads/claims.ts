@@ -20,8 +20,8 @@ import type { Database } from '../../db/index.js';
 
 /** Part number of the claim a completion holds on the whole file. */
 export const COMPLETION = 0;
-export const LEASE_MS = 15_000;
-export const RENEW_MS = 5_000;
+export const LEASE_MS = 10_000;
+export const RENEW_MS = 3_000;
 
 /** The claim passed to another writer (or its file is gone): stop, and store nothing more. */
 export class ClaimLost extends Error {
