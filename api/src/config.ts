@@ -159,6 +159,8 @@ const schema = z
     MEDIA_BASE_URL: url(['http:', 'https:']),
     REDIS_URL: url(['redis:', 'rediss:']),
     UPLOAD_MAX_BYTES: integer(100 * GIB, 1, Number.MAX_SAFE_INTEGER),
+    // Bytes one client may hold in files registered but not yet complete, across their submissions.
+    UPLOAD_QUOTA_BYTES: integer(500 * GIB, 1, Number.MAX_SAFE_INTEGER),
     UPLOAD_RETENTION_DAYS: integer(7, 1, 3650),
     LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
     // Production unless told otherwise: stack traces and verbose errors are opt-in.

@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       S3_FORCE_PATH_STYLE: false,
       TZ_STORE: 'America/New_York',
       UPLOAD_MAX_BYTES: 100 * 1024 ** 3,
+      UPLOAD_QUOTA_BYTES: 500 * 1024 ** 3,
       UPLOAD_RETENTION_DAYS: 7,
       LOG_LEVEL: 'info',
       NODE_ENV: 'production',
@@ -123,6 +124,17 @@ describe('loadConfig', () => {
       'UPLOAD_RETENTION_DAYS: must be an integer between 1 and 3650 (got "-1")',
       'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
     ]);
+  });
+
+  it('takes UPLOAD_QUOTA_BYTES as a whole number of bytes, at least 1', () => {
+    expect(
+      loadConfig({ SESSION_SECRET: TEST_SECRET, UPLOAD_QUOTA_BYTES: '1073741824' }).UPLOAD_QUOTA_BYTES,
+    ).toBe(1024 ** 3);
+    for (const value of ['0', '500GB', '-5', '1.5']) {
+      expect(errorLines({ SESSION_SECRET: TEST_SECRET, UPLOAD_QUOTA_BYTES: value })).toEqual([
+        `UPLOAD_QUOTA_BYTES: must be an integer between 1 and ${Number.MAX_SAFE_INTEGER} (got "${value}")`,
+      ]);
+    }
   });
 
   it('wants all three Stripe keys or none', () => {

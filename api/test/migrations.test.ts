@@ -32,6 +32,7 @@ const TABLES = [
   'stores',
   'submission_files',
   'submissions',
+  'upload_claims',
   'users',
   'webhook_events',
 ];

@@ -24,12 +24,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let storage: LocalStorage;
 let file: { id: string; size: number; key: string };
+/** The write behind each stored part, as the database records it (file_parts.write_id). */
+let recorded: Map<number, string>;
 let n = 0;
 beforeEach(async () => {
   storage = new LocalStorage(dir);
   file = { id: `file-${++n}`, size: SIZE, key: `submissions/test/file-${n}` };
+  recorded = new Map();
   await storage.begin(file.key, SIZE);
 });
+
+const take = (hashes: RunningHashes, id = file.id) => hashes.take(id, recorded);
 
 /** A part's bytes in 64 KiB chunks, as a socket delivers them. */
 function chunksOf(part: number): Buffer[] {
@@ -43,7 +48,8 @@ function chunksOf(part: number): Buffer[] {
 
 /** Streams one part through storage with the tap, then commits it (or aborts on failure). */
 async function store(hashes: RunningHashes, part: number, store: UploadStorage = storage): Promise<void> {
-  const tap = hashes.begin(store, file, part);
+  const writeId = `write-${++n}`;
+  const tap = hashes.begin(store, file, part, writeId);
   const range = partRange(plan, part);
   try {
     await store.writePart({
@@ -59,12 +65,16 @@ async function store(hashes: RunningHashes, part: number, store: UploadStorage =
     tap.abort();
     throw error;
   }
+  recorded.set(part, writeId);
   tap.commit();
 }
 
 /** Starts several parts together and lets their chunks interleave, as parallel requests do. */
 async function interleaved(hashes: RunningHashes, parts: number[]): Promise<void> {
-  const taps = parts.map((p) => ({ part: p, tap: hashes.begin(storage, file, p), chunks: chunksOf(p) }));
+  const taps = parts.map((p) => {
+    recorded.set(p, `write-${++n}`);
+    return { part: p, tap: hashes.begin(storage, file, p, recorded.get(p)!), chunks: chunksOf(p) };
+  });
   const longest = Math.max(...taps.map((t) => t.chunks.length));
   for (let i = 0; i < longest; i++) {
     for (const t of taps) if (i < t.chunks.length) t.tap.observe(t.chunks[i]!);
@@ -87,7 +97,7 @@ describe('running sha-256 of a file stored part by part', () => {
     const hashes = new RunningHashes();
     for (let p = 1; p <= plan.partCount; p++) await store(hashes, p);
     expect(hashes.heldBytes).toBe(0);
-    expect(await hashes.take(file.id)).toBe(expected);
+    expect(await take(hashes)).toBe(expected);
   });
 
   it('parts in reverse order are held, then hashed once the first arrives', async () => {
@@ -96,7 +106,7 @@ describe('running sha-256 of a file stored part by part', () => {
     expect(hashes.heldBytes).toBe(SIZE - PART);
     await store(hashes, 1);
     expect(hashes.heldBytes).toBe(0);
-    expect(await hashes.take(file.id)).toBe(expected);
+    expect(await take(hashes)).toBe(expected);
   });
 
   it('four parts streaming at once, completing in any order', async () => {
@@ -104,7 +114,7 @@ describe('running sha-256 of a file stored part by part', () => {
     await interleaved(hashes, [1, 2, 3, 4]);
     await store(hashes, 5);
     expect(hashes.heldBytes).toBe(0);
-    expect(await hashes.take(file.id)).toBe(expected);
+    expect(await take(hashes)).toBe(expected);
   });
 
   it('past the memory budget, parts are read back from storage instead of held', async () => {
@@ -112,35 +122,42 @@ describe('running sha-256 of a file stored part by part', () => {
     for (const p of [3, 4, 5, 2]) await store(hashes, p);
     expect(hashes.heldBytes).toBeLessThanOrEqual(PART + 1);
     await store(hashes, 1);
-    expect(await hashes.take(file.id)).toBe(expected);
+    expect(await take(hashes)).toBe(expected);
     expect(hashes.heldBytes).toBe(0);
   });
 
   it('a part cut off mid-way is taken back out, and its retry counts once', async () => {
     const hashes = new RunningHashes();
-    const tap = hashes.begin(storage, file, 1);
+    const tap = hashes.begin(storage, file, 1, 'cut-off');
     for (const chunk of chunksOf(1).slice(0, 10)) tap.observe(chunk);
     tap.abort();
-    const held = hashes.begin(storage, file, 3);
+    const held = hashes.begin(storage, file, 3, 'cut-off too');
     held.observe(chunksOf(3)[0]!);
     held.abort();
     expect(hashes.heldBytes).toBe(0);
     for (let p = 1; p <= plan.partCount; p++) await store(hashes, p);
-    expect(await hashes.take(file.id)).toBe(expected);
+    expect(await take(hashes)).toBe(expected);
   });
 
   it('a part sent again after it was hashed makes completion hash the stored file instead', async () => {
     const hashes = new RunningHashes();
     for (let p = 1; p <= plan.partCount; p++) await store(hashes, p);
     await store(hashes, 2);
-    expect(await hashes.take(file.id)).toBeUndefined();
+    expect(await take(hashes)).toBeUndefined();
+  });
+
+  it('a part another process stored since (a write this one never saw) gives no digest', async () => {
+    const hashes = new RunningHashes();
+    for (let p = 1; p <= plan.partCount; p++) await store(hashes, p);
+    recorded.set(2, 'written-elsewhere');
+    expect(await take(hashes)).toBeUndefined();
   });
 
   it('a file missing parts, or unknown to this process, gives no digest', async () => {
     const hashes = new RunningHashes();
     for (const p of [1, 2, 4]) await store(hashes, p);
-    expect(await hashes.take(file.id)).toBeUndefined();
-    expect(await hashes.take('never-seen')).toBeUndefined();
+    expect(await take(hashes)).toBeUndefined();
+    expect(await take(hashes, 'never-seen')).toBeUndefined();
   });
 
   it('forgetting a file releases what it held', async () => {
@@ -149,7 +166,7 @@ describe('running sha-256 of a file stored part by part', () => {
     expect(hashes.heldBytes).toBe(PART);
     hashes.forget(file.id);
     expect(hashes.heldBytes).toBe(0);
-    expect(await hashes.take(file.id)).toBeUndefined();
+    expect(await take(hashes)).toBeUndefined();
   });
 
   it('on a store that cannot be read back cheaply (S3), parts past the budget give no digest', async () => {
@@ -160,6 +177,6 @@ describe('running sha-256 of a file stored part by part', () => {
     await store(hashes, 2, s3Like);
     await store(hashes, 1, s3Like);
     for (let p = 3; p <= plan.partCount; p++) await store(hashes, p, s3Like);
-    expect(await hashes.take(file.id)).toBeUndefined();
+    expect(await take(hashes)).toBeUndefined();
   });
 });

@@ -88,3 +88,26 @@ export async function startTestApp(
     },
   };
 }
+
+/**
+ * A second API process on the same database and storage as `base`: its own connection pool and its own
+ * app (so nothing held in memory is shared), as another machine behind the load balancer would be.
+ */
+export async function startPeerApp(
+  base: Pick<TestDatabase, 'config' | 'logger'>,
+): Promise<{ url: string; db: Database; close(): Promise<void> }> {
+  const db = await openDatabase(base.config, base.logger);
+  const app = createApp({ config: base.config, db, logger: base.logger });
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    db,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.close();
+    },
+  };
+}

@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import type { ClientRequest } from 'node:http';
 import { UploadClient } from '@avp/shared';
 import type { TransportRequest, TransportResponse, UploadSource } from '@avp/shared';
 
@@ -65,3 +67,71 @@ export const sponsorForm = {
   event_name: 'Expo 2027',
   sponsor_company: 'Acme AV',
 };
+
+export interface RawAnswer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * PUTs several bodies to the same URL at once over node:http, writing them 64 KiB at a time in turn, so
+ * their bytes reach the server interleaved rather than one request after the other. A request the server
+ * answers before its body is all sent (a refusal) gets no more of it, as a client would stop sending.
+ */
+export async function interleavedPuts(
+  url: string,
+  headers: Record<string, string>,
+  bodies: Buffer[],
+  chunk = 64 * 1024,
+): Promise<RawAnswer[]> {
+  const requests = bodies.map((body) => {
+    const req = request(url, {
+      method: 'PUT',
+      headers: { ...headers, 'content-type': 'application/octet-stream', 'content-length': body.length },
+    });
+    const sending = { req, body, answered: false, answer: undefined as unknown as Promise<RawAnswer> };
+    sending.answer = new Promise<RawAnswer>((resolve, reject) => {
+      // Once answered, writing the rest may fail (the server closed the connection); the answer stands.
+      req.on('error', reject);
+      req.once('response', (res) => {
+        sending.answered = true;
+        req.emit('answered');
+        const parts: Buffer[] = [];
+        res.on('data', (data: Buffer) => parts.push(data));
+        res.once('error', reject);
+        res.once('end', () => {
+          const text = Buffer.concat(parts).toString('utf8');
+          resolve({
+            status: res.statusCode ?? 0,
+            body: text === '' ? undefined : (JSON.parse(text) as unknown),
+          });
+        });
+      });
+    });
+    return sending;
+  });
+  const longest = Math.max(...bodies.map((b) => b.length));
+  for (let offset = 0; offset < longest; offset += chunk) {
+    const waits: Promise<void>[] = [];
+    for (const sending of requests) {
+      const { req, body } = sending;
+      if (offset >= body.length || sending.answered || req.destroyed) continue;
+      if (!req.write(body.subarray(offset, offset + chunk))) waits.push(drained(req));
+    }
+    await Promise.all(waits);
+  }
+  for (const { req, answered } of requests) if (!answered) req.end();
+  return Promise.all(requests.map((r) => r.answer));
+}
+
+/** Resolves when a request can take more, has been answered, or has closed. */
+function drained(req: ClientRequest): Promise<void> {
+  return new Promise((resolve) => {
+    const events = ['drain', 'answered', 'close'];
+    const done = () => {
+      for (const event of events) req.off(event, done);
+      resolve();
+    };
+    for (const event of events) req.on(event, done);
+  });
+}

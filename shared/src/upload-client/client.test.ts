@@ -268,6 +268,10 @@ describe('UploadClient', () => {
       'a 500 with an error body',
       (): TransportResponse => ({ status: 500, body: { error: { code: 'internal', message: 'x' } } }),
     ],
+    [
+      'a 409 part_in_progress (an earlier send of it still being stored)',
+      (): TransportResponse => ({ status: 409, body: { error: { code: 'part_in_progress', message: 'x' } } }),
+    ],
   ])('retries a part after %s, with growing waits', async (_name, answer) => {
     const server = new FakeServer();
     let failures = 2;

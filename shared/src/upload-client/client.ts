@@ -13,7 +13,7 @@ import { createSha256 } from './sha256.js';
 import type { Hasher } from './sha256.js';
 import { UPLOADS_API } from './protocol.js';
 import type { CreateSubmission, SubmissionInfo, UploadFileInfo } from './protocol.js';
-import { DEFAULT_RETRY, isRetryableStatus, retryDelayMs } from './retry.js';
+import { DEFAULT_RETRY, isRetryableAnswer, retryDelayMs } from './retry.js';
 import type { RetryPolicy } from './retry.js';
 
 /** What both fetch's AbortSignal and got's accept. */
@@ -209,7 +209,7 @@ export class UploadClient {
         const res = await this.transport(request);
         if (res.status >= 200 && res.status < 300) return res.body as T;
         last = errorFrom(res.status, res.body);
-        if (!isRetryableStatus(res.status)) throw last;
+        if (!isRetryableAnswer(res.status, last.code)) throw last;
       } catch (error) {
         if (error instanceof UploadError) throw error;
         if (request.signal?.aborted) throw new Aborted();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY, isRetryableStatus, retryDelayMs } from './retry.js';
+import { DEFAULT_RETRY, isRetryableAnswer, isRetryableStatus, retryDelayMs } from './retry.js';
 import { percentOf, snapshot, SpeedMeter } from './progress.js';
 
 const policy = { retries: 5, baseMs: 100, maxMs: 1_000 };
@@ -41,6 +41,20 @@ describe('isRetryableStatus', () => {
     [422, false],
   ])('%i → %s', (status, expected) => {
     expect(isRetryableStatus(status)).toBe(expected);
+  });
+});
+
+describe('isRetryableAnswer: a 409 that only means busy is tried again', () => {
+  it.each([
+    [409, 'part_in_progress', true],
+    [409, 'completion_in_progress', true],
+    [409, 'parts_missing', false],
+    [409, 'file_complete', false],
+    [400, 'part_in_progress', false],
+    [503, 'http_error', true],
+    [422, 'checksum_mismatch', false],
+  ])('%i %s → %s', (status, code, expected) => {
+    expect(isRetryableAnswer(status, code)).toBe(expected);
   });
 });
 

@@ -1,4 +1,7 @@
-/** Retry policy of the upload client: exponential backoff with jitter on network errors and 5xx. */
+/**
+ * Retry policy of the upload client: exponential backoff with jitter on network errors, 5xx and the
+ * answers that say 'busy, come back shortly'.
+ */
 
 export interface RetryPolicy {
   /** Attempts after the first; 0 disables retrying. */
@@ -31,4 +34,16 @@ export function retryDelayMs(
  */
 export function isRetryableStatus(status: number): boolean {
   return status >= 500 || status === 408 || status === 429;
+}
+
+/**
+ * 409 codes meaning another request is writing the same part or completing the same file right now
+ * (docs/api.md 'Uploads'): the same request succeeds once that one is done, or once the server gives up
+ * on it (a request cut off without a word holds its part for about 10 s).
+ */
+export const BUSY_CODES: readonly string[] = ['part_in_progress', 'completion_in_progress'];
+
+/** Whether an answer is worth another try: a retryable status, or a 409 that only means 'busy'. */
+export function isRetryableAnswer(status: number, code: string): boolean {
+  return isRetryableStatus(status) || (status === 409 && BUSY_CODES.includes(code));
 }

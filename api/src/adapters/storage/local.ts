@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import type { Readable } from 'node:stream';
@@ -22,9 +22,10 @@ export async function assertWritable(dir: string): Promise<void> {
 /**
  * Passes bytes through while counting them; fails as soon as more than `size` arrive, so an oversized
  * body is cut off before it is stored, and at the end when fewer arrived. `observe` sees each chunk that
- * passes (the uploads module's running checksum), without a copy.
+ * passes (the uploads module's write claim and running checksum), without a copy; when it returns a
+ * promise the chunk waits for it, and when that rejects (or observe throws) the chunk is not passed on.
  */
-export function exactSize(size: number, observe?: (chunk: Buffer) => void): Transform {
+export function exactSize(size: number, observe?: (chunk: Buffer) => void | Promise<void>): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -33,8 +34,21 @@ export function exactSize(size: number, observe?: (chunk: Buffer) => void): Tran
         callback(new PartSizeError(size, seen));
         return;
       }
-      observe?.(chunk);
-      callback(null, chunk);
+      let pending: void | Promise<void>;
+      try {
+        pending = observe?.(chunk);
+      } catch (error) {
+        callback(error as Error);
+        return;
+      }
+      if (pending === undefined) {
+        callback(null, chunk);
+        return;
+      }
+      pending.then(
+        () => callback(null, chunk),
+        (error: unknown) => callback(error as Error),
+      );
     },
     flush(callback) {
       callback(seen === size ? null : new PartSizeError(size, seen));
@@ -77,7 +91,7 @@ export class LocalStorage implements UploadStorage {
     offset: number;
     size: number;
     body: Readable;
-    observe?: (chunk: Buffer) => void;
+    observe?: (chunk: Buffer) => void | Promise<void>;
   }): Promise<null> {
     // 'r+': the file must exist (begin made it); a part for a file already cleaned up fails here.
     // A 1 MiB buffer lets chunks queue up behind a write in progress and go down in one writev.
@@ -104,6 +118,10 @@ export class LocalStorage implements UploadStorage {
       stream.once('error', reject);
     });
     return stream;
+  }
+
+  async size(key: string): Promise<number> {
+    return (await stat(this.pathOf(key))).size;
   }
 
   async remove(key: string): Promise<void> {

@@ -60,7 +60,7 @@ export class S3Storage implements UploadStorage {
     partNumber: number;
     size: number;
     body: Readable;
-    observe?: (chunk: Buffer) => void;
+    observe?: (chunk: Buffer) => void | Promise<void>;
   }): Promise<string | null> {
     const counted = args.body.pipe(exactSize(args.size, args.observe));
     args.body.once('error', (error) => counted.destroy(error));
@@ -114,6 +114,11 @@ export class S3Storage implements UploadStorage {
       }),
     );
     return out.Body as Readable;
+  }
+
+  async size(key: string): Promise<number> {
+    const out = await this.client.send(new sdk!.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+    return out.ContentLength ?? 0;
   }
 
   async remove(key: string, uploadId: string | null): Promise<void> {

@@ -27,7 +27,9 @@ export interface UploadStorage {
   /**
    * Stores one part, streamed from `body`, which must yield exactly `size` bytes (else PartSizeError and
    * nothing is recorded). Idempotent: sending a part again replaces it. Returns the part's etag, if any.
-   * `observe` is handed each chunk of the body on its way to storage.
+   * `observe` is handed each chunk of the body on its way to storage; a promise it returns holds the chunk
+   * back until it settles, and a rejection (or a throw) fails the write before the chunk is stored.
+   * Callers must not write the same part twice at once (the uploads module's write claims see to it).
    */
   writePart(args: {
     key: string;
@@ -36,10 +38,12 @@ export interface UploadStorage {
     offset: number;
     size: number;
     body: Readable;
-    observe?: (chunk: Buffer) => void;
+    observe?: (chunk: Buffer) => void | Promise<void>;
   }): Promise<string | null>;
   /** Joins the parts into the finished file. */
   finish(args: { key: string; uploadId: string | null; parts: PartRef[]; size: number }): Promise<void>;
+  /** The size in bytes of the finished file as stored. */
+  size(key: string): Promise<number>;
   /** Streams the finished file, or bytes start..end (inclusive) of it. */
   read(key: string, range?: { start: number; end: number }): Promise<Readable>;
   /** Deletes a finished file or abandons an unfinished upload; missing is not an error. */

@@ -110,9 +110,11 @@ export interface FilePartAttributes {
   partNumber: number;
   size: number;
   etag: string | null;
+  /** The write that stored the part's current bytes (its claim's token). */
+  writeId: string | null;
   createdAt: Date;
 }
-export type FilePartCreation = Optional<FilePartAttributes, 'id' | 'etag' | 'createdAt'>;
+export type FilePartCreation = Optional<FilePartAttributes, 'id' | 'etag' | 'writeId' | 'createdAt'>;
 export interface FilePartInstance extends Model<FilePartAttributes, FilePartCreation>, FilePartAttributes {}
 
 export function defineFilePart(sequelize: Sequelize): ModelStatic<FilePartInstance> {
@@ -124,6 +126,7 @@ export function defineFilePart(sequelize: Sequelize): ModelStatic<FilePartInstan
       partNumber: { type: DataTypes.INTEGER, allowNull: false, unique: 'file_parts_file_part' },
       size: { type: DataTypes.INTEGER, allowNull: false },
       etag: { type: DataTypes.STRING(255), allowNull: true },
+      writeId: { type: DataTypes.STRING(36), allowNull: true },
       createdAt: { type: DataTypes.DATE, allowNull: false },
     },
     { tableName: 'file_parts', underscored: true, updatedAt: false },

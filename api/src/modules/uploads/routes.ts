@@ -1,5 +1,5 @@
 import express from 'express';
-import type { Request, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { createUploadStorage } from '../../adapters/storage/index.js';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
@@ -9,6 +9,7 @@ import type { Logger } from '../../logger.js';
 import { requireStaff, requireUser } from '../accounts/index.js';
 import { inboxFile, listInbox, markHandled } from './inbox.js';
 import { parseRange } from './range.js';
+import { RunningHashes } from './running-hash.js';
 import {
   completeFile,
   createSubmission,
@@ -21,6 +22,30 @@ import {
 } from './service.js';
 
 const param = (req: Request, name: string) => String(req.params[name] ?? '');
+
+/**
+ * A part answered before its body was read to the end (refused, busy, cut off) closes the connection:
+ * Node would neither read the rest nor reuse the connection, and the client would wait on it.
+ */
+const closeUnlessRead: RequestHandler = (req, res, next) => {
+  res.set('Connection', 'close');
+  req.once('end', () => {
+    if (!res.headersSent) res.removeHeader('Connection');
+  });
+  next();
+};
+
+const BUSY = new Set(['part_in_progress', 'completion_in_progress']);
+
+/** A write refused because another request holds its part or file (claims.ts) is worth another try. */
+async function retryWhenBusy<T>(res: Response, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof AppError && BUSY.has(error.code)) res.set('Retry-After', '1');
+    throw error;
+  }
+}
 
 /** A download name that is safe in a header: ASCII fallback plus the RFC 5987 UTF-8 form. */
 export function contentDisposition(name: string): string {
@@ -53,7 +78,7 @@ export function uploadsRoutes(deps: {
   storage?: UploadStorage;
 }): Router {
   const storage = deps.storage ?? createUploadStorage(deps.config);
-  const d = { ...deps, storage };
+  const d = { ...deps, storage, hashes: new RunningHashes() };
   const router = express.Router();
   const user = (req: Request) => req.user!;
 
@@ -92,23 +117,19 @@ export function uploadsRoutes(deps: {
     res.set('Cache-Control', 'no-store').json({ file: await getFile(d, user(req), param(req, 'fileId')) });
   });
 
-  router.put('/uploads/files/:fileId/parts/:partNumber', requireUser, async (req, res) => {
+  router.put('/uploads/files/:fileId/parts/:partNumber', closeUnlessRead, requireUser, async (req, res) => {
     if (!req.is('application/octet-stream')) {
       throw new AppError(415, 'unsupported_media_type', 'Parts are sent as application/octet-stream.');
     }
-    const part = await putPart(
-      d,
-      user(req),
-      param(req, 'fileId'),
-      param(req, 'partNumber'),
-      req.get('content-length'),
-      req,
+    const part = await retryWhenBusy(
+      res,
+      putPart(d, user(req), param(req, 'fileId'), param(req, 'partNumber'), req.get('content-length'), req),
     );
     res.set('Cache-Control', 'no-store').json(part);
   });
 
   router.post('/uploads/files/:fileId/complete', requireUser, async (req, res) => {
-    const file = await completeFile(d, user(req), param(req, 'fileId'), req.body);
+    const file = await retryWhenBusy(res, completeFile(d, user(req), param(req, 'fileId'), req.body));
     res.set('Cache-Control', 'no-store').json({ file });
   });
 

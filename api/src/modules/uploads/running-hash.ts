@@ -16,9 +16,11 @@ import type { UploadStorage } from '../../adapters/storage/index.js';
  *     (local storage only: on S3 that would be a ranged GET, so the file is hashed whole at completion).
  *
  * A part that fails mid-way is taken back out (the hash is restored from a copy taken before it began).
- * Whenever the running hash cannot be trusted to cover the stored bytes exactly (a part sent again after
- * it was hashed, parts stored by another process, a restart) it is dropped and completion streams the
- * assembled file instead.
+ * Each part is followed with the id of the write that stored it (its claim's token, claims.ts), and a
+ * digest is given out only when those are, part for part, the writes the database records now: a part
+ * stored again since, by this process or another, means the hash no longer describes the stored bytes.
+ * Whenever the running hash cannot be trusted to cover the stored bytes exactly (that, parts stored by
+ * another process, a restart) it is dropped and completion streams the assembled file instead.
  */
 
 /** Bytes held for parts ahead of the hash, across all files of this process. */
@@ -42,6 +44,8 @@ interface FileCursor {
   chain: Promise<void>;
   /** Read-backs not yet in the hash: while any is, nothing may go into the hash in stream. */
   reading: number;
+  /** The write behind each part in the hash or ready for it. */
+  writes: Map<number, string>;
   broken: boolean;
 }
 
@@ -82,17 +86,19 @@ export class RunningHashes {
       receiving: new Map(),
       chain: Promise.resolve(),
       reading: 0,
+      writes: new Map(),
       broken: false,
     };
     this.files.set(fileId, cursor);
     return cursor;
   }
 
-  /** Starts following one part of a file as it streams in. */
+  /** Starts following one part of a file as it streams in, stored by the write `writeId`. */
   begin(
     storage: UploadStorage,
     file: { id: string; size: number; key: string },
     partNumber: number,
+    writeId: string,
   ): PartTap {
     const c = this.cursor(file.id, file.size, file.key);
     const settled = () => {
@@ -146,6 +152,7 @@ export class RunningHashes {
           release();
           return;
         }
+        c.writes.set(partNumber, writeId);
         if (streamed) {
           c.next = partNumber + 1;
         } else {
@@ -214,12 +221,18 @@ export class RunningHashes {
     }
   }
 
-  /** The file's sha-256 when the running hash covers every part exactly, else undefined; forgets it. */
-  async take(fileId: string): Promise<string | undefined> {
+  /**
+   * The file's sha-256 when the running hash covers every part exactly, as stored by the writes `stored`
+   * names (part number → write id, from the database), else undefined; forgets the file.
+   */
+  async take(fileId: string, stored: ReadonlyMap<number, string | null>): Promise<string | undefined> {
     const c = this.files.get(fileId);
     if (!c) return undefined;
     await c.chain;
-    const covered = !c.broken && c.next === c.plan.partCount + 1 && c.streaming === null;
+    let covered = !c.broken && c.next === c.plan.partCount + 1 && c.streaming === null;
+    for (let part = 1; covered && part <= c.plan.partCount; part++) {
+      covered = c.writes.get(part) === (stored.get(part) ?? null);
+    }
     const digest = covered ? c.hash.digest('hex') : undefined;
     if (this.files.get(fileId) === c) this.forget(fileId);
     return digest;

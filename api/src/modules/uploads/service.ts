@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import {
   createSubmissionSchema,
+  formatBytes,
   missingParts,
   partRange,
   planUpload,
@@ -10,7 +10,7 @@ import {
   uploadFileRegistrationSchema,
 } from '@avp/shared';
 import type { SubmissionInfo, UploadFileInfo } from '@avp/shared';
-import { Op, UniqueConstraintError } from 'sequelize';
+import { ForeignKeyConstraintError, Op } from 'sequelize';
 import type { WhereOptions } from 'sequelize';
 import { z } from 'zod';
 import { PartSizeError } from '../../adapters/storage/index.js';
@@ -18,6 +18,7 @@ import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type {
+  FilePartInstance,
   SubmissionAttributes,
   SubmissionFileInstance,
   SubmissionInstance,
@@ -25,14 +26,19 @@ import type {
 import { AppError } from '../../http/errors.js';
 import type { Logger } from '../../logger.js';
 import type { SessionUser } from '../accounts/index.js';
+import { claimWrite, COMPLETION, liveClaims } from './claims.js';
+import type { WriteClaim } from './claims.js';
 import { queueSubmissionMails } from './mail.js';
-import { RunningHashes } from './running-hash.js';
+import { quotaExceeded, unfinishedBytes } from './quota.js';
+import type { RunningHashes } from './running-hash.js';
 
 export interface UploadsDeps {
   config: Config;
   db: Database;
   logger: Logger;
   storage: UploadStorage;
+  /** This process's running checksums (running-hash.ts): completion usually needs no second pass. */
+  hashes: RunningHashes;
 }
 
 export const SUBMISSION_NOT_FOUND = 'No such submission.';
@@ -179,7 +185,9 @@ const registrationSchema = uploadFileRegistrationSchema.extend({
 
 /**
  * Registers a file and answers its part size and the parts already received. The same name, size and
- * last-modified time in the same open submission is the same file: its upload resumes.
+ * last-modified time in the same open submission is the same file: its upload resumes. A new file must
+ * fit the client's quota of unfinished bytes (quota.ts), checked in the transaction that inserts it with
+ * the client's row locked, so concurrent registrations are counted one after the other.
  */
 export async function registerFile(
   deps: UploadsDeps,
@@ -191,37 +199,63 @@ export async function registerFile(
   assertOpen(submission);
   const body = registrationSchema.parse(input);
   if (body.size > deps.config.UPLOAD_MAX_BYTES) {
-    throw new AppError(413, 'file_too_large', `Files may be at most ${deps.config.UPLOAD_MAX_BYTES} bytes.`);
+    throw new AppError(
+      413,
+      'file_too_large',
+      `Files may be at most ${formatBytes(deps.config.UPLOAD_MAX_BYTES)}.`,
+    );
   }
-  const { SubmissionFile } = deps.db.models;
+  const { SubmissionFile, User } = deps.db.models;
   const lastModified = body.lastModified ?? null;
-  if (lastModified !== null) {
-    const same = await SubmissionFile.findOne({
-      where: { submissionId, name: body.name, size: body.size, lastModified },
-    });
-    if (same) {
-      await touch(deps.db, submissionId);
-      const parts = same.status === 'complete' ? undefined : await receivedParts(deps.db, same.id);
-      return { created: false, file: toFileInfo(same, parts) };
-    }
-  }
   const id = randomUUID();
   const key = storageKey(submissionId, id);
   const plan = planUpload(body.size);
-  const uploadId = await deps.storage.begin(key, body.size, body.type);
-  const file = await SubmissionFile.create({
-    id,
-    submissionId,
-    name: body.name,
-    size: body.size,
-    type: body.type,
-    lastModified,
-    sha256: body.sha256 ?? null,
-    partSize: plan.partSize,
-    partCount: plan.partCount,
-    storageKey: key,
-    storageUploadId: uploadId,
+  const { created, file } = await deps.db.sequelize.transaction(async (transaction) => {
+    // The client's row is the lock: their registrations wait here for each other, so each sum below
+    // includes the files of the one before (PostgreSQL; SQLite runs one write transaction at a time).
+    await User.findByPk(user.id, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
+    if (lastModified !== null) {
+      const same = await SubmissionFile.findOne({
+        where: { submissionId, name: body.name, size: body.size, lastModified },
+        transaction,
+      });
+      if (same) return { created: false, file: same };
+    }
+    const pending = await unfinishedBytes(deps.db, user.id, transaction);
+    if (pending + body.size > deps.config.UPLOAD_QUOTA_BYTES) {
+      throw quotaExceeded(deps.config.UPLOAD_QUOTA_BYTES, pending, body.size);
+    }
+    const inserted = await SubmissionFile.create(
+      {
+        id,
+        submissionId,
+        name: body.name,
+        size: body.size,
+        type: body.type,
+        lastModified,
+        sha256: body.sha256 ?? null,
+        partSize: plan.partSize,
+        partCount: plan.partCount,
+        storageKey: key,
+        storageUploadId: null,
+      },
+      { transaction },
+    );
+    return { created: true, file: inserted };
   });
+  if (!created) {
+    await touch(deps.db, submissionId);
+    const parts = file.status === 'complete' ? undefined : await receivedParts(deps.db, file.id);
+    return { created: false, file: toFileInfo(file, parts) };
+  }
+  // Storage is prepared after the row is in, so no transaction waits on S3.
+  try {
+    const uploadId = await deps.storage.begin(key, body.size, body.type);
+    if (uploadId !== null) await file.update({ storageUploadId: uploadId });
+  } catch (error) {
+    await file.destroy().catch(() => undefined);
+    throw error;
+  }
   await touch(deps.db, submissionId);
   return { created: true, file: toFileInfo(file, []) };
 }
@@ -231,12 +265,19 @@ export async function getFile(deps: UploadsDeps, user: SessionUser, fileId: stri
   return toFileInfo(file, file.status === 'complete' ? undefined : await receivedParts(deps.db, file.id));
 }
 
-/** This process's running checksums (running-hash.ts): completion usually needs no second pass. */
-const runningHashes = new RunningHashes();
+/** Answers for a write that found its part or file claimed by another request (claims.ts). */
+export const PART_IN_PROGRESS = (partNumber: number) =>
+  new AppError(409, 'part_in_progress', `Part ${partNumber} of this file is being sent in another request.`);
+export const COMPLETION_IN_PROGRESS = () =>
+  new AppError(409, 'completion_in_progress', 'This file is being completed in another request.');
+const FILE_COMPLETE = () => new AppError(409, 'file_complete', 'This file is already complete.');
 
 /**
  * Stores one part, streamed from the request. The part number and the declared Content-Length are
- * checked against the plan before a byte is stored, and the bytes are counted while they stream.
+ * checked against the plan before a byte is stored, and the bytes are counted while they stream. The
+ * write holds a claim on the part (claims.ts): a second write of the same part while it runs, or one
+ * while the file is being completed, answers 409 instead of mixing its bytes in. While it writes, the
+ * part is not counted as received: its old bytes are being overwritten.
  */
 export async function putPart(
   deps: UploadsDeps,
@@ -248,7 +289,7 @@ export async function putPart(
 ): Promise<{ partNumber: number; size: number }> {
   const { file, submission } = await ownFile(deps.db, user, fileId);
   assertOpen(submission);
-  if (file.status === 'complete') throw new AppError(409, 'file_complete', 'This file is already complete.');
+  if (file.status === 'complete') throw FILE_COMPLETE();
   const plan = planUpload(Number(file.size));
   const partNumber = /^\d{1,5}$/.test(partParam) ? Number(partParam) : NaN;
   if (!(partNumber >= 1 && partNumber <= plan.partCount)) {
@@ -259,10 +300,51 @@ export async function putPart(
   if (!/^\d+$/.test(contentLength) || Number(contentLength) !== range.size) {
     throw new AppError(400, 'bad_part_size', `Part ${partNumber} must be exactly ${range.size} bytes.`);
   }
-  const tap = runningHashes.begin(
+  const claim = await claimOrGone(deps.db, file.id, partNumber);
+  if (!claim) throw PART_IN_PROGRESS(partNumber);
+  try {
+    await writeClaimedPart(deps, claim, body, range);
+  } finally {
+    await claim.release().catch((error: unknown) => {
+      // It runs out on its own (claims.ts); only the next writer of this part waits for that.
+      deps.logger.warn({ err: error, fileId, partNumber }, 'could not release a part claim');
+    });
+  }
+  // Activity keeps the submission from the clean-up job; once a minute is plenty for a 7-day limit.
+  if (Date.now() - submission.updatedAt.getTime() > 60_000) await touch(deps.db, submission.id);
+  return { partNumber, size: range.size };
+}
+
+/** A claim on (file, part), or null while another write holds it; 404 when the file has gone. */
+async function claimOrGone(db: Database, fileId: string, partNumber: number): Promise<WriteClaim | null> {
+  try {
+    return await claimWrite(db, fileId, partNumber);
+  } catch (error) {
+    if (error instanceof ForeignKeyConstraintError) throw new AppError(404, 'not_found', FILE_NOT_FOUND);
+    throw error;
+  }
+}
+
+async function writeClaimedPart(
+  deps: UploadsDeps,
+  claim: WriteClaim,
+  body: Readable,
+  range: { start: number; size: number },
+): Promise<void> {
+  const { fileId, partNumber } = claim;
+  if ((await liveClaims(deps.db, fileId)).includes(COMPLETION)) throw COMPLETION_IN_PROGRESS();
+  // Read again under the claim: a completion that ended, or a restart that renewed the S3 upload, since.
+  const file = await deps.db.models.SubmissionFile.findByPk(fileId);
+  if (!file) throw new AppError(404, 'not_found', FILE_NOT_FOUND);
+  if (file.status === 'complete') throw FILE_COMPLETE();
+  const { FilePart } = deps.db.models;
+  await FilePart.destroy({ where: { fileId, partNumber } });
+
+  const tap = deps.hashes.begin(
     deps.storage,
     { id: file.id, size: Number(file.size), key: file.storageKey },
     partNumber,
+    claim.token,
   );
   let etag: string | null;
   try {
@@ -273,36 +355,56 @@ export async function putPart(
       offset: range.start,
       size: range.size,
       body,
-      observe: tap.observe,
+      observe: (chunk) => {
+        const renewing = claim.guard();
+        if (!renewing) return tap.observe(chunk);
+        return renewing.then(() => tap.observe(chunk));
+      },
+    });
+    // Recorded only while the claim is still this write's: else another write has begun over it.
+    await claim.renew();
+    await FilePart.create({
+      fileId,
+      partNumber,
+      size: range.size,
+      etag,
+      writeId: claim.token,
+      createdAt: new Date(),
     });
   } catch (error) {
     tap.abort();
-    if (error instanceof PartSizeError) {
-      throw new AppError(400, 'bad_part_size', `Part ${partNumber} must be exactly ${range.size} bytes.`);
-    }
-    // The client went away mid-part (paused, closed the tab, lost the network): nothing was recorded,
-    // and the part will come again.
-    const code = (error as { code?: unknown } | null)?.code;
-    if (body.destroyed || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
-      throw new AppError(400, 'part_aborted', `Part ${partNumber} was cut off before its end.`);
-    }
-    throw error;
-  }
-  const { FilePart } = deps.db.models;
-  try {
-    await FilePart.create({ fileId, partNumber, size: range.size, etag, createdAt: new Date() });
-  } catch (error) {
-    // The same part again (a retry, or two processes racing): it replaced the bytes, so keep its etag.
-    if (!(error instanceof UniqueConstraintError)) {
-      tap.abort();
-      throw error;
-    }
-    await FilePart.update({ etag, size: range.size }, { where: { fileId, partNumber } });
+    throw await partFailure(deps.db, claim, body, error, range.size);
   }
   tap.commit();
-  // Activity keeps the submission from the clean-up job; once a minute is plenty for a 7-day limit.
-  if (Date.now() - submission.updatedAt.getTime() > 60_000) await touch(deps.db, submission.id);
-  return { partNumber, size: range.size };
+}
+
+/** What to answer for a part write that failed part-way. */
+async function partFailure(
+  db: Database,
+  claim: WriteClaim,
+  body: Readable,
+  error: unknown,
+  size: number,
+): Promise<unknown> {
+  const { fileId, partNumber } = claim;
+  if (error instanceof PartSizeError) {
+    return new AppError(400, 'bad_part_size', `Part ${partNumber} must be exactly ${size} bytes.`);
+  }
+  if (claim.lost || error instanceof ForeignKeyConstraintError) {
+    // The file was removed meanwhile (its claims went with it), or this write stalled long enough for
+    // another to take the part over: either way nothing of this one was recorded.
+    if (!(await db.models.SubmissionFile.findByPk(fileId, { attributes: ['id'] }))) {
+      return new AppError(404, 'not_found', FILE_NOT_FOUND);
+    }
+    return PART_IN_PROGRESS(partNumber);
+  }
+  // The client went away mid-part (paused, closed the tab, lost the network): nothing was recorded,
+  // and the part will come again.
+  const code = (error as { code?: unknown } | null)?.code;
+  if (body.destroyed || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
+    return new AppError(400, 'part_aborted', `Part ${partNumber} was cut off before its end.`);
+  }
+  return error;
 }
 
 const completeSchema = z.object({
@@ -313,18 +415,46 @@ const completeSchema = z.object({
     .optional(),
 });
 
-/** The sha-256 of a stored file, streamed through the hash (never held in memory). */
-export async function hashStored(storage: UploadStorage, key: string): Promise<string> {
+/** The sha-256 and size of a stored file, streamed through the hash (never held in memory). */
+export async function hashStored(
+  storage: UploadStorage,
+  key: string,
+): Promise<{ sha256: string; size: number }> {
   const hash = createHash('sha256');
-  await pipeline(await storage.read(key), hash);
-  return hash.digest('hex');
+  let size = 0;
+  for await (const chunk of await storage.read(key)) {
+    size += (chunk as Buffer).length;
+    hash.update(chunk as Buffer);
+  }
+  return { sha256: hash.digest('hex'), size };
 }
 
 /**
- * Completes a file: every part present (else 409), the parts joined, and the sha-256 taken from this
- * process's running hash when it covers every part, else computed by streaming the assembled file
- * (parts arrive out of order and on any process). A checksum that differs from the client's (or the one announced at
- * registration) is a 422, and the file starts over: its parts are dropped and its storage renewed.
+ * What is actually stored: the running hash when it covers exactly the writes the database records for
+ * every part (with the stored size from the driver), else the assembled file read back and hashed.
+ */
+async function storedDigest(
+  deps: UploadsDeps,
+  file: SubmissionFileInstance,
+  parts: FilePartInstance[],
+): Promise<{ sha256: string; size: number }> {
+  const writes = new Map(parts.map((p) => [p.partNumber, p.writeId]));
+  const running = await deps.hashes.take(file.id, writes);
+  if (running !== undefined) return { sha256: running, size: await deps.storage.size(file.storageKey) };
+  return hashStored(deps.storage, file.storageKey);
+}
+
+const CHECKSUM_MISMATCH = () =>
+  new AppError(422, 'checksum_mismatch', 'The file received does not match its checksum.');
+
+/**
+ * Completes a file: every part present (else 409), the parts joined, and the size and sha-256 of what
+ * is stored checked: the sha-256 taken from this process's running hash when it covers exactly the
+ * stored parts, else computed by streaming the assembled file (parts arrive out of order and on any
+ * process). A checksum that differs from the client's (or the one announced at registration), or a
+ * stored size other than the registered one, is a 422, and the file starts over: its parts are dropped
+ * and its storage renewed. The completion holds the file's COMPLETION claim and starts only when no part
+ * is being written, so no part changes under it; a part write meanwhile answers 409.
  */
 export async function completeFile(
   deps: UploadsDeps,
@@ -334,15 +464,43 @@ export async function completeFile(
 ): Promise<UploadFileInfo> {
   const { file, submission } = await ownFile(deps.db, user, fileId);
   const body = completeSchema.parse(input ?? {});
-  if (file.status === 'complete') {
-    if (body.sha256 && body.sha256 !== file.sha256) {
-      throw new AppError(422, 'checksum_mismatch', 'The file received does not match its checksum.');
-    }
-    return toFileInfo(file);
-  }
+  if (file.status === 'complete') return completed(file, body.sha256);
   assertOpen(submission);
+  const claim = await claimOrGone(deps.db, file.id, COMPLETION);
+  if (!claim) throw COMPLETION_IN_PROGRESS();
+  claim.keepAlive();
+  try {
+    const writing = (await liveClaims(deps.db, file.id)).filter((part) => part !== COMPLETION);
+    if (writing.length > 0) throw PART_IN_PROGRESS(writing[0]!);
+    // Read again under the claim: another completion may have finished since.
+    if ((await file.reload()).get('status') === 'complete') return completed(file, body.sha256);
+    await verifyAndComplete(deps, file, claim, body.sha256);
+  } finally {
+    await claim.release().catch((error: unknown) => {
+      deps.logger.warn({ err: error, fileId }, 'could not release a completion claim');
+    });
+  }
+  await touch(deps.db, submission.id);
+  return toFileInfo(file);
+}
+
+/** A completed file, asked to complete again: the same answer, unless the checksum differs. */
+function completed(file: SubmissionFileInstance, sha256: string | undefined): UploadFileInfo {
+  if (sha256 && sha256 !== file.sha256) throw CHECKSUM_MISMATCH();
+  return toFileInfo(file);
+}
+
+async function verifyAndComplete(
+  deps: UploadsDeps,
+  file: SubmissionFileInstance,
+  claim: WriteClaim,
+  clientSha256: string | undefined,
+): Promise<void> {
   const plan = planUpload(Number(file.size));
-  const parts = await deps.db.models.FilePart.findAll({ where: { fileId }, order: [['partNumber', 'ASC']] });
+  const parts = await deps.db.models.FilePart.findAll({
+    where: { fileId: file.id },
+    order: [['partNumber', 'ASC']],
+  });
   const missing = missingParts(
     plan,
     parts.map((p) => p.partNumber),
@@ -360,19 +518,35 @@ export async function completeFile(
     parts: parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag })),
     size: plan.fileSize,
   });
-  const actual = (await runningHashes.take(file.id)) ?? (await hashStored(deps.storage, file.storageKey));
-  const expected = body.sha256 ?? file.sha256;
-  if (expected && expected !== actual) {
+  const actual = await storedDigest(deps, file, parts);
+  const expected = clientSha256 ?? file.sha256;
+  if (actual.size !== plan.fileSize) {
+    deps.logger.error({ fileId: file.id, stored: actual.size, size: plan.fileSize }, 'stored size differs');
     await restart(deps, file);
-    throw new AppError(422, 'checksum_mismatch', 'The file received does not match its checksum.');
+    throw new AppError(
+      422,
+      'size_mismatch',
+      'The file received does not have the size it was registered with.',
+    );
   }
-  await file.update({ status: 'complete', sha256: actual, completedAt: new Date(), storageUploadId: null });
-  await touch(deps.db, submission.id);
-  return toFileInfo(file);
+  if (expected && expected !== actual.sha256) {
+    await restart(deps, file);
+    throw CHECKSUM_MISMATCH();
+  }
+  // Recorded only while the claim is still this completion's (it is renewed as it runs).
+  await claim.renew().catch(() => {
+    throw COMPLETION_IN_PROGRESS();
+  });
+  await file.update({
+    status: 'complete',
+    sha256: actual.sha256,
+    completedAt: new Date(),
+    storageUploadId: null,
+  });
 }
 
 async function restart(deps: UploadsDeps, file: SubmissionFileInstance): Promise<void> {
-  runningHashes.forget(file.id);
+  deps.hashes.forget(file.id);
   await deps.db.models.FilePart.destroy({ where: { fileId: file.id } });
   await deps.storage.remove(file.storageKey, null);
   const uploadId = await deps.storage.begin(file.storageKey, Number(file.size), file.type);
@@ -380,8 +554,11 @@ async function restart(deps: UploadsDeps, file: SubmissionFileInstance): Promise
 }
 
 /** Deletes a file's bytes and rows. */
-export async function destroyFile(deps: Pick<UploadsDeps, 'db' | 'storage'>, file: SubmissionFileInstance) {
-  runningHashes.forget(file.id);
+export async function destroyFile(
+  deps: Pick<UploadsDeps, 'db' | 'storage'> & { hashes?: RunningHashes },
+  file: SubmissionFileInstance,
+) {
+  deps.hashes?.forget(file.id);
   await deps.storage.remove(file.storageKey, file.status === 'complete' ? null : file.storageUploadId);
   await deps.db.models.FilePart.destroy({ where: { fileId: file.id } });
   await file.destroy();
