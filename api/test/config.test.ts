@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       UPLOAD_MAX_BYTES: 100 * 1024 ** 3,
       UPLOAD_RETENTION_DAYS: 7,
       LOG_LEVEL: 'info',
+      LOG_FORMAT: 'auto',
       NODE_ENV: 'production',
     });
     // Unset optional variables select the built-in behaviour: SQLite, .eml files, the test gateway.
@@ -112,6 +113,7 @@ describe('loadConfig', () => {
       S3_FORCE_PATH_STYLE: 'maybe',
       SMTP_URL: 'not a url',
       LOG_LEVEL: 'loud',
+      LOG_FORMAT: 'xml',
       UPLOAD_RETENTION_DAYS: '-1',
     });
     expect(lines).toEqual([
@@ -122,6 +124,7 @@ describe('loadConfig', () => {
       'SMTP_URL: must be a URL starting with smtp:// or smtps:// (got "not a url")',
       'UPLOAD_RETENTION_DAYS: must be an integer between 1 and 3650 (got "-1")',
       'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+      'LOG_FORMAT: must be one of auto, json, pretty (got "xml")',
     ]);
   });
 
