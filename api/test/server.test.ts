@@ -180,12 +180,17 @@ describe('the server process under npm run dev at a terminal', () => {
     await once(child, 'exit');
 
     // eslint-disable-next-line no-control-regex -- the colours a terminal shows
-    const lines = output.replace(/\u001b\[[0-9;]*m/g, '').trim().split('\n');
+    const lines = output
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .trim()
+      .split('\n');
     expect(lines.some((line) => line.startsWith('{'))).toBe(false);
     expect(lines).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: listening on http:\/\/127\.0\.0\.1:\d+/),
-        expect.stringMatching(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/api\/session 200 \d+ ms request completed$/),
+        expect.stringMatching(
+          /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/api\/session 200 \d+ ms request completed$/,
+        ),
         expect.stringMatching(/INFO: stopped$/),
       ]),
     );

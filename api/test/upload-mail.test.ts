@@ -19,7 +19,7 @@ describe('upload mails', () => {
     ['creative', 'a creative asset'],
     ['event', 'an event asset'],
     ['sponsor', 'a sponsor commercial'],
-  ])('a %s submission: the staff notice says %j', async (formType, phrase) => {
+  ])('the %s form: the staff notice says %j', async (formType, phrase) => {
     t = await openTestDatabase('sqlite');
     const db = t.db;
     await db.sequelize.transaction((transaction) =>
@@ -35,6 +35,8 @@ describe('upload mails', () => {
     );
     const [staff, receipt] = await db.models.MailOutbox.findAll({ order: [['id', 'ASC']] });
     expect(staff!.textBody).toContain(`Ada Lovelace (Engines) <ada@example.com> sent ${phrase} submission.`);
-    expect(receipt!.textBody).toContain(`Thank you: we received your ${phrase.split(' ').slice(1).join(' ')} submission`);
+    expect(receipt!.textBody).toContain(
+      `Thank you: we received your ${phrase.split(' ').slice(1).join(' ')} submission`,
+    );
   });
 });
