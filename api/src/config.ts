@@ -163,6 +163,7 @@ const schema = z
     UPLOAD_QUOTA_BYTES: integer(500 * GIB, 1, Number.MAX_SAFE_INTEGER),
     UPLOAD_RETENTION_DAYS: integer(7, 1, 3650),
     LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
+    LOG_FORMAT: oneOf(['auto', 'json', 'pretty'], 'auto'),
     // Production unless told otherwise: stack traces and verbose errors are opt-in.
     NODE_ENV: oneOf(NODE_ENVS, 'production'),
     WEB_DIST_DIR: raw.transform((value) =>

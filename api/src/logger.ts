@@ -1,15 +1,55 @@
+import { createRequire } from 'node:module';
 import { pino } from 'pino';
 import type { DestinationStream, Logger } from 'pino';
+import type { PrettyOptions } from 'pino-pretty';
 import type { Config } from './config.js';
 
 export type { Logger };
 
+export type LogFormat = 'json' | 'pretty';
+
 /**
- * JSON lines on stdout (or the given stream). Session cookies and credentials never reach the log:
- * request headers that carry them are censored wherever pino-http serialises a request or response.
+ * Readable lines for a person at a terminal, JSON lines for everything else (a file, a pipe, a process
+ * manager, a container). `npm run dev` runs the server under concurrently, which pipes its output but
+ * sets FORCE_COLOR when its own output is a terminal, so that counts as a terminal too.
  */
-export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: DestinationStream): Logger {
-  const options = {
+export function chooseLogFormat(
+  setting: Config['LOG_FORMAT'],
+  stdout: { isTTY?: boolean },
+  env: Record<string, string | undefined>,
+): LogFormat {
+  if (setting !== 'auto') return setting;
+  if (stdout.isTTY) return 'pretty';
+  const force = env.FORCE_COLOR;
+  return force !== undefined && force !== '0' && force !== 'false' ? 'pretty' : 'json';
+}
+
+const require = createRequire(import.meta.url);
+
+/** One line per entry: a request's line says what was asked and answered rather than nesting objects. */
+function prettyStream(): DestinationStream {
+  // Loaded only for a terminal, so a server writing JSON never pays for it.
+  const pretty = require('pino-pretty') as (options: PrettyOptions) => DestinationStream;
+  return pretty({
+    colorize: true,
+    // Synchronous: the last lines before process.exit() (shutdown, a start-up failure) must not be lost.
+    sync: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,req,res,responseTime,reqId',
+    singleLine: true,
+    messageFormat: (log, messageKey) => {
+      const message = String(log[messageKey] ?? '');
+      const req = log.req as { method?: string; url?: string } | undefined;
+      const res = log.res as { statusCode?: number } | undefined;
+      if (!req?.method) return message;
+      const time = typeof log.responseTime === 'number' ? ` ${log.responseTime} ms` : '';
+      return `${req.method} ${req.url ?? ''} ${res?.statusCode ?? ''}${time} ${message}`.trim();
+    },
+  });
+}
+
+function loggerOptions(config: Pick<Config, 'LOG_LEVEL'>) {
+  return {
     level: config.LOG_LEVEL,
     redact: {
       paths: [
@@ -21,5 +61,19 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: De
       censor: '[redacted]',
     },
   };
+}
+
+/**
+ * JSON lines on stdout (or the given stream). Session cookies and credentials never reach the log:
+ * request headers that carry them are censored wherever pino-http serialises a request or response.
+ */
+export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: DestinationStream): Logger {
+  const options = loggerOptions(config);
   return destination ? pino(options, destination) : pino(options);
+}
+
+/** The server process's logger on stdout, in the format chooseLogFormat picks for it. */
+export function createServerLogger(config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>): Logger {
+  const format = chooseLogFormat(config.LOG_FORMAT, process.stdout, process.env);
+  return format === 'pretty' ? pino(loggerOptions(config), prettyStream()) : createLogger(config);
 }

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from './config.js';
 import type { Config } from './config.js';
-import { createLogger } from './logger.js';
+import { createServerLogger } from './logger.js';
 import { startServer } from './start.js';
 
 /**
@@ -17,7 +17,7 @@ try {
   process.exit(1);
 }
 
-const logger = createLogger(config);
+const logger = createServerLogger(config);
 
 try {
   const running = await startServer(config, { logger });

@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       UPLOAD_QUOTA_BYTES: 500 * 1024 ** 3,
       UPLOAD_RETENTION_DAYS: 7,
       LOG_LEVEL: 'info',
+      LOG_FORMAT: 'auto',
       NODE_ENV: 'production',
     });
     // Unset optional variables select the built-in behaviour: SQLite, .eml files, the test gateway.
@@ -113,6 +114,7 @@ describe('loadConfig', () => {
       S3_FORCE_PATH_STYLE: 'maybe',
       SMTP_URL: 'not a url',
       LOG_LEVEL: 'loud',
+      LOG_FORMAT: 'xml',
       UPLOAD_RETENTION_DAYS: '-1',
     });
     expect(lines).toEqual([
@@ -123,6 +125,7 @@ describe('loadConfig', () => {
       'SMTP_URL: must be a URL starting with smtp:// or smtps:// (got "not a url")',
       'UPLOAD_RETENTION_DAYS: must be an integer between 1 and 3650 (got "-1")',
       'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+      'LOG_FORMAT: must be one of auto, json, pretty (got "xml")',
     ]);
   });
 

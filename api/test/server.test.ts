@@ -142,3 +142,57 @@ describe('the server process', () => {
     expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['shutting down', 'stopped']));
   });
 });
+
+describe('the server process under npm run dev at a terminal', () => {
+  it('prints readable lines, one per request, instead of JSON', async () => {
+    const data = await tempDir();
+    cleanups.push(data.remove);
+    const port = await freePort();
+    // concurrently pipes the server's output and sets FORCE_COLOR when its own output is a terminal.
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=source', path.join('src', 'server.ts')],
+      {
+        cwd: API_DIR,
+        env: {
+          PATH: process.env.PATH ?? '',
+          DATA_DIR: data.dir,
+          PORT: String(port),
+          WEB_DIST_DIR: data.dir,
+          FORCE_COLOR: '1',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    cleanups.push(async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    let output = '';
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        if (output.includes(`listening on http://127.0.0.1:${port}`)) resolve();
+      });
+    });
+    const answered = await fetch(`http://127.0.0.1:${port}/api/session`);
+    expect(answered.status).toBe(200);
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+
+    // eslint-disable-next-line no-control-regex -- the colours a terminal shows
+    const lines = output
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .trim()
+      .split('\n');
+    expect(lines.some((line) => line.startsWith('{'))).toBe(false);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: listening on http:\/\/127\.0\.0\.1:\d+/),
+        expect.stringMatching(
+          /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/api\/session 200 \d+ ms request completed$/,
+        ),
+        expect.stringMatching(/INFO: stopped$/),
+      ]),
+    );
+  });
+});

@@ -4,6 +4,7 @@ import {
   assertDateOnly,
   assertTimeZone,
   dateInZone,
+  localTimeZone,
   isDateOnly,
   isOnOrBeforeDay,
   startOfDayIn,
@@ -87,6 +88,12 @@ describe('Days in a time zone (DESIGN Pricing: end of the deadline day in TZ_STO
     ['2024-06-15T12:00:00.000Z', 'Pacific/Auckland', '2024-06-16'],
   ] as const)('dateInZone(%s, %s) is %s', (now, zone, expected) => {
     expect(dateInZone(new Date(now), zone)).toBe(expected);
+  });
+
+  it("localTimeZone is this machine's zone, one dateInZone accepts", () => {
+    const zone = localTimeZone();
+    expect(zone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(dateInZone(new Date('2024-06-15T12:00:00Z'), zone)).toMatch(/^2024-06-1[456]$/);
   });
 
   it.each([

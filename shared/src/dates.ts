@@ -52,3 +52,8 @@ export function dateInZone(now: Date, timeZone: string = DEFAULT_TZ_STORE): stri
   assertTimeZone(timeZone);
   return dayjs(now).tz(timeZone).format(DATE_ONLY_FORMAT);
 }
+
+/** The time zone of the machine or browser this runs on: where its user's 'today' is. */
+export function localTimeZone(): string {
+  return new Intl.DateTimeFormat().resolvedOptions().timeZone;
+}

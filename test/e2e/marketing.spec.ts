@@ -171,6 +171,33 @@ test.describe('public pages (SPEC §2)', () => {
     await expect(clients).toBeInViewport();
   });
 
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 1440, height: 900 },
+    { width: 1024, height: 768 },
+  ]) {
+    test(`at ${viewport.width}×${viewport.height} the scroll-down hint covers none of the panels' text`, async ({
+      page,
+    }) => {
+      await page.setViewportSize(viewport);
+      await page.goto('/');
+      const hint = page.getByRole('link', { name: 'Scroll down' });
+      await expect(hint).toBeInViewport();
+      const box = (await hint.boundingBox())!;
+      const texts = page.locator('.splash__panel').locator('h2, p');
+      await expect(texts).toHaveCount(6);
+      for (const text of await texts.all()) {
+        const other = (await text.boundingBox())!;
+        const overlaps =
+          box.x < other.x + other.width &&
+          other.x < box.x + box.width &&
+          box.y < other.y + other.height &&
+          other.y < box.y + box.height;
+        expect(overlaps, `the hint covers "${await text.textContent()}"`).toBe(false);
+      }
+    });
+  }
+
   test('the mobile menu keeps the focus inside and closes with Escape', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/about');
@@ -246,6 +273,25 @@ test.describe('galleries and the lightbox (SPEC §2, §4)', () => {
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     await expect(gallery.getByRole('button').nth(1)).toBeFocused();
+  });
+
+  test("the play badge of a video thumbnail keeps clear of the title drawn across the picture's middle", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/creative_services');
+    const thumbs = page.getByRole('list', { name: 'Video gallery' }).getByRole('button');
+    await expect(thumbs).toHaveCount(34);
+    for (const index of [0, 5, 20]) {
+      const thumb = thumbs.nth(index);
+      await thumb.scrollIntoViewIfNeeded();
+      const picture = (await thumb.boundingBox())!;
+      const badge = (await thumb.locator('.gallery__play').boundingBox())!;
+      // Titles are drawn centred, across the middle third of the picture's height.
+      const bandTop = picture.y + picture.height / 3;
+      const bandBottom = picture.y + (2 * picture.height) / 3;
+      expect(badge.y + badge.height <= bandTop || badge.y >= bandBottom).toBe(true);
+    }
   });
 
   test('the video lightbox plays an mp4 and closes with its close button', async ({ page, request }) => {

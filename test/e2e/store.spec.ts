@@ -64,7 +64,7 @@ function outboxRows(subjectPart: string): Promise<MailRow[]> {
   });
 }
 
-/** M/D/YYYY, as the date inputs show a 'YYYY-MM-DD' day (and word their limits: 'Date must be after 1/9/2027'). */
+/** M/D/YYYY, as the date inputs show a 'YYYY-MM-DD' day (their limits read as SPEC §9 shows dates: 'Jan 9, 2027'). */
 function typed(date: string): string {
   const [y, m, d] = date.split('-').map(Number);
   return `${m}/${d}/${y}`;
@@ -185,18 +185,18 @@ test.describe('exhibitor store', () => {
     await expect(pickupDate).toHaveValue(typed(store.end_date));
     await deliveryDate.fill(typed(addDays(store.start_date, -1)));
     await deliveryDate.press('Enter');
-    await expect(page.getByText(dateMustBeAfter(typed(addDays(store.start_date, -1))))).toBeVisible();
+    await expect(page.getByText(dateMustBeAfter(formatDate(addDays(store.start_date, -1))))).toBeVisible();
     await expect(deliveryDate).toHaveValue(typed(store.start_date), { timeout: 5_000 });
     await pickupDate.fill(typed(addDays(store.end_date, 1)));
     await pickupDate.press('Enter');
-    await expect(page.getByText(dateMustBeBefore(typed(addDays(store.end_date, 1))))).toBeVisible();
+    await expect(page.getByText(dateMustBeBefore(formatDate(addDays(store.end_date, 1))))).toBeVisible();
     await expect(pickupDate).toHaveValue(typed(store.end_date), { timeout: 5_000 });
     // Delivery may not fall after the chosen pickup day.
     await pickupDate.fill(typed(store.start_date));
     await pickupDate.press('Enter');
     await deliveryDate.fill(typed(store.end_date));
     await deliveryDate.press('Enter');
-    await expect(page.getByText(dateMustBeBefore(typed(addDays(store.start_date, 1))))).toBeVisible();
+    await expect(page.getByText(dateMustBeBefore(formatDate(addDays(store.start_date, 1))))).toBeVisible();
     await expect(deliveryDate).toHaveValue(typed(store.start_date), { timeout: 5_000 });
     await pickupDate.fill(typed(store.end_date));
     await pickupDate.press('Enter');

@@ -393,6 +393,117 @@ test.describe('client upload portal', () => {
     }
   });
 
+  for (const viewport of [
+    { name: 'a phone', width: 375, height: 667 },
+    { name: 'a desktop', width: 1280, height: 800 },
+  ]) {
+    test(`on ${viewport.name}, Submit at the foot of the form brings the progress into view with the focus; the thank-you follows over a fresh form`, async ({
+      page,
+      baseURL,
+    }) => {
+      await page.setViewportSize({ width: viewport.width, height: viewport.height });
+      const gate = await PartGate.on(page);
+      await signInAtClient(page, baseURL!, '#event');
+      const form = page.getByRole('form', { name: 'Event Asset form' });
+      await text(form, 'Event name').fill(`In view ${suffix}`);
+      const date = text(form, 'Session date');
+      await date.fill(new Date().toLocaleDateString('en-US'));
+      await date.press('Enter');
+      await form.getByRole('button', { name: /hour/i }).click();
+      await page.getByRole('option', { name: '9', exact: true }).click();
+      await form.getByRole('button', { name: /minute/i }).click();
+      await page.getByRole('option', { name: '30', exact: true }).click();
+      await form.getByRole('button', { name: /AM\/PM/i }).click();
+      await page.getByRole('option', { name: 'AM', exact: true }).click();
+      await text(form, 'Speaker name').fill('Ada Lovelace');
+      await form.getByTestId('upload-file-input').setInputFiles({
+        name: 'keynote-slides.pdf',
+        mimeType: 'application/pdf',
+        buffer: randomBytes(300_000),
+      });
+      gate.holdAfter(0);
+      await form.getByRole('button', { name: 'Submit' }).click();
+
+      const warning = page.getByRole('status').filter({ hasText: DO_NOT_CLOSE });
+      await expect(warning).toBeInViewport();
+      await expect(warning).toBeFocused();
+      await expect(page.getByRole('progressbar', { name: 'Overall progress' })).toBeInViewport();
+
+      await gate.open();
+      const thanks = page.getByRole('status').filter({ hasText: 'Thank you! Your files were received.' });
+      await expect(thanks).toBeInViewport({ timeout: 20_000 });
+      await expect(thanks).toBeFocused();
+      // The spec reloads the page after a send: the same form, as new, under the thank-you.
+      const fresh = page.getByRole('form', { name: 'Event Asset form' });
+      for (const name of ['Event name', 'Session date', 'Speaker name'])
+        await expect(text(fresh, name)).toHaveValue('');
+      await expect(fresh.getByRole('button', { name: /hour/i })).not.toContainText('9');
+      await expect(fresh.getByRole('list', { name: 'Chosen files' })).toHaveCount(0);
+    });
+  }
+
+  test('says it is retrying while parts fail, then sends them', async ({ page, baseURL }) => {
+    let failing = true;
+    await page.route(PART_PUTS, (route) =>
+      failing && route.request().method() === 'PUT' ? route.abort('connectionfailed') : route.fallback(),
+    );
+    await signInAtClient(page, baseURL!, '#creative');
+    const form = page.getByRole('form', { name: 'Creative Asset form' });
+    await text(form, 'Project name').fill(`Retries ${suffix}`);
+    await form.getByTestId('upload-file-input').setInputFiles({
+      name: 'storyboard.pdf',
+      mimeType: 'application/pdf',
+      buffer: randomBytes(200_000),
+    });
+    await form.getByRole('button', { name: 'Submit' }).click();
+
+    await expect(
+      page.getByText(/^Connection problem: retrying \(attempt 3 of 9\), next try in \d+ s\.$/),
+    ).toBeVisible();
+    await expect(page.getByTestId('upload-row').filter({ hasText: 'storyboard.pdf' })).toContainText(
+      'Retrying',
+    );
+    failing = false;
+    await expect(page.getByText('Thank you! Your files were received.')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByText(/Connection problem/)).toHaveCount(0);
+  });
+
+  for (const zone of [
+    // 20:00 UTC: Tokyo is already on tomorrow, New York still on today.
+    { timezoneId: 'Asia/Tokyo', utcHour: 20, dayOffset: 1 },
+    // 08:00 UTC: Honolulu is still on yesterday, New York already on today.
+    { timezoneId: 'Pacific/Honolulu', utcHour: 8, dayOffset: -1 },
+  ]) {
+    test(`the session date picker starts on today in ${zone.timezoneId}, not in New York`, async ({
+      browser,
+      baseURL,
+    }) => {
+      const context = await browser.newContext({ baseURL, timezoneId: zone.timezoneId });
+      const page = await context.newPage();
+      const utcToday = new Date().toISOString().slice(0, 10);
+      const now = new Date(`${utcToday}T${String(zone.utcHour).padStart(2, '0')}:00:00Z`);
+      await page.clock.setFixedTime(now);
+      const day = (offset: number) => new Date(now.getTime() + offset * 86_400_000);
+      const typed = (d: Date) => `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${d.getUTCFullYear()}`;
+      const shown = (d: Date) =>
+        d.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+      const localToday = day(zone.dayOffset);
+      const localYesterday = day(zone.dayOffset - 1);
+
+      await signInAtClient(page, baseURL!, '#event');
+      const date = text(page.getByRole('form', { name: 'Event Asset form' }), 'Session date');
+      await date.fill(typed(localYesterday));
+      await date.press('Enter');
+      await expect(page.getByText(`Date must be after ${shown(localYesterday)}`)).toBeVisible();
+      await expect(date).toHaveValue('', { timeout: 5_000 });
+      await date.fill(typed(localToday));
+      await date.press('Enter');
+      await expect(page.getByText(/^Date must be/)).toHaveCount(0);
+      await expect(date).toHaveValue(typed(localToday));
+      await context.close();
+    });
+  }
+
   test('a session ended in another tab stops the upload at its next part: the sign-in form returns with the expiry message', async ({
     page,
     baseURL,

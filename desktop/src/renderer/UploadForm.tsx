@@ -3,7 +3,7 @@
  * messages (shared schemas), and the files. Submitting hands the fields and the paths to the main
  * process, which creates the submission and queues the files with the engine.
  */
-import { uploadDateRange, type UploadFormType } from '@avp/shared';
+import { localTimeZone, uploadDateRange, type UploadFormType } from '@avp/shared';
 import { Button, DateInput, RadioGroup, TextAreaField, TextField, TimeSelect } from '@avp/web/ui';
 import { useMemo, useState, type FormEvent } from 'react';
 import type { DesktopApi } from './api';
@@ -30,7 +30,7 @@ export function UploadForm({ api, onQueued }: UploadFormProps) {
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const range = useMemo(() => uploadDateRange(new Date()), []);
+  const range = useMemo(() => uploadDateRange(new Date(), localTimeZone()), []);
 
   // After the first attempt the messages follow the values as they are corrected, as on the web.
   const errors = submitted ? { ...serverErrors, ...checkForm(formType, values, items) } : serverErrors;

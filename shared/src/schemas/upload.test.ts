@@ -9,6 +9,7 @@ import {
   sponsorCommercialSchema,
   sponsorUploadFormSchema,
   toSessionDateTime,
+  sessionDateError,
   uploadDateRange,
   uploadFileRegistrationSchema,
   uploadFormSchema,
@@ -145,8 +146,31 @@ describe('SPEC §2 upload date picker: today to two years ahead', () => {
     expect(uploadDateRange(new Date(now), zone)).toEqual(range);
   });
 
-  it('uses America/New_York by default', () => {
-    expect(uploadDateRange(new Date('2024-05-02T02:00:00Z')).min).toBe('2024-05-01');
+  it("starts on the client's own today, wherever the company is", () => {
+    // 20:00 UTC: already the 3rd in Tokyo, still the 2nd in New York and Honolulu.
+    const now = new Date('2024-05-02T20:00:00Z');
+    expect(uploadDateRange(now, 'Asia/Tokyo').min).toBe('2024-05-03');
+    expect(uploadDateRange(now, 'Pacific/Honolulu').min).toBe('2024-05-02');
+  });
+});
+
+describe("the server's check of a session date: the picker's range for a client in any time zone", () => {
+  // 10:00 UTC on May 2: the 1st is still today in UTC−12 (until 12:00 UTC), the 3rd already in UTC+14.
+  const now = new Date('2024-05-02T10:00:00Z');
+  it.each([
+    ['2024-04-30', 'Date must be after Apr 30, 2024'],
+    ['2024-05-01', undefined],
+    ['2024-05-02', undefined],
+    ['2026-05-03', undefined],
+    ['2026-05-04', 'Date must be before May 4, 2026'],
+  ])('%s: %j', (date, message) => {
+    expect(sessionDateError(date, now)).toBe(message);
+  });
+
+  it('no longer takes the day before once it has ended everywhere', () => {
+    expect(sessionDateError('2024-05-01', new Date('2024-05-02T12:00:00Z'))).toBe(
+      'Date must be after May 1, 2024',
+    );
   });
 });
 

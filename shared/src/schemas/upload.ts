@@ -5,7 +5,6 @@
 import { z } from 'zod';
 import {
   DATE_ONLY_FORMAT,
-  DEFAULT_TZ_STORE,
   SESSION_DATETIME_FORMAT,
   UPLOAD_DATE_YEARS_AHEAD,
   UPLOAD_HOUR_MAX,
@@ -13,9 +12,12 @@ import {
   UPLOAD_MINUTE_MAX,
   UPLOAD_MINUTE_STEP,
 } from '../constants.js';
-import { assertDateOnly, dateInZone } from '../dates.js';
+import { addDays, assertDateOnly, dateInZone } from '../dates.js';
 import { dayjs } from '../day.js';
+import { formatDate } from '../format.js';
 import {
+  dateMustBeAfter,
+  dateMustBeBefore,
   EVENT_NAME_REQUIRED,
   PROJECT_NAME_REQUIRED,
   SESSION_AMPM_REQUIRED,
@@ -142,17 +144,34 @@ export function toSessionDateTime(date: string, hour: number, minute: number, am
   return `${date} ${String(hour24).padStart(2, '0')}:${String(minute).padStart(2, '0')}:00`;
 }
 
-/** SPEC §2: the upload date picker runs from today to two years ahead. */
-export function uploadDateRange(
-  now: Date,
-  timeZone: string = DEFAULT_TZ_STORE,
-): { min: string; max: string } {
+/**
+ * SPEC §2: the upload date picker runs from today to two years ahead, today being the client's own:
+ * pass the zone of the person choosing (localTimeZone() in their browser or app), not the company's.
+ */
+export function uploadDateRange(now: Date, timeZone: string): { min: string; max: string } {
   const min = dateInZone(now, timeZone);
   const max = dayjs
     .utc(min, DATE_ONLY_FORMAT, true)
     .add(UPLOAD_DATE_YEARS_AHEAD, 'year')
     .format(DATE_ONLY_FORMAT);
   return { min, max };
+}
+
+// The zones where the calendar day begins last (UTC−12) and first (UTC+14).
+const LATEST_ZONE = 'Etc/GMT+12';
+const EARLIEST_ZONE = 'Pacific/Kiritimati';
+
+/**
+ * The server's check of a session date: inside the picker's range for a client somewhere on Earth. The
+ * server cannot know the client's zone, so 'today' runs from the day in UTC−12 to the day in UTC+14.
+ * Worded as the date input words its limits (SPEC §5), dates as SPEC §9 shows them.
+ */
+export function sessionDateError(date: string, now: Date): string | undefined {
+  const min = uploadDateRange(now, LATEST_ZONE).min;
+  const max = uploadDateRange(now, EARLIEST_ZONE).max;
+  if (date < min) return dateMustBeAfter(formatDate(addDays(min, -1)));
+  if (date > max) return dateMustBeBefore(formatDate(addDays(max, 1)));
+  return undefined;
 }
 
 /** The legacy /api/submitForm.php body (SPEC §3, §7): one call per action, with base64 chunks. */

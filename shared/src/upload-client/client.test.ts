@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UPLOAD_CHUNK_FAILED } from '../messages.js';
 import { planUpload } from '../upload-plan.js';
 import { abortableSleep, bytesOfParts, resumeDecision, UploadClient, UploadError } from './client.js';
-import type { TransportRequest, TransportResponse, UploadSource } from './client.js';
+import type { RetryNotice, TransportRequest, TransportResponse, UploadSource } from './client.js';
 import type { UploadFileInfo } from './protocol.js';
 import { createSha256 } from './sha256.js';
 
@@ -281,6 +281,50 @@ describe('UploadClient', () => {
     upload.start();
     expect((await upload.settled()).state).toBe('complete');
     expect(waits).toEqual([50, 100]);
+  });
+
+  it('says while a part is being retried: which attempt comes next, of how many, and when', async () => {
+    const server = new FakeServer();
+    let failures = 2;
+    server.faults.push((req) => (req.method === 'PUT' && failures-- > 0 ? 'network' : undefined));
+    let clock = 1_000;
+    const { client } = clientFor(server, {
+      partConcurrency: 1,
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+    });
+    const upload = client.file('sub-1', source(100));
+    const notices: RetryNotice[] = [];
+    upload.onChange(() => {
+      if (upload.retrying && upload.retrying !== notices.at(-1)) notices.push(upload.retrying);
+    });
+    upload.start();
+    expect((await upload.settled()).state).toBe('complete');
+    // Four attempts in all (retries: 3); the first retry waits 50 ms, the second 100 ms.
+    const network = expect.objectContaining({ status: 0, code: 'network' });
+    expect(notices).toEqual([
+      { attempt: 2, attempts: 4, nextAt: 1_050, error: network },
+      { attempt: 3, attempts: 4, nextAt: 1_150, error: network },
+    ]);
+    // Gone once a part gets through.
+    expect(upload.retrying).toBeNull();
+  });
+
+  it('clears the retry notice when the retries run out and the file fails', async () => {
+    const server = new FakeServer();
+    server.faults.push((req) => (req.method === 'PUT' ? { status: 503, body: undefined } : undefined));
+    const { client } = clientFor(server, { partConcurrency: 1 });
+    const upload = client.file('sub-1', source(100));
+    let noticed = 0;
+    upload.onChange(() => {
+      if (upload.retrying) noticed++;
+    });
+    upload.start();
+    expect((await upload.settled()).state).toBe('failed');
+    expect(noticed).toBeGreaterThan(0);
+    expect(upload.retrying).toBeNull();
   });
 
   it("fails with SPEC §8's chunk-failure text once a part's retries run out", async () => {

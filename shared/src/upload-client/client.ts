@@ -131,6 +131,18 @@ export interface UploadClientOptions {
   sleep?: (ms: number, signal?: AbortSignalLike) => Promise<void>;
 }
 
+/** A call that failed and will be tried again: shown so that a person waiting knows it is not stuck. */
+export interface RetryNotice {
+  /** The attempt about to be made, the first one counted (2 for the first retry). */
+  attempt: number;
+  /** All the attempts the retry policy allows, the first one included. */
+  attempts: number;
+  /** When that attempt starts, on the client's clock (`now()`). */
+  nextAt: number;
+  /** Why the last attempt failed. */
+  error: UploadError;
+}
+
 function errorFrom(status: number, body: unknown): UploadError {
   const error = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
   return new UploadError(
@@ -199,9 +211,14 @@ export class UploadClient {
 
   /**
    * One call with retries on network errors and retryable statuses. Resolves with the JSON of a 2xx
-   * answer; rejects with UploadError (its status and code from the server's error body).
+   * answer; rejects with UploadError (its status and code from the server's error body). `onRetry` hears
+   * of each wait before another attempt.
    */
-  async call<T>(request: TransportRequest, failure?: { code: string; message: string }): Promise<T> {
+  async call<T>(
+    request: TransportRequest,
+    failure?: { code: string; message: string },
+    onRetry?: (notice: RetryNotice) => void,
+  ): Promise<T> {
     let last: UploadError | undefined;
     for (let attempt = 0; ; attempt++) {
       if (request.signal?.aborted) throw new Aborted();
@@ -216,7 +233,14 @@ export class UploadClient {
         last = new UploadError(0, 'network', error instanceof Error ? error.message : String(error));
       }
       if (attempt >= this.retry.retries) break;
-      await this.sleep(retryDelayMs(attempt + 1, this.retry, this.random), request.signal);
+      const delay = retryDelayMs(attempt + 1, this.retry, this.random);
+      onRetry?.({
+        attempt: attempt + 2,
+        attempts: this.retry.retries + 1,
+        nextAt: this.now() + delay,
+        error: last,
+      });
+      await this.sleep(delay, request.signal);
     }
     throw failure ? new UploadError(last.status, failure.code, failure.message) : last;
   }
@@ -259,7 +283,13 @@ export class UploadClient {
     }).then((b) => b.file);
   }
 
-  putPart(fileId: string, partNumber: number, bytes: Uint8Array, signal?: AbortSignalLike): Promise<unknown> {
+  putPart(
+    fileId: string,
+    partNumber: number,
+    bytes: Uint8Array,
+    signal?: AbortSignalLike,
+    onRetry?: (notice: RetryNotice) => void,
+  ): Promise<unknown> {
     return this.call(
       {
         method: 'PUT',
@@ -268,6 +298,7 @@ export class UploadClient {
         signal,
       },
       { code: 'part_failed', message: UPLOAD_CHUNK_FAILED },
+      onRetry,
     );
   }
 
@@ -321,6 +352,8 @@ export type FileUploadOutcome =
 export class FileUpload {
   state: FileUploadState = 'waiting';
   error: UploadError | null = null;
+  /** Set while a part waits to be tried again after a failure; null once parts get through. */
+  retrying: RetryNotice | null = null;
   fileId: string | null = null;
   info: UploadFileInfo | null = null;
   private outcome: FileUploadOutcome | null = null;
@@ -411,6 +444,7 @@ export class FileUpload {
 
   private setState(state: FileUploadState): void {
     this.state = state;
+    if (state !== 'uploading') this.retrying = null;
     this.emit();
   }
 
@@ -458,11 +492,17 @@ export class FileUpload {
           continue;
         }
         const number = part;
+        const onRetry = (notice: RetryNotice) => {
+          if (!live()) return;
+          this.retrying = notice;
+          this.emit();
+        };
         const task: Promise<void> = this.client
-          .putPart(info.id, number, bytes, signal)
+          .putPart(info.id, number, bytes, signal, onRetry)
           .then(
             () => {
               if (!live()) return;
+              this.retrying = null;
               this.confirmed += range.size;
               this.meter.add(range.size);
               this.emit();

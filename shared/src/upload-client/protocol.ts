@@ -3,7 +3,7 @@
  * server, the browser and the desktop app.
  */
 import { z } from 'zod';
-import { eventAssetSchema } from '../schemas/upload.js';
+import { eventAssetSchema, sessionDateError } from '../schemas/upload.js';
 import {
   EVENT_NAME_REQUIRED,
   PROJECT_NAME_REQUIRED,
@@ -27,7 +27,11 @@ export const submissionFieldsSchema = z.discriminatedUnion('form_type', [
     event_name: requiredText(EVENT_NAME_REQUIRED).pipe(z.string().max(255)),
     session_datetime: z
       .string({ error: SESSION_DATE_REQUIRED })
-      .pipe(eventAssetSchema.shape.session_datetime),
+      .pipe(eventAssetSchema.shape.session_datetime)
+      .superRefine((value, ctx) => {
+        const message = sessionDateError(value.slice(0, 10), new Date());
+        if (message) ctx.addIssue({ code: 'custom', message });
+      }),
     speaker_name: requiredText(SPEAKER_NAME_REQUIRED).pipe(z.string().max(255)),
     room_no: optionalText().pipe(z.string().max(255)),
     description: optionalText().pipe(z.string().max(10_000)),

@@ -25,6 +25,11 @@ export function formLabel(formType: string): string {
   return FORM_LABELS[formType] ?? formType;
 }
 
+/** 'a creative asset', 'an event asset'. */
+function withArticle(words: string): string {
+  return `${/^[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
+}
+
 /** The path of a submission in the staff inbox (web/src/features/uploads, /staff/uploads). */
 export function inboxPath(submissionId: string): string {
   return `/staff/uploads?submission=${encodeURIComponent(submissionId)}`;
@@ -64,7 +69,7 @@ export async function queueSubmissionMails(
       to: deps.config.STAFF_EMAIL,
       subject: `New upload: ${label} from ${who}${company}`,
       text: [
-        `${who}${company}${owner ? ` <${owner.email}>` : ''} sent a ${label.toLowerCase()} submission.`,
+        `${who}${company}${owner ? ` <${owner.email}>` : ''} sent ${withArticle(label.toLowerCase())} submission.`,
         '',
         ...fieldLines(submission.fields),
         '',

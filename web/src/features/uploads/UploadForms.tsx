@@ -6,6 +6,7 @@
 import {
   creativeUploadFormSchema,
   eventUploadFormSchema,
+  localTimeZone,
   sponsorUploadFormSchema,
   toSessionDateTime,
   uploadDateRange,
@@ -24,8 +25,6 @@ export interface UploadFormProps {
   files: File[];
   onFilesChange: (files: File[]) => void;
   onSubmit: (fields: SubmissionFields) => void;
-  /** Bumped after a successful submission: the form starts clean. */
-  resetKey: number;
   children?: ReactNode;
 }
 
@@ -98,14 +97,7 @@ export function toSubmissionFields(values: Values): SubmissionFields {
   };
 }
 
-export function UploadForm({
-  formType,
-  files,
-  onFilesChange,
-  onSubmit,
-  resetKey,
-  children,
-}: UploadFormProps) {
+export function UploadForm({ formType, files, onFilesChange, onSubmit, children }: UploadFormProps) {
   const resolver = useMemo(
     () => zodResolver(SCHEMAS[formType] as never) as unknown as Resolver<Values>,
     [formType],
@@ -114,10 +106,9 @@ export function UploadForm({
     control,
     handleSubmit,
     setValue,
-    reset,
     formState: { errors, isSubmitted },
   } = useForm<Values>({ resolver, defaultValues: emptyValues(formType) });
-  const range = useMemo(() => uploadDateRange(new Date()), []);
+  const range = useMemo(() => uploadDateRange(new Date(), localTimeZone()), []);
   const hour = useFieldProps(control, 'hour');
   const minute = useFieldProps(control, 'minute');
   const ampm = useFieldProps(control, 'ampm');
@@ -125,10 +116,6 @@ export function UploadForm({
   useEffect(() => {
     setValue('files', refs(files), { shouldValidate: isSubmitted });
   }, [files, setValue, isSubmitted]);
-
-  useEffect(() => {
-    if (resetKey > 0) reset(emptyValues(formType));
-  }, [resetKey, reset, formType]);
 
   const submit = handleSubmit((values) => onSubmit(toSubmissionFields(values)));
   const fileError = errors.files?.message ?? errors.files?.root?.message;

@@ -2,7 +2,9 @@
  * The client upload utility (SPEC §2 'Upload page flow', §4 'Upload', §8): the choice of form through
  * the URL hash (#creative, #event, #eventForm, #sponsor; back and forward move between them), the form,
  * then the files sent with the shared upload client, with per-file and overall progress, pause, resume
- * and remove, a guard against leaving while sending, and a clean form after success.
+ * and remove, a guard against leaving while sending, and a fresh form after success (the spec's page
+ * reload) under the thank-you. The form is submitted from the foot of a long page, so the progress and
+ * the thank-you are brought into view and given the focus, and announced through one live region.
  */
 import {
   formatBytes,
@@ -12,11 +14,12 @@ import {
   UPLOAD_FILE_REQUIRED,
   type FileUpload,
   type ProgressSnapshot,
+  type RetryNotice,
   type SubmissionFields,
   type UploadFormType,
   type UploadQueue,
 } from '@avp/shared';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Button } from '../../ui';
 import { useSession } from '../../lib/session';
@@ -28,6 +31,12 @@ import './uploads.css';
 export const DO_NOT_CLOSE =
   'Uploading… Please do not close or refresh this page until your upload is complete.';
 export const UPLOAD_SUCCESS = 'Thank you! Your files were received.';
+
+/** not in SPEC: what shows while a part waits to be tried again (the spec's error comes after the last). */
+export function retryingText(notice: RetryNotice, now: number): string {
+  const seconds = Math.max(0, Math.ceil((notice.nextAt - now) / 1000));
+  return `Connection problem: retrying (attempt ${notice.attempt} of ${notice.attempts}), next try in ${seconds} s.`;
+}
 
 type Step = 'choose' | 'eventForm' | UploadFormType;
 
@@ -95,7 +104,7 @@ function FileRow({ upload }: { upload: FileUpload }) {
         {truncateFileName(name)}
       </span>
       <span className="uploads-file-size">{formatBytes(size)}</span>
-      <span className="uploads-state">{STATE_LABELS[state]}</span>
+      <span className="uploads-state">{upload.retrying ? 'Retrying' : STATE_LABELS[state]}</span>
       <ProgressLine progress={upload.progress()} label={`Progress of ${name}`} />
       {state === 'uploading' || state === 'waiting' ? (
         <Button variant="secondary" dense onPress={() => upload.pause()} aria-label={`Pause ${name}`}>
@@ -130,6 +139,21 @@ type Phase =
   | { kind: 'sending'; queue: UploadQueue | null; failed: string | null }
   | { kind: 'done' };
 
+/** The first file waiting to retry a part, if any. */
+function retryNotice(queue: UploadQueue | null): RetryNotice | null {
+  return queue?.files.find((f) => f.retrying !== null)?.retrying ?? null;
+}
+
+/** Re-renders every second while `active`, for a countdown. */
+function useSecondTicks(active: boolean): void {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    if (!active) return undefined;
+    const timer = setInterval(() => setTick((n) => n + 1), 1000);
+    return () => clearInterval(timer);
+  }, [active]);
+}
+
 export default function UploadUtility() {
   const { hash } = useLocation();
   const navigate = useNavigate();
@@ -138,10 +162,17 @@ export default function UploadUtility() {
   const [files, setFiles] = useState<File[]>([]);
   const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
   const [error, setError] = useState<string | null>(null);
-  const [resetKey, setResetKey] = useState(0);
+  // Each sent submission gives a new form, as the spec's reload after send would.
+  const [round, setRound] = useState(0);
   const [, setTick] = useState(0);
   const client = useRef(browserUploadClient());
+  const notice = useRef<HTMLDivElement>(null);
+  const errorText = useRef<HTMLParagraphElement>(null);
+  const retryButton = useRef<HTMLButtonElement>(null);
   const sending = phase.kind === 'sending';
+  const failed = phase.kind === 'sending' ? phase.failed : null;
+  const retrying = phase.kind === 'sending' && !failed ? retryNotice(phase.queue) : null;
+  useSecondTicks(retrying !== null);
 
   // SPEC §4: a message that blocks leaving while the files are being sent.
   useEffect(() => {
@@ -153,6 +184,24 @@ export default function UploadUtility() {
     window.addEventListener('beforeunload', guard);
     return () => window.removeEventListener('beforeunload', guard);
   }, [sending]);
+
+  // Submit sits at the foot of the form: without this the progress and the thank-you appear above the
+  // screen (on a phone only the contact panel shows) and the focus falls to the page's body.
+  const attention = phase.kind === 'done' ? 'done' : sending ? (failed ? 'failed' : 'sending') : null;
+  useLayoutEffect(() => {
+    if (attention === 'failed') {
+      retryButton.current?.focus();
+      return;
+    }
+    if (attention === null || !notice.current) return;
+    notice.current.scrollIntoView({ block: 'start' });
+    notice.current.focus({ preventScroll: true });
+  }, [attention]);
+  useLayoutEffect(() => {
+    if (!error || !errorText.current) return;
+    errorText.current.scrollIntoView({ block: 'nearest' });
+    errorText.current.focus({ preventScroll: true });
+  }, [error]);
 
   const go = (next: string) => {
     setError(null);
@@ -242,7 +291,7 @@ export default function UploadUtility() {
     }
     localStorage.removeItem(OPEN_SUBMISSION_KEY);
     setFiles([]);
-    setResetKey((k) => k + 1);
+    setRound((n) => n + 1);
     setPhase({ kind: 'done' });
   }
 
@@ -252,54 +301,50 @@ export default function UploadUtility() {
     void finish(queue);
   }
 
-  if (phase.kind === 'sending') {
-    const queue = phase.queue;
-    return (
-      <section className="uploads-sending" aria-label="Sending files">
-        {phase.failed ? (
-          <p className="kit-error uploads-error" role="alert">
-            {phase.failed}
-          </p>
-        ) : (
-          <p className="uploads-warning" role="status">
-            {DO_NOT_CLOSE}
-          </p>
-        )}
-        {queue ? (
-          <>
-            <ProgressLine progress={queue.progress()} label="Overall progress" />
-            <ul className="uploads-rows">
-              {queue.files.map((upload) => (
-                <FileRow
-                  key={`${upload.source.name}-${upload.source.size}-${upload.source.lastModified}`}
-                  upload={upload}
-                />
-              ))}
-            </ul>
-            {phase.failed ? (
-              <Button variant="primary" onPress={() => retry(queue)}>
-                Retry
-              </Button>
-            ) : null}
-          </>
-        ) : null}
-      </section>
-    );
-  }
-
+  const queue = phase.kind === 'sending' ? phase.queue : null;
   return (
     <section className="uploads-utility" aria-label="File upload">
-      {phase.kind === 'done' ? (
-        <p className="uploads-success" role="status">
-          {UPLOAD_SUCCESS}
+      {/* One live region for the whole flow, so that each change of its text is announced. */}
+      <div ref={notice} className="uploads-notice" role="status" tabIndex={-1}>
+        {sending && !failed ? <p className="uploads-warning">{DO_NOT_CLOSE}</p> : null}
+        {phase.kind === 'done' ? <p className="uploads-success">{UPLOAD_SUCCESS}</p> : null}
+      </div>
+      {failed ? (
+        <p className="kit-error uploads-error" role="alert">
+          {failed}
         </p>
       ) : null}
       {error ? (
-        <p className="kit-error uploads-error" role="alert">
+        <p ref={errorText} className="kit-error uploads-error" role="alert" tabIndex={-1}>
           {error}
         </p>
       ) : null}
-      {step === 'choose' ? (
+      {sending ? (
+        <div className="uploads-sending" role="group" aria-label="Sending files">
+          {queue ? (
+            <>
+              <ProgressLine progress={queue.progress()} label="Overall progress" />
+              <p className="uploads-retrying" aria-live="polite">
+                {retrying ? retryingText(retrying, Date.now()) : null}
+              </p>
+              <ul className="uploads-rows">
+                {queue.files.map((upload) => (
+                  <FileRow
+                    key={`${upload.source.name}-${upload.source.size}-${upload.source.lastModified}`}
+                    upload={upload}
+                  />
+                ))}
+              </ul>
+              {failed ? (
+                <Button ref={retryButton} variant="primary" onPress={() => retry(queue)}>
+                  Retry
+                </Button>
+              ) : null}
+            </>
+          ) : null}
+        </div>
+      ) : null}
+      {!sending && step === 'choose' ? (
         <div className="uploads-choice" role="group" aria-label="What are you uploading?">
           <h2>What are you uploading?</h2>
           <Button variant="primary" onPress={() => go('#creative')}>
@@ -310,7 +355,7 @@ export default function UploadUtility() {
           </Button>
         </div>
       ) : null}
-      {step === 'eventForm' ? (
+      {!sending && step === 'eventForm' ? (
         <div className="uploads-choice" role="group" aria-label="Which event upload?">
           <h2>Event upload</h2>
           <Button variant="primary" onPress={() => go('#event')}>
@@ -321,9 +366,9 @@ export default function UploadUtility() {
           </Button>
         </div>
       ) : null}
-      {step === 'creative' || step === 'event' || step === 'sponsor' ? (
+      {!sending && (step === 'creative' || step === 'event' || step === 'sponsor') ? (
         <UploadForm
-          key={step}
+          key={`${step}-${round}`}
           formType={step}
           files={files}
           onFilesChange={(next) => {
@@ -331,7 +376,6 @@ export default function UploadUtility() {
             if (phase.kind === 'done') setPhase({ kind: 'editing' });
           }}
           onSubmit={(fields) => void send(fields)}
-          resetKey={resetKey}
         />
       ) : null}
     </section>

@@ -137,23 +137,23 @@ describe('DateInput: bounds (SPEC §5)', () => {
   it("'Date must be after {date}' when on or before the lower bound, then reverts", async () => {
     const { user, input, value } = setup({ after: '2031-07-01', initial: '2031-07-10' });
     await typeAndLeave(user, input, '7/1/2031');
-    expect(screen.getByText('Date must be after 7/1/2031')).toBeTruthy();
+    expect(screen.getByText('Date must be after Jul 1, 2031')).toBeTruthy();
     expect(value()).toBe('2031-07-10');
     act(() => vi.advanceTimersByTime(2500));
-    expect(screen.queryByText('Date must be after 7/1/2031')).toBeNull();
+    expect(screen.queryByText('Date must be after Jul 1, 2031')).toBeNull();
     expect(input).toHaveProperty('value', '7/10/2031');
 
     await typeAndLeave(user, input, '6/30/2031');
-    expect(screen.getByText('Date must be after 7/1/2031')).toBeTruthy();
+    expect(screen.getByText('Date must be after Jul 1, 2031')).toBeTruthy();
   });
 
   it("'Date must be before {date}' when on or after the upper bound", async () => {
     const { user, input, value } = setup({ before: '2031-07-31' });
     await typeAndLeave(user, input, '7/31/2031');
-    expect(screen.getByText('Date must be before 7/31/2031')).toBeTruthy();
+    expect(screen.getByText('Date must be before Jul 31, 2031')).toBeTruthy();
     act(() => vi.advanceTimersByTime(2500));
     await typeAndLeave(user, input, '8/15/2031');
-    expect(screen.getByText('Date must be before 7/31/2031')).toBeTruthy();
+    expect(screen.getByText('Date must be before Jul 31, 2031')).toBeTruthy();
     act(() => vi.advanceTimersByTime(2500));
     await typeAndLeave(user, input, '7/30/2031');
     expect(value()).toBe('2031-07-30');
@@ -166,7 +166,7 @@ describe('DateInput: bounds (SPEC §5)', () => {
     await typeAndLeave(user, input, '7/3/2031');
     expect(value()).toBe('2031-07-03');
     await typeAndLeave(user, input, '7/4/2031');
-    expect(screen.getByText('Date must be before 7/4/2031')).toBeTruthy();
+    expect(screen.getByText('Date must be before Jul 4, 2031')).toBeTruthy();
   });
 
   it("a form's own error shows when there is no typing error", () => {

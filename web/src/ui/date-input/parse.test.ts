@@ -96,15 +96,15 @@ describe('formatDateEntry', () => {
   });
 });
 
-describe('dateBoundsError (SPEC §5: on or before the lower, on or after the upper)', () => {
+describe('dateBoundsError (SPEC §5: on or before the lower, on or after the upper; dates as MMM D, YYYY, §9)', () => {
   const bounds = { after: '2024-01-05', before: '2024-01-10' };
   it.each([
-    ['2024-01-04', 'Date must be after 1/5/2024'],
-    ['2024-01-05', 'Date must be after 1/5/2024'],
+    ['2024-01-04', 'Date must be after Jan 5, 2024'],
+    ['2024-01-05', 'Date must be after Jan 5, 2024'],
     ['2024-01-06', undefined],
     ['2024-01-09', undefined],
-    ['2024-01-10', 'Date must be before 1/10/2024'],
-    ['2024-02-01', 'Date must be before 1/10/2024'],
+    ['2024-01-10', 'Date must be before Jan 10, 2024'],
+    ['2024-02-01', 'Date must be before Jan 10, 2024'],
   ])('%s → %j', (value, message) => {
     expect(dateBoundsError(value, bounds)).toBe(message);
   });
@@ -123,10 +123,10 @@ describe('inclusive ranges', () => {
     expect(boundsFromRange(undefined, '')).toEqual({ after: undefined, before: undefined });
   });
 
-  it('an inclusive minimum of 1/5 accepts 1/5 and names 1/4 in its message', () => {
+  it('an inclusive minimum of 1/5 accepts 1/5 and names Jan 4, 2024 in its message', () => {
     const bounds = boundsFromRange('2024-01-05', undefined);
     expect(dateBoundsError('2024-01-05', bounds)).toBeUndefined();
-    expect(dateBoundsError('2024-01-04', bounds)).toBe('Date must be after 1/4/2024');
+    expect(dateBoundsError('2024-01-04', bounds)).toBe('Date must be after Jan 4, 2024');
   });
 
   it('mergeBounds keeps the tighter bound on each side', () => {

@@ -3,7 +3,13 @@
  * 'YYYY-MM-DD' (DATE_ONLY_FORMAT, the wire format of every date in the product); people type and read
  * them as M/D/YYYY (DATE_INPUT_FORMAT). '' is 'no date'.
  */
-import { DATE_INPUT_FORMAT, DATE_ONLY_FORMAT, dateMustBeAfter, dateMustBeBefore } from '@avp/shared';
+import {
+  DATE_DISPLAY_FORMAT,
+  DATE_INPUT_FORMAT,
+  DATE_ONLY_FORMAT,
+  dateMustBeAfter,
+  dateMustBeBefore,
+} from '@avp/shared';
 import dayjs from 'dayjs';
 
 export type DateEntry = { kind: 'empty' } | { kind: 'date'; value: string } | { kind: 'invalid' };
@@ -84,11 +90,15 @@ export function mergeBounds(a: DateBounds, b: DateBounds): DateBounds {
   return { after: later(a.after, b.after), before: earlier(a.before, b.before) };
 }
 
-/** The message for a date outside the bounds, or undefined when it is inside (dates shown as M/D/YYYY). */
+/**
+ * The message for a date outside the bounds, or undefined when it is inside. The bound is written as
+ * SPEC §9 shows dates ('Date must be after Jan 4, 2024'), not as it is typed.
+ */
 export function dateBoundsError(value: string, { after, before }: DateBounds): string | undefined {
+  const shown = (date: string) => dayjs(date).format(DATE_DISPLAY_FORMAT);
   // 'YYYY-MM-DD' strings order as the days they name, so plain comparison is enough.
-  if (after && value <= after) return dateMustBeAfter(formatDateEntry(after));
-  if (before && value >= before) return dateMustBeBefore(formatDateEntry(before));
+  if (after && value <= after) return dateMustBeAfter(shown(after));
+  if (before && value >= before) return dateMustBeBefore(shown(before));
   return undefined;
 }
 
