@@ -1,0 +1,253 @@
+import { EMAIL_ALREADY_EXISTS, LOGIN_FAILED, LOGIN_PASSWORD_REQUIRED, SESSION_EXPIRED } from '@avp/shared';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ACCOUNT_LIMITS, FORGOT_PASSWORD_SENT, RESET_MAIL_SUBJECT } from '../src/modules/accounts/index.js';
+import { TOO_MANY_SIGN_INS } from '../src/modules/accounts/routes.js';
+import { startTestApp } from './helpers/app.js';
+import type { TestApp } from './helpers/app.js';
+import { registration, TestBrowser } from './helpers/browser.js';
+import { DIALECTS } from './helpers/env.js';
+
+/**
+ * The contract of the spec's original calls (SPEC §7, modules/legacy): each replayed in the original's
+ * shape (base64 passwords, base64 chunks, base64 store fields, the dotted token) over HTTP, with its
+ * answer and its effects read back through the new API or the database.
+ */
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  vi.useRealTimers();
+  await t?.close();
+  t = undefined;
+});
+
+const PASSWORD = 'Difference Engine 1843';
+const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+
+interface Answer<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+}
+
+/**
+ * One call as an integration makes it: JSON, no cookie, no Origin, the token as a bearer header or in
+ * the body, as the caller chooses.
+ */
+async function call<T = Record<string, unknown>>(
+  app: TestApp,
+  method: string,
+  path: string,
+  options: { body?: unknown; bearer?: string; headers?: Record<string, string> } = {},
+): Promise<Answer<T>> {
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  if (options.bearer !== undefined) headers.authorization = `Bearer ${options.bearer}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${app.url}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
+}
+
+const post = <T = Record<string, unknown>>(app: TestApp, path: string, body?: unknown, bearer?: string) =>
+  call<T>(app, 'POST', path, { body: body ?? {}, bearer });
+
+interface SignedIn {
+  isAuthenticated: boolean;
+  token: string;
+  user: { userid: number; email: string; firstname: string; lastname: string };
+  expiresAt: string;
+}
+
+/** The original registration form: SPEC §3 'Client user' fields, the password base64-encoded. */
+function legacyRegistration(overrides: Record<string, unknown> = {}) {
+  const { confirmPassword: _confirm, password, ...fields } = registration(overrides);
+  return { ...fields, password: b64(String(password)) };
+}
+
+async function registerLegacy(app: TestApp, overrides: Record<string, unknown> = {}): Promise<SignedIn> {
+  const res = await post<SignedIn>(app, '/api/updateUser.php', legacyRegistration(overrides));
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+async function loginLegacy(app: TestApp, email = 'ada@example.com', password = PASSWORD): Promise<SignedIn> {
+  const res = await post<SignedIn>(app, '/api/login.php', { email, password: b64(password) });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+function payloadOf(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<
+    string,
+    unknown
+  >;
+}
+
+/** Moves this process's clock (the server runs in it) forward; timers stay real. */
+function advanceClock(seconds: number): void {
+  const now = Date.now();
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(now + seconds * 1000);
+}
+
+describe.each(DIALECTS)('legacy calls on %s', (dialect) => {
+  describe('accounts: login.php, logout.php, updateUser.php, forgotPassword.php, check.php, status.php', () => {
+    it('registers with a base64 password and answers a three-part token whose middle part is the user', async () => {
+      t = await startTestApp({ dialect });
+      const registered = await registerLegacy(t);
+      expect(registered.isAuthenticated).toBe(true);
+      expect(registered.token.split('.')).toHaveLength(3);
+      const payload = payloadOf(registered.token);
+      expect(payload).toMatchObject({
+        userid: registered.user.userid,
+        email: 'ada@example.com',
+        firstname: 'Ada',
+        lastname: 'Lovelace',
+      });
+      expect(Number(payload.exp) - Number(payload.iat)).toBe(t.config.SESSION_MAX_SECONDS);
+
+      // The password was stored decoded: the new API's sign-in takes it in plain text.
+      const browser = new TestBrowser(t.url);
+      expect(
+        (await browser.post('/api/auth/login', { email: 'ada@example.com', password: PASSWORD })).status,
+      ).toBe(200);
+      // The same address again: the spec's text in `error`, as the original page shows it.
+      const again = await post(t, '/api/updateUser.php', legacyRegistration());
+      expect(again.status).toBe(409);
+      expect(again.body).toMatchObject({ error: EMAIL_ALREADY_EXISTS, isAuthenticated: false });
+    });
+
+    it('signs in with a base64 password; a wrong one answers the spec text and isAuthenticated false', async () => {
+      t = await startTestApp({ dialect });
+      await registerLegacy(t);
+      const signedIn = await loginLegacy(t);
+      expect(signedIn).toMatchObject({ isAuthenticated: true, user: { email: 'ada@example.com' } });
+
+      const wrong = await post(t, '/api/login.php', {
+        email: 'ada@example.com',
+        password: b64('not it at all'),
+      });
+      expect(wrong).toEqual({
+        status: 401,
+        body: { isAuthenticated: false, error: LOGIN_FAILED, code: 'invalid_credentials' },
+      });
+      const empty = await post(t, '/api/login.php', { email: 'ada@example.com', password: '' });
+      expect(empty.status).toBe(400);
+      expect(empty.body).toMatchObject({ isAuthenticated: false, error: LOGIN_PASSWORD_REQUIRED });
+      const plain = await post(t, '/api/login.php', { email: 'ada@example.com', password: 'not base64!' });
+      expect(plain.status).toBe(400);
+      expect(plain.body).toMatchObject({ isAuthenticated: false, fields: { password: expect.any(String) } });
+
+      const actions = await t.db.models.AuditLog.findAll({ where: { action: 'sign_in' } });
+      expect(actions.map((a) => (a.after as { via?: string }).via)).toEqual(['bearer', 'bearer']);
+    });
+
+    it('the token is a bearer credential (header or body) until logout, and its signature is checked', async () => {
+      t = await startTestApp({ dialect });
+      await registerLegacy(t);
+      const { token } = await loginLegacy(t);
+
+      const byHeader = await call(t, 'GET', '/api/check.php', { bearer: token });
+      expect(byHeader).toMatchObject({
+        status: 200,
+        body: { isAuthenticated: true, user: { email: 'ada@example.com' } },
+      });
+      const byBody = await post(t, '/api/status.php', { token });
+      expect(byBody.body).toMatchObject({ isAuthenticated: true });
+      // Only the legacy calls read the dotted token; the new API sees no session in it.
+      expect((await call(t, 'GET', '/api/session', { bearer: token })).body).toMatchObject({ user: null });
+
+      // Another user's info in the middle part, the signature left as it was: refused.
+      const [header, , signature] = token.split('.');
+      const forged = `${header}.${Buffer.from(JSON.stringify({ ...payloadOf(token), userid: 999 })).toString('base64url')}.${signature}`;
+      expect((await call(t, 'GET', '/api/check.php', { bearer: forged })).status).toBe(403);
+
+      const out = await post(t, '/api/logout.php', undefined, token);
+      expect(out).toEqual({ status: 200, body: { success: true, isAuthenticated: false } });
+      const after = await call(t, 'GET', '/api/check.php', { bearer: token });
+      expect(after).toEqual({
+        status: 403,
+        body: { isAuthenticated: false, expired: true, error: SESSION_EXPIRED, code: 'session_expired' },
+      });
+      expect((await post(t, '/api/status.php', { token })).body).toEqual({
+        isAuthenticated: false,
+        expired: true,
+      });
+      const signOuts = await t.db.models.AuditLog.count({ where: { action: 'sign_out' } });
+      expect(signOuts).toBe(1);
+    });
+
+    it('the token ends with its session, SESSION_MAX_SECONDS after sign-in', async () => {
+      t = await startTestApp({ dialect, env: { SESSION_MAX_SECONDS: '120' } });
+      await registerLegacy(t);
+      const { token } = await loginLegacy(t);
+      advanceClock(100);
+      expect((await call(t, 'GET', '/api/check.php', { bearer: token })).status).toBe(200);
+      advanceClock(21);
+      const expired = await call(t, 'GET', '/api/check.php', { bearer: token });
+      expect(expired.status).toBe(403);
+      expect(expired.body).toMatchObject({ expired: true, error: SESSION_EXPIRED });
+    });
+
+    it('updates the account with the token: an empty password keeps it, the new token carries the new name', async () => {
+      t = await startTestApp({ dialect });
+      const { token } = await registerLegacy(t);
+      const updated = await post<SignedIn>(t, '/api/updateUser.php', {
+        ...legacyRegistration({ firstname: 'Augusta' }),
+        password: '',
+        token,
+      });
+      expect(updated.status).toBe(200);
+      expect(updated.body).toMatchObject({ isAuthenticated: true, user: { firstname: 'Augusta' } });
+      expect(payloadOf(updated.body.token)).toMatchObject({ firstname: 'Augusta' });
+      // The same session: the old token works as well as the new one.
+      expect((await call(t, 'GET', '/api/check.php', { bearer: token })).status).toBe(200);
+      expect((await call(t, 'GET', '/api/check.php', { bearer: updated.body.token })).status).toBe(200);
+      await loginLegacy(t);
+
+      const bad = await post(t, '/api/updateUser.php', { ...legacyRegistration({ phone: '12' }), token });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({
+        isAuthenticated: true,
+        error: 'Please enter a valid phone number: (xxx)-xxx-xxxx',
+      });
+    });
+
+    it('forgot password answers success and queues the reset mail; an empty address answers its error', async () => {
+      t = await startTestApp({ dialect });
+      await registerLegacy(t);
+      const sent = await post(t, '/api/forgotPassword.php', { email: 'ada@example.com' });
+      expect(sent).toEqual({ status: 200, body: { success: true, message: FORGOT_PASSWORD_SENT } });
+      const mails = await t.db.models.MailOutbox.findAll();
+      expect(mails.map((m) => [m.toAddress, m.subject])).toEqual([['ada@example.com', RESET_MAIL_SUBJECT]]);
+      const empty = await post(t, '/api/forgotPassword.php', { email: '' });
+      expect(empty.status).toBe(400);
+      expect(empty.body).toMatchObject({ success: false, error: expect.any(String) });
+    });
+
+    it('counts sign-ins against the same limits as the new API', async () => {
+      t = await startTestApp({ dialect });
+      await registerLegacy(t);
+      const { max } = ACCOUNT_LIMITS.loginPerAccount;
+      const browser = new TestBrowser(t.url);
+      for (let i = 0; i < max - 1; i++) {
+        expect(
+          (await browser.post('/api/auth/login', { email: 'ada@example.com', password: 'wrong guess' }))
+            .status,
+        ).toBe(401);
+      }
+      expect(
+        (await post(t, '/api/login.php', { email: 'ada@example.com', password: b64(PASSWORD) })).status,
+      ).toBe(200);
+      const limited = await post(t, '/api/login.php', { email: 'ada@example.com', password: b64(PASSWORD) });
+      expect(limited.status).toBe(429);
+      expect(limited.body).toEqual({
+        isAuthenticated: false,
+        error: TOO_MANY_SIGN_INS,
+        code: 'rate_limited',
+      });
+    });
+  });
+});
