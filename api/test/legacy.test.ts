@@ -1,7 +1,18 @@
-import { EMAIL_ALREADY_EXISTS, LOGIN_FAILED, LOGIN_PASSWORD_REQUIRED, SESSION_EXPIRED } from '@avp/shared';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  EMAIL_ALREADY_EXISTS,
+  LOGIN_FAILED,
+  LOGIN_PASSWORD_REQUIRED,
+  SESSION_EXPIRED,
+  SPONSOR_COMPANY_REQUIRED,
+  UPLOAD_PART_SIZE,
+} from '@avp/shared';
+import type { InboxSubmission } from '@avp/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_LIMITS, FORGOT_PASSWORD_SENT, RESET_MAIL_SUBJECT } from '../src/modules/accounts/index.js';
 import { TOO_MANY_SIGN_INS } from '../src/modules/accounts/routes.js';
+import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
+import { CLOUD_IMPORT_UNAVAILABLE } from '../src/modules/legacy/cloud.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { registration, TestBrowser } from './helpers/browser.js';
@@ -83,6 +94,38 @@ function payloadOf(token: string): Record<string, unknown> {
     string,
     unknown
   >;
+}
+
+const STAFF = {
+  email: 'grace@example.com',
+  password: 'Staff passphrase 9',
+  firstName: 'Grace',
+  lastName: 'Hopper',
+};
+
+/** A staff member signed in on the new staff screens (cookie). */
+async function staffBrowser(app: TestApp): Promise<TestBrowser> {
+  await upsertStaffAccount(app.db, STAFF);
+  const browser = new TestBrowser(app.url);
+  expect(
+    (await browser.post('/api/auth/login', { email: STAFF.email, password: STAFF.password })).status,
+  ).toBe(200);
+  return browser;
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const SPONSOR = { form_type: 'sponsor', event_name: 'Expo 2027', sponsor_company: 'Acme AV' };
+
+/** One chunk of the original's upload: `part` with the base64 of bytes start..end. */
+function chunk(bytes: Buffer, index: number, extra: Record<string, unknown> = {}) {
+  const start = index * UPLOAD_PART_SIZE;
+  return {
+    ...SPONSOR,
+    action: 'part',
+    file_name: 'keynote.mov',
+    file: bytes.subarray(start, start + UPLOAD_PART_SIZE).toString('base64'),
+    ...extra,
+  };
 }
 
 /** Moves this process's clock (the server runs in it) forward; timers stay real. */
@@ -248,6 +291,153 @@ describe.each(DIALECTS)('legacy calls on %s', (dialect) => {
         error: TOO_MANY_SIGN_INS,
         code: 'rate_limited',
       });
+    });
+  });
+
+  describe('uploads: submitForm.php', () => {
+    it('takes a 30 MB file in base64 parts, resumes after a reload, and staff read back the same bytes', async () => {
+      t = await startTestApp({ dialect });
+      await registerLegacy(t);
+      const { token } = await loginLegacy(t);
+      const bytes = randomBytes(30_000_000);
+      const parts = Math.ceil(bytes.length / UPLOAD_PART_SIZE);
+      expect(parts).toBe(5);
+
+      const started = await post<{ submission_id: string; files: Record<string, { part_count: number }> }>(
+        t,
+        '/api/submitForm.php',
+        { ...SPONSOR, action: 'init', token, files: { 'keynote.mov': bytes.length } },
+      );
+      expect(started.status).toBe(200);
+      expect(started.body.files['keynote.mov']).toMatchObject({ part_count: 5, received_parts: [] });
+      // The token in the body, as the original pages send it, and as a bearer header.
+      expect((await post(t, '/api/submitForm.php', { ...chunk(bytes, 0), token })).body).toMatchObject({
+        success: true,
+        part_number: 1,
+        parts_received: 1,
+      });
+      expect((await post(t, '/api/submitForm.php', chunk(bytes, 1), token)).body).toMatchObject({
+        part_number: 2,
+      });
+
+      // A reload: init again with the submission's id answers what the server holds, and the next chunk
+      // goes where the upload stopped.
+      const resumed = await post<{
+        submission_id: string;
+        files: Record<string, { received_parts: number[] }>;
+      }>(t, '/api/submitForm.php', {
+        ...SPONSOR,
+        action: 'init',
+        submission_id: started.body.submission_id,
+        token,
+        files: { 'keynote.mov': bytes.length },
+      });
+      expect(resumed.body.submission_id).toBe(started.body.submission_id);
+      expect(resumed.body.files['keynote.mov']!.received_parts).toEqual([1, 2]);
+      for (let i = 2; i < parts; i++) {
+        const sent = await post(t, '/api/submitForm.php', { ...chunk(bytes, i), token });
+        expect(sent.body).toMatchObject({ part_number: i + 1 });
+      }
+      const finished = await post(t, '/api/submitForm.php', {
+        ...SPONSOR,
+        action: 'finish',
+        file_name: 'keynote.mov',
+        sha256: sha256(bytes),
+        token,
+      });
+      expect(finished.body).toMatchObject({ success: true, status: 'complete', sha256: sha256(bytes) });
+      const sent = await post(t, '/api/submitForm.php', { ...SPONSOR, action: 'send', token });
+      expect(sent.body).toMatchObject({ success: true, status: 'submitted' });
+
+      // The same inbox as the new protocol's, and the bytes intact through the staff download route.
+      const staff = await staffBrowser(t);
+      const inbox = await staff.get<{ submissions: InboxSubmission[] }>('/api/uploads/inbox');
+      expect(inbox.body.submissions).toHaveLength(1);
+      const [submission] = inbox.body.submissions;
+      expect(submission).toMatchObject({
+        formType: 'sponsor',
+        fields: { event_name: 'Expo 2027', sponsor_company: 'Acme AV' },
+        client: { email: 'ada@example.com' },
+      });
+      expect(submission!.files.map((f) => [f.name, f.size, f.sha256])).toEqual([
+        ['keynote.mov', bytes.length, sha256(bytes)],
+      ]);
+      const download = await fetch(`${t.url}/api/uploads/inbox/files/${submission!.files[0]!.id}/download`, {
+        headers: { cookie: staff.cookieHeader()! },
+      });
+      expect(download.status).toBe(200);
+      expect(sha256(new Uint8Array(await download.arrayBuffer()))).toBe(sha256(bytes));
+      const mails = await t.db.models.MailOutbox.findAll({ order: [['id', 'ASC']] });
+      expect(mails.map((m) => m.toAddress)).toEqual([t.config.STAFF_EMAIL, 'ada@example.com']);
+    });
+
+    it('answers 403 with the spec text once the session has ended: logout, the maximum, or none', async () => {
+      t = await startTestApp({ dialect, env: { SESSION_MAX_SECONDS: '120' } });
+      await registerLegacy(t);
+      const first = await loginLegacy(t);
+      const init = { ...SPONSOR, action: 'init' };
+      expect((await post(t, '/api/submitForm.php', init, first.token)).status).toBe(200);
+      await post(t, '/api/logout.php', {}, first.token);
+      expect(await post(t, '/api/submitForm.php', init, first.token)).toEqual({
+        status: 403,
+        body: { error: SESSION_EXPIRED, code: 'session_expired' },
+      });
+
+      const second = await loginLegacy(t);
+      expect((await post(t, '/api/submitForm.php', { ...init, token: second.token })).status).toBe(200);
+      advanceClock(121);
+      expect((await post(t, '/api/submitForm.php', { ...init, token: second.token })).status).toBe(403);
+      expect((await post(t, '/api/submitForm.php', init)).status).toBe(403);
+    });
+
+    it("checks the form's fields and refuses cloud-picked files with a clear message", async () => {
+      t = await startTestApp({ dialect });
+      const { token } = await registerLegacy(t);
+      const missing = await post(t, '/api/submitForm.php', {
+        ...SPONSOR,
+        sponsor_company: '',
+        action: 'init',
+        token,
+      });
+      expect(missing.status).toBe(400);
+      expect(missing.body).toMatchObject({
+        error: SPONSOR_COMPANY_REQUIRED,
+        fields: { sponsor_company: SPONSOR_COMPANY_REQUIRED },
+      });
+      const cloud = await post(t, '/api/submitForm.php', {
+        ...SPONSOR,
+        action: 'init',
+        token,
+        auth_file_url: { 'clip.mov': { link: 'https://drive.example/clip', token: 'provider-token' } },
+      });
+      expect(cloud).toEqual({
+        status: 400,
+        body: {
+          error: CLOUD_IMPORT_UNAVAILABLE,
+          code: 'cloud_import_unavailable',
+          fields: { auth_file_url: CLOUD_IMPORT_UNAVAILABLE },
+        },
+      });
+      // A chunk that is not base64, and one of the wrong size, store nothing.
+      await post(t, '/api/submitForm.php', { ...SPONSOR, action: 'init', token, files: { 'a.mov': 10 } });
+      const garbled = await post(t, '/api/submitForm.php', {
+        ...SPONSOR,
+        action: 'part',
+        file_name: 'a.mov',
+        file: '***',
+        token,
+      });
+      expect(garbled.status).toBe(400);
+      const short = await post(t, '/api/submitForm.php', {
+        ...SPONSOR,
+        action: 'part',
+        file_name: 'a.mov',
+        file: Buffer.from('abc').toString('base64'),
+        token,
+      });
+      expect(short.status).toBe(400);
+      expect(short.body).toMatchObject({ code: 'bad_part_size' });
+      expect(await t.db.models.FilePart.count()).toBe(0);
     });
   });
 });

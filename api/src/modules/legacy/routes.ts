@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type { Logger } from '../../logger.js';
 import { legacyAccountRoutes } from './accounts.js';
+import { legacyUploadRoutes } from './uploads.js';
 
 export interface LegacyDeps {
   config: Config;
@@ -21,5 +22,6 @@ export interface LegacyDeps {
 export function legacyRoutes(deps: LegacyDeps): Router {
   const router = express.Router();
   router.use(legacyAccountRoutes(deps));
+  router.use(legacyUploadRoutes(deps));
   return router;
 }
