@@ -4,7 +4,9 @@ import {
   LOGIN_FAILED,
   LOGIN_PASSWORD_REQUIRED,
   SESSION_EXPIRED,
+  priceOrder,
   SPONSOR_COMPANY_REQUIRED,
+  STORE_CLOSED_TRANSACTION,
   UPLOAD_PART_SIZE,
 } from '@avp/shared';
 import type { InboxSubmission } from '@avp/shared';
@@ -13,10 +15,15 @@ import { ACCOUNT_LIMITS, FORGOT_PASSWORD_SENT, RESET_MAIL_SUBJECT } from '../src
 import { TOO_MANY_SIGN_INS } from '../src/modules/accounts/routes.js';
 import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
 import { CLOUD_IMPORT_UNAVAILABLE } from '../src/modules/legacy/cloud.js';
+import { NOT_BASE64 } from '../src/modules/legacy/encoding.js';
+import { ORDER_NOT_PAID, PAYMENT_TEST_NEEDS_TEST_GATEWAY } from '../src/modules/legacy/payments.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { registration, TestBrowser } from './helpers/browser.js';
 import { DIALECTS } from './helpers/env.js';
+import { customerFor, DECLINED, seeded, VISA } from './helpers/store.js';
+import type { StoreJson } from './helpers/store.js';
+import { StripeStandIn } from './helpers/stripe-stand-in.js';
 
 /**
  * The contract of the spec's original calls (SPEC §7, modules/legacy): each replayed in the original's
@@ -25,11 +32,20 @@ import { DIALECTS } from './helpers/env.js';
  */
 
 let t: TestApp | undefined;
+let stripe: StripeStandIn | undefined;
 afterEach(async () => {
   vi.useRealTimers();
   await t?.close();
+  await stripe?.stop();
   t = undefined;
+  stripe = undefined;
 });
+
+const STRIPE_KEYS = {
+  STRIPE_SECRET_KEY: 'sk_test_server0123456789',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_server0123456789',
+  STRIPE_WEBHOOK_SECRET: 'whsec_test_0123456789abcdef',
+};
 
 const PASSWORD = 'Difference Engine 1843';
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -438,6 +454,351 @@ describe.each(DIALECTS)('legacy calls on %s', (dialect) => {
       expect(short.status).toBe(400);
       expect(short.body).toMatchObject({ code: 'bad_part_size' });
       expect(await t.db.models.FilePart.count()).toBe(0);
+    });
+  });
+
+  describe('stores: getStoreData.php, getAllStores.php, updateStore.php, deleteStore.php', () => {
+    it('answers the public store and the active stores, never a secret; staff with an empty payload get all', async () => {
+      t = await startTestApp({ dialect });
+      await seeded(t);
+      const store = await call<StoreJson & Record<string, unknown>>(
+        t,
+        'GET',
+        '/api/getStoreData.php?store_id=demo-expo',
+      );
+      expect(store.status).toBe(200);
+      expect(store.body).toMatchObject({ store_id: 'demo-expo', closed: false, gateway: 'test-gateway' });
+      expect(store.body.products.length).toBeGreaterThanOrEqual(5);
+      expect(Object.keys(store.body)).not.toEqual(expect.arrayContaining(['bcc']));
+      for (const hidden of ['bcc', 'email_text', 'secretKey']) expect(store.body).not.toHaveProperty(hidden);
+      expect((await post(t, '/api/getStoreData.php', { store_id: 'demo-expo' })).body).toEqual(store.body);
+      expect(await post(t, '/api/getStoreData.php', { store_id: 'no-such-store' })).toEqual({
+        status: 404,
+        body: { error: 'No such store.', code: 'store_not_found' },
+      });
+
+      const ids = (answer: Answer<{ stores: { store_id: string }[] }>) =>
+        answer.body.stores.map((s) => s.store_id).sort();
+      const open = await call<{ stores: { store_id: string }[] }>(t, 'GET', '/api/getAllStores.php');
+      expect(ids(open)).toEqual(['demo-expo', 'demo-late']);
+      await upsertStaffAccount(t.db, STAFF);
+      const staff = await loginLegacy(t, STAFF.email, STAFF.password);
+      const all = await post<{ stores: { store_id: string; bcc: string }[] }>(
+        t,
+        '/api/getAllStores.php',
+        {},
+        staff.token,
+      );
+      expect(ids(all)).toEqual(['demo-archived', 'demo-expo', 'demo-inactive', 'demo-late']);
+      expect(all.body.stores[0]).toHaveProperty('bcc');
+      // A client, or staff asking with a payload, get the public list.
+      const client = await registerLegacy(t);
+      expect(ids(await post(t, '/api/getAllStores.php', {}, client.token))).toEqual([
+        'demo-expo',
+        'demo-late',
+      ]);
+      expect(ids(await post(t, '/api/getAllStores.php', { active: true }, staff.token))).toEqual([
+        'demo-expo',
+        'demo-late',
+      ]);
+    });
+
+    it('lets staff create, update and delete stores with base64 texts, answering the full list each time', async () => {
+      t = await startTestApp({ dialect });
+      await seeded(t);
+      await upsertStaffAccount(t.db, STAFF);
+      const { token } = await loginLegacy(t, STAFF.email, STAFF.password);
+      const client = await registerLegacy(t);
+      const form = {
+        name: 'Legacy Expo',
+        store_id: 'legacy-expo',
+        image: '',
+        deadline: '2031-01-10',
+        start_date: '2031-02-01',
+        end_date: '2031-02-03',
+        email_text: b64('Thank you — see you at booth №1!'),
+        store_text: b64('Orders close on Jan 10.'),
+        bcc: b64('ops@example.com; av@example.com'),
+        is_active: 1,
+        is_archived: 0,
+      };
+      // Staff only: a client's token is refused, and so is no token.
+      expect((await post(t, '/api/updateStore.php', form, client.token)).status).toBe(403);
+      expect((await post(t, '/api/updateStore.php', form)).status).toBe(401);
+      expect((await post(t, '/api/deleteStore.php', { storeId: 'demo-archived' }, client.token)).status).toBe(
+        403,
+      );
+
+      type Stores = {
+        stores: {
+          id: number;
+          store_id: string;
+          email_text: string;
+          store_text: string;
+          bcc: string;
+          is_archived: boolean;
+        }[];
+      };
+      const created = await post<Stores>(t, '/api/updateStore.php', form, token);
+      expect(created.status).toBe(201);
+      expect(created.body.stores).toHaveLength(5);
+      const made = created.body.stores.find((s) => s.store_id === 'legacy-expo')!;
+      expect(made).toMatchObject({
+        email_text: 'Thank you — see you at booth №1!',
+        store_text: 'Orders close on Jan 10.',
+        bcc: 'ops@example.com, av@example.com',
+      });
+
+      const archived = await post<Stores>(
+        t,
+        '/api/updateStore.php',
+        { ...form, id: made.id, is_archived: 'true' },
+        token,
+      );
+      expect(archived.status).toBe(200);
+      expect(archived.body.stores.find((s) => s.id === made.id)).toMatchObject({ is_archived: true });
+      const garbled = await post(
+        t,
+        '/api/updateStore.php',
+        { ...form, id: made.id, bcc: 'ops@example.com' },
+        token,
+      );
+      expect(garbled).toMatchObject({
+        status: 400,
+        body: { error: NOT_BASE64, fields: { bcc: NOT_BASE64 } },
+      });
+
+      const deleted = await post<Stores>(t, '/api/deleteStore.php', { storeId: 'legacy-expo' }, token);
+      expect(deleted.status).toBe(200);
+      expect(deleted.body.stores.map((s) => s.store_id)).not.toContain('legacy-expo');
+      expect(deleted.body.stores).toHaveLength(4);
+      const audit = await t.db.models.AuditLog.findAll({
+        where: { entity: 'store' },
+        order: [['id', 'ASC']],
+      });
+      expect(audit.map((a) => a.action)).toEqual(['store_create', 'store_update', 'store_delete']);
+    });
+  });
+
+  describe('payments: stripeIntent.php, sendOrderConfirmationEmail.php, charge.php', () => {
+    /** The original's cart: whole products, their prices included, with counts. */
+    function legacyCart(store: StoreJson, price = 1) {
+      return [
+        { product: { ...store.products[1]!, price }, count: 2 },
+        { product: { ...store.products[4]!, price }, count: 1 },
+      ];
+    }
+
+    function serverPrice(store: StoreJson & { deadline: string }) {
+      const lines = [
+        { unitAmount: store.products[1]!.price, quantity: 2 },
+        { unitAmount: store.products[4]!.price, quantity: 1 },
+      ];
+      return priceOrder(lines, { deadline: store.deadline, now: new Date(), timeZone: t!.config.TZ_STORE });
+    }
+
+    async function storeOf(app: TestApp) {
+      return (
+        await call<StoreJson & { deadline: string }>(app, 'GET', '/api/getStoreData.php?store_id=demo-expo')
+      ).body;
+    }
+
+    interface IntentAnswer {
+      clientSecret: string;
+      intentID: string;
+      confirmation: string | null;
+      orderId: string;
+      subtotal: number;
+      discount: number;
+      total: number;
+    }
+
+    /** Store load then submit, as the original payment page makes the calls, every amount tampered with. */
+    async function legacyCheckout(app: TestApp, store: StoreJson & { deadline: string }) {
+      const load = await post(app, '/api/stripeIntent.php', { secretKey: 'sk_live_from_the_page' });
+      expect(load).toEqual({ status: 200, body: { clientSecret: null, intentID: null, confirmation: null } });
+      const created = await post<IntentAnswer>(app, '/api/stripeIntent.php', {
+        secretKey: '',
+        store_id: 'demo-expo',
+        cart: legacyCart(store),
+      });
+      expect(created.status).toBe(201);
+      const submitted = await post<IntentAnswer>(app, '/api/stripeIntent.php', {
+        name: 'Demo Expo',
+        store_id: 'demo-expo',
+        discount: 99_999,
+        intentID: created.body.intentID,
+        cart: legacyCart(store),
+        userInfo: customerFor(store),
+        purchaseSummary: { subtotal: 3, total: 1 },
+      });
+      expect(submitted.status).toBe(200);
+      return { created: created.body, submitted: submitted.body };
+    }
+
+    it('prices the order from the server, whatever the payload says, and mails the confirmation once', async () => {
+      t = await startTestApp({ dialect });
+      await seeded(t);
+      const store = await storeOf(t);
+      const expected = serverPrice(store);
+      const { created, submitted } = await legacyCheckout(t, store);
+      expect(created).toMatchObject({
+        clientSecret: expect.any(String),
+        confirmation: null,
+        total: expected.total,
+      });
+      expect(submitted).toMatchObject({
+        intentID: created.intentID,
+        subtotal: expected.subtotal,
+        discount: expected.discount,
+        total: expected.total,
+      });
+      const order = await t.db.models.Order.findByPk(submitted.orderId);
+      expect(order).toMatchObject({
+        total: expected.total,
+        email: customerFor(store).email,
+        status: 'pending',
+      });
+
+      // Not paid yet: nothing to confirm, nothing sent.
+      const early = await post(t, '/api/sendOrderConfirmationEmail.php', { intentID: created.intentID });
+      expect(early).toEqual({
+        status: 409,
+        body: { success: false, error: ORDER_NOT_PAID, code: 'order_not_paid' },
+      });
+      expect(await t.db.models.MailOutbox.count()).toBe(0);
+
+      // Paid with the test gateway through the order's own call (the intentID carries its id and token).
+      const [orderId, orderToken] = [
+        created.intentID.split('.')[0]!,
+        created.intentID.split('.').slice(1).join('.'),
+      ];
+      const paid = await fetch(`${t.url}/api/orders/${orderId}/pay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-order-token': orderToken },
+        body: JSON.stringify({ card: VISA }),
+      });
+      const { confirmation } = (await paid.json()) as { confirmation: string };
+      expect(paid.status).toBe(200);
+      expect(await t.db.models.MailOutbox.count()).toBe(1);
+
+      const first = await post(t, '/api/sendOrderConfirmationEmail.php', {
+        storeId: 'demo-expo',
+        userInfo: customerFor(store),
+        confirmation: null,
+        intentID: created.intentID,
+        cart: legacyCart(store),
+        purchaseSummary: { total: 1 },
+      });
+      expect(first).toEqual({ status: 200, body: { success: true, confirmation } });
+      const again = await post(t, '/api/sendOrderConfirmationEmail.php', {
+        storeId: 'demo-expo',
+        confirmation,
+      });
+      expect(again).toEqual({ status: 200, body: { success: true, confirmation } });
+      expect(await t.db.models.MailOutbox.count()).toBe(1);
+    });
+
+    it('through Stripe: settles when the provider says so, sends one e-mail, and never a second', async () => {
+      stripe = await new StripeStandIn().start();
+      t = await startTestApp({ dialect, env: { ...STRIPE_KEYS, STRIPE_API_URL: stripe.url } });
+      await seeded(t);
+      const store = await storeOf(t);
+      expect(store).toMatchObject({ gateway: 'stripe', publicKey: STRIPE_KEYS.STRIPE_PUBLISHABLE_KEY });
+      expect(JSON.stringify(store)).not.toContain(STRIPE_KEYS.STRIPE_SECRET_KEY);
+      const expected = serverPrice(store);
+      const { submitted } = await legacyCheckout(t, store);
+      const order = await t.db.models.Order.findByPk(submitted.orderId, { rejectOnEmpty: true });
+      expect(stripe.intents.get(order.gatewayIntentId!)?.amount).toBe(expected.total);
+
+      const unpaid = await post(t, '/api/sendOrderConfirmationEmail.php', { intentID: submitted.intentID });
+      expect(unpaid.status).toBe(409);
+      stripe.succeed(order.gatewayIntentId!);
+      const confirmed = await post<{ success: boolean; confirmation: string }>(
+        t,
+        '/api/sendOrderConfirmationEmail.php',
+        {
+          intentID: submitted.intentID,
+        },
+      );
+      expect(confirmed.body).toMatchObject({ success: true, confirmation: expect.any(String) });
+      expect((await t.db.models.Order.findByPk(submitted.orderId))?.status).toBe('paid');
+      expect(await t.db.models.MailOutbox.count()).toBe(1);
+      const twice = await post(t, '/api/sendOrderConfirmationEmail.php', { intentID: submitted.intentID });
+      expect(twice.body).toEqual(confirmed.body);
+      expect(await t.db.models.MailOutbox.count()).toBe(1);
+    });
+
+    it('refuses an intent for a closed store with the spec text', async () => {
+      t = await startTestApp({ dialect });
+      await seeded(t);
+      const late = (await call<StoreJson>(t, 'GET', '/api/getStoreData.php?store_id=demo-late')).body;
+      const refused = await post(t, '/api/stripeIntent.php', {
+        store_id: 'demo-late',
+        cart: [{ product: late.products[0], count: 1 }],
+      });
+      expect(refused).toEqual({
+        status: 409,
+        body: { error: STORE_CLOSED_TRANSACTION, code: 'store_closed' },
+      });
+    });
+
+    it('charge.php: the staff payment test charges a card form through the test gateway and audits it', async () => {
+      t = await startTestApp({ dialect });
+      await upsertStaffAccount(t.db, STAFF);
+      const staff = await staffBrowser(t);
+      const client = await registerLegacy(t);
+      expect((await post(t, '/api/charge.php', { card: VISA }, client.token)).status).toBe(403);
+      expect((await post(t, '/api/charge.php', { card: VISA })).status).toBe(401);
+
+      const ok = await staff.post('/api/charge.php', { card: VISA, amount: 250 });
+      expect(ok).toMatchObject({
+        status: 200,
+        body: {
+          success: true,
+          gateway: 'test-gateway',
+          paymentIntent: { amount: 250, currency: 'usd', status: 'succeeded' },
+          card: { brand: 'visa', last4: '4242' },
+        },
+      });
+      const declined = await staff.post('/api/charge.php', { card: DECLINED });
+      expect(declined).toMatchObject({
+        status: 402,
+        body: { error: 'Your card was declined.', code: 'card_declined' },
+      });
+      // An HTML form post, fields flat.
+      const form = await fetch(`${t.url}/api/charge.php`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: staff.cookieHeader()!,
+          origin: t.url,
+        },
+        body: new URLSearchParams({ number: '4242 4242 4242 424', expiry: '12 / 40', cvc: '123' }).toString(),
+      });
+      expect(form.status).toBe(400);
+      expect(await form.json()).toMatchObject({
+        error: 'Your card number is incomplete.',
+        fields: { 'card.number': expect.any(String) },
+      });
+      const audit = await t.db.models.AuditLog.findAll({
+        where: { action: 'payment_test' },
+        order: [['id', 'ASC']],
+      });
+      expect(audit.map((a) => (a.after as { outcome: string }).outcome)).toEqual([
+        'succeeded',
+        'card_declined',
+        'incomplete_number',
+      ]);
+    });
+
+    it('charge.php refuses typed cards when Stripe is the configured gateway', async () => {
+      stripe = await new StripeStandIn().start();
+      t = await startTestApp({ dialect, env: { ...STRIPE_KEYS, STRIPE_API_URL: stripe.url } });
+      const staff = await staffBrowser(t);
+      const refused = await staff.post('/api/charge.php', { card: VISA });
+      expect(refused).toMatchObject({ status: 409, body: { error: PAYMENT_TEST_NEEDS_TEST_GATEWAY } });
+      expect(stripe.requests).toEqual([]);
     });
   });
 });
