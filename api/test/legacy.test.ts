@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_LIMITS, FORGOT_PASSWORD_SENT, RESET_MAIL_SUBJECT } from '../src/modules/accounts/index.js';
 import { TOO_MANY_SIGN_INS } from '../src/modules/accounts/routes.js';
 import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
+import { CLIENT_LOG_LIMITS, CLIENT_LOG_TOO_LARGE } from '../src/modules/legacy/client-log.js';
 import { CLOUD_IMPORT_UNAVAILABLE } from '../src/modules/legacy/cloud.js';
 import { NOT_BASE64 } from '../src/modules/legacy/encoding.js';
 import { ORDER_NOT_PAID, PAYMENT_TEST_NEEDS_TEST_GATEWAY } from '../src/modules/legacy/payments.js';
@@ -799,6 +800,55 @@ describe.each(DIALECTS)('legacy calls on %s', (dialect) => {
       const refused = await staff.post('/api/charge.php', { card: VISA });
       expect(refused).toMatchObject({ status: 409, body: { error: PAYMENT_TEST_NEEDS_TEST_GATEWAY } });
       expect(stripe.requests).toEqual([]);
+    });
+  });
+
+  describe('log.php', () => {
+    it('keeps type and data, bounded in size and number, for staff to read', async () => {
+      t = await startTestApp({ dialect });
+      const { token } = await registerLegacy(t);
+      const sent = await post(t, '/api/log.php', {
+        type: 'upload',
+        data: { message: 'chunk 3 failed', part: 3 },
+        token,
+      });
+      expect(sent).toEqual({ status: 201, body: { success: true } });
+      expect((await post(t, '/api/log.php', { type: 'boot', data: 'page loaded' })).status).toBe(201);
+      const large = await post(t, '/api/log.php', {
+        type: 'dump',
+        data: 'x'.repeat(CLIENT_LOG_LIMITS.dataMaxBytes),
+      });
+      expect(large).toEqual({
+        status: 413,
+        body: {
+          error: CLIENT_LOG_TOO_LARGE,
+          code: 'log_entry_too_large',
+          fields: { data: CLIENT_LOG_TOO_LARGE },
+        },
+      });
+      expect((await post(t, '/api/log.php', { data: 'no type' })).status).toBe(400);
+
+      expect((await call(t, 'GET', '/api/log.php', { bearer: token })).status).toBe(403);
+      const staff = await staffBrowser(t);
+      const read = await staff.get<{
+        entries: { type: string; data: unknown; user: { email: string } | null }[];
+      }>('/api/log.php');
+      expect(
+        read.body.entries.map(({ type, data, user }) => ({ type, data, user: user?.email ?? null })),
+      ).toEqual([
+        { type: 'boot', data: 'page loaded', user: null },
+        { type: 'upload', data: { message: 'chunk 3 failed', part: 3 }, user: 'ada@example.com' },
+      ]);
+      const uploads = await staff.get<{ entries: unknown[] }>('/api/log.php?type=upload');
+      expect(uploads.body.entries).toHaveLength(1);
+
+      // Every post counts, kept or refused: so far 4 of this address's allowance.
+      const { max } = CLIENT_LOG_LIMITS.perIp;
+      for (let i = 4; i < max; i++)
+        expect((await post(t, '/api/log.php', { type: 'tick', data: i })).status).toBe(201);
+      const limited = await post(t, '/api/log.php', { type: 'tick', data: max });
+      expect(limited.status).toBe(429);
+      expect(limited.body).toMatchObject({ code: 'rate_limited' });
     });
   });
 });

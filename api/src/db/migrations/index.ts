@@ -2,6 +2,7 @@ import * as initialSchema from './0001-initial-schema.js';
 import * as orderCard from './0002-order-card.js';
 import * as staffRefunds from './0003-staff-refunds.js';
 import * as orderPaymentReview from './0004-order-payment-review.js';
+import * as clientLog from './0005-client-log.js';
 import type { MigrationContext } from './types.js';
 
 export type { MigrationContext };
@@ -21,4 +22,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; module: MigrationModule }
   { name: '0002-order-card', module: orderCard },
   { name: '0003-staff-refunds', module: staffRefunds },
   { name: '0004-order-payment-review', module: orderPaymentReview },
+  { name: '0005-client-log', module: clientLog },
 ];

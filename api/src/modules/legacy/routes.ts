@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type { Logger } from '../../logger.js';
 import { legacyAccountRoutes } from './accounts.js';
+import { legacyLogRoutes } from './client-log.js';
 import { legacyPaymentRoutes } from './payments.js';
 import { legacyStoreRoutes } from './stores.js';
 import { legacyUploadRoutes } from './uploads.js';
@@ -24,6 +25,7 @@ export interface LegacyDeps {
 export function legacyRoutes(deps: LegacyDeps): Router {
   const router = express.Router();
   router.use(legacyAccountRoutes(deps));
+  router.use(legacyLogRoutes(deps));
   router.use(legacyUploadRoutes(deps));
   router.use(legacyStoreRoutes(deps));
   router.use(legacyPaymentRoutes(deps));
