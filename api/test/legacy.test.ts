@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_LIMITS, FORGOT_PASSWORD_SENT, RESET_MAIL_SUBJECT } from '../src/modules/accounts/index.js';
 import { TOO_MANY_SIGN_INS } from '../src/modules/accounts/routes.js';
 import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
+import { CROSS_SITE_MESSAGE } from '../src/http/same-origin.js';
 import { CLIENT_LOG_LIMITS, CLIENT_LOG_TOO_LARGE } from '../src/modules/legacy/client-log.js';
 import { CLOUD_IMPORT_UNAVAILABLE } from '../src/modules/legacy/cloud.js';
 import { NOT_BASE64 } from '../src/modules/legacy/encoding.js';
@@ -849,6 +850,52 @@ describe.each(DIALECTS)('legacy calls on %s', (dialect) => {
       const limited = await post(t, '/api/log.php', { type: 'tick', data: max });
       expect(limited.status).toBe(429);
       expect(limited.body).toMatchObject({ code: 'rate_limited' });
+    });
+  });
+
+  describe('the rules every call shares', () => {
+    it('keeps the 1 MB body limit everywhere but on the upload call, which takes a base64 part', async () => {
+      t = await startTestApp({ dialect });
+      const { token } = await registerLegacy(t);
+      const big = 'x'.repeat(2 * 1024 * 1024);
+      expect(await post(t, '/api/log.php', { type: 'big', data: big })).toMatchObject({
+        status: 413,
+        body: { code: 'payload_too_large' },
+      });
+      expect(
+        (await post(t, '/api/updateUser.php', { ...legacyRegistration(), company: big, token })).status,
+      ).toBe(413);
+      const part = await post(t, '/api/submitForm.php', {
+        ...SPONSOR,
+        action: 'part',
+        file_name: 'a.mov',
+        file: big,
+        token,
+      });
+      expect(part.status).toBe(409);
+      expect(part.body).toMatchObject({ code: 'no_open_upload' });
+    });
+
+    it('refuses a cross-site request riding on a cookie; a bearer token is no CSRF risk', async () => {
+      t = await startTestApp({ dialect });
+      await seeded(t);
+      const staff = await staffBrowser(t);
+      const store = await staff.get<{ stores: { id: number; store_id: string }[] }>('/api/staff/stores');
+      const archived = store.body.stores.find((s) => s.store_id === 'demo-archived')!;
+      const forged = await staff.post(
+        '/api/deleteStore.php',
+        { storeId: archived.id },
+        { origin: 'https://evil.example' },
+      );
+      expect(forged).toMatchObject({ status: 403, body: { error: CROSS_SITE_MESSAGE, code: 'cross_site' } });
+
+      const { token } = await loginLegacy(t, STAFF.email, STAFF.password);
+      const withToken = await call(t, 'POST', '/api/deleteStore.php', {
+        body: { storeId: archived.id },
+        bearer: token,
+        headers: { origin: 'https://elsewhere.example' },
+      });
+      expect(withToken.status).toBe(200);
     });
   });
 });
