@@ -268,6 +268,16 @@ describe.each(DIALECTS)('legacy calls on %s', (dialect) => {
       expect((await call(t, 'GET', '/api/check.php', { bearer: updated.body.token })).status).toBe(200);
       await loginLegacy(t);
 
+      // Once the session has ended the update is refused, not taken for a new registration.
+      const { token: other } = await loginLegacy(t);
+      await post(t, '/api/logout.php', {}, other);
+      expect(
+        await post(t, '/api/updateUser.php', { ...legacyRegistration(), password: '', token: other }),
+      ).toEqual({
+        status: 403,
+        body: { isAuthenticated: false, error: SESSION_EXPIRED, code: 'session_expired' },
+      });
+
       const bad = await post(t, '/api/updateUser.php', { ...legacyRegistration({ phone: '12' }), token });
       expect(bad.status).toBe(400);
       expect(bad.body).toMatchObject({

@@ -2,6 +2,7 @@ import { SESSION_EXPIRED } from '@avp/shared';
 import express from 'express';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Config } from '../../config.js';
+import { AppError } from '../../http/errors.js';
 import type { UserInstance } from '../../db/models/index.js';
 import {
   accountBody,
@@ -119,6 +120,8 @@ export function legacyAccountRoutes(deps: LegacyAccountsDeps): Router {
 
   router.post('/updateUser.php', limitRegistrations, async (req, res) => {
     setLegacyErrorFields(res, { isAuthenticated: req.user !== undefined });
+    // A page updating an account whose session has ended must not fall through to registering it again.
+    if (req.sessionEnded === true) throw new AppError(403, 'session_expired', SESSION_EXPIRED);
     const body = withPasswords(req.body);
     if (req.user === undefined || req.authSession === undefined) {
       const { user, created } = await register(deps, body, requestMeta(req), 'bearer');
