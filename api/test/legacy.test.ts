@@ -481,7 +481,6 @@ describe.each(DIALECTS)('legacy calls on %s', (dialect) => {
       expect(store.status).toBe(200);
       expect(store.body).toMatchObject({ store_id: 'demo-expo', closed: false, gateway: 'test-gateway' });
       expect(store.body.products.length).toBeGreaterThanOrEqual(5);
-      expect(Object.keys(store.body)).not.toEqual(expect.arrayContaining(['bcc']));
       for (const hidden of ['bcc', 'email_text', 'secretKey']) expect(store.body).not.toHaveProperty(hidden);
       expect((await post(t, '/api/getStoreData.php', { store_id: 'demo-expo' })).body).toEqual(store.body);
       expect(await post(t, '/api/getStoreData.php', { store_id: 'no-such-store' })).toEqual({
@@ -757,7 +756,6 @@ describe.each(DIALECTS)('legacy calls on %s', (dialect) => {
 
     it('charge.php: the staff payment test charges a card form through the test gateway and audits it', async () => {
       t = await startTestApp({ dialect });
-      await upsertStaffAccount(t.db, STAFF);
       const staff = await staffBrowser(t);
       const client = await registerLegacy(t);
       expect((await post(t, '/api/charge.php', { card: VISA }, client.token)).status).toBe(403);
