@@ -8,10 +8,19 @@ import { requestLogger } from './http/request-log.js';
 import { sameOrigin } from './http/same-origin.js';
 import { securityHeaders } from './http/security.js';
 import { webApp } from './http/web.js';
+import { createUploadStorage } from './adapters/storage/index.js';
 import type { Logger } from './logger.js';
 import { accountsRoutes, loadSession } from './modules/accounts/index.js';
 import { contactRoutes } from './modules/contact/index.js';
 import { healthRoutes } from './modules/health/index.js';
+import {
+  LEGACY_PATHS,
+  LEGACY_UPLOAD_BODY_LIMIT,
+  LEGACY_UPLOAD_PATH,
+  legacyAnswers,
+  legacyCredentials,
+  legacyRoutes,
+} from './modules/legacy/index.js';
 import { staffMediaRoutes, staffRoutes } from './modules/staff/index.js';
 import { storePageExists, storeRoutes, stripeWebhookRoutes } from './modules/store/index.js';
 import { uploadsRoutes } from './modules/uploads/index.js';
@@ -44,9 +53,15 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', stripeWebhookRoutes(deps));
 
   const api = express.Router();
+  // The spec's /api/*.php calls answer errors as the original did, whoever raises them (modules/legacy).
+  api.use(LEGACY_PATHS, legacyAnswers);
   // CSRF: a state-changing request must come from this site (or carry a bearer token).
   api.use(sameOrigin(config));
+  // The legacy upload call carries a 6 MiB part as base64 inside JSON; every other route keeps 1 MB.
+  api.use(LEGACY_UPLOAD_PATH, express.json({ limit: LEGACY_UPLOAD_BODY_LIMIT }));
   api.use(express.json({ limit: JSON_BODY_LIMIT }));
+  // A legacy call's dotted token (header or body) stands for the session it carries.
+  api.use(LEGACY_PATHS, legacyCredentials(config));
   // Who is asking: req.user for every route after this line.
   api.use(loadSession(deps));
   api.use(healthRoutes(deps));
@@ -54,8 +69,10 @@ export function createApp(deps: AppDeps): Express {
   api.use(contactRoutes(deps));
   api.use(storeRoutes(deps));
   // Upload parts are raw bytes streamed to storage; express.json above reads application/json only.
-  api.use(uploadsRoutes(deps));
+  const storage = createUploadStorage(config);
+  api.use(uploadsRoutes({ ...deps, storage }));
   api.use('/staff', staffRoutes(deps));
+  api.use(legacyRoutes({ ...deps, storage }));
   api.use(apiNotFound);
   app.use('/api', api);
 

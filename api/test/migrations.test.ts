@@ -18,6 +18,7 @@ const ALL_MIGRATIONS = MIGRATIONS.map((migration) => migration.name);
 
 const TABLES = [
   'audit_log',
+  'client_logs',
   'contact_messages',
   'file_parts',
   'mail_outbox',

@@ -28,6 +28,7 @@ describe('SPEC §2 Screens and routes: known routes (anything else is the 404 pa
     '/manage_order_forms',
     '/staff',
     '/staff/orders/12',
+    '/staff/payment-test',
     '',
   ])('%j is known', (path) => {
     expect(isKnownRoute(path)).toBe(true);

@@ -53,7 +53,8 @@ function isHttpError(error: unknown): error is HttpError {
   );
 }
 
-function toAppError(error: unknown): AppError | undefined {
+/** The caller-facing form of an error, or undefined for an unexpected one (a 500). */
+export function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   // $ZodError's instanceof checks traits, so errors from any copy of zod (shared's included) match.
   if (error instanceof z.core.$ZodError) {

@@ -3,6 +3,7 @@ import * as orderCard from './0002-order-card.js';
 import * as staffRefunds from './0003-staff-refunds.js';
 import * as orderPaymentReview from './0004-order-payment-review.js';
 import * as uploadClaims from './0005-upload-claims.js';
+import * as clientLog from './0006-client-log.js';
 import type { MigrationContext } from './types.js';
 
 export type { MigrationContext };
@@ -23,4 +24,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; module: MigrationModule }
   { name: '0003-staff-refunds', module: staffRefunds },
   { name: '0004-order-payment-review', module: orderPaymentReview },
   { name: '0005-upload-claims', module: uploadClaims },
+  { name: '0006-client-log', module: clientLog },
 ];

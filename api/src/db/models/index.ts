@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { definePasswordReset, defineSession, defineUser } from './accounts.js';
 import { defineContactMessage } from './contact.js';
-import { defineAuditLog, defineRateLimit, defineWebhookEvent } from './operations.js';
+import { defineAuditLog, defineClientLog, defineRateLimit, defineWebhookEvent } from './operations.js';
 import { defineMailOutbox } from './outbox.js';
 import {
   defineOrder,
@@ -43,6 +43,7 @@ export function defineModels(sequelize: Sequelize) {
     WebhookEvent: defineWebhookEvent(sequelize),
     AuditLog: defineAuditLog(sequelize),
     RateLimit: defineRateLimit(sequelize),
+    ClientLog: defineClientLog(sequelize),
   };
   const m = models;
   // Foreign keys are named explicitly so associations never invent columns the migrations lack.
@@ -67,6 +68,7 @@ export function defineModels(sequelize: Sequelize) {
   m.SubmissionFile.hasMany(m.FilePart, { foreignKey: 'fileId', as: 'parts' });
   m.FilePart.belongsTo(m.SubmissionFile, { foreignKey: 'fileId', as: 'file' });
   m.AuditLog.belongsTo(m.User, { foreignKey: 'actorUserId', as: 'actor' });
+  m.ClientLog.belongsTo(m.User, { foreignKey: 'userId', as: 'user' });
   return models;
 }
 

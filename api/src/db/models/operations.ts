@@ -88,3 +88,37 @@ export function defineRateLimit(sequelize: Sequelize): ModelStatic<RateLimitInst
     { tableName: 'rate_limits', underscored: true, timestamps: false },
   );
 }
+
+/** A report sent by a page through the spec's log call (SPEC §7 'Log'), kept for staff. */
+export interface ClientLogAttributes {
+  id: number;
+  type: string;
+  /** The report's data as JSON text. */
+  data: string;
+  userId: number | null;
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: Date;
+}
+export type ClientLogCreation = Optional<
+  ClientLogAttributes,
+  'id' | 'userId' | 'ip' | 'userAgent' | 'createdAt'
+>;
+export interface ClientLogInstance
+  extends Model<ClientLogAttributes, ClientLogCreation>, ClientLogAttributes {}
+
+export function defineClientLog(sequelize: Sequelize): ModelStatic<ClientLogInstance> {
+  return sequelize.define<ClientLogInstance>(
+    'ClientLog',
+    {
+      id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+      type: { type: DataTypes.STRING(64), allowNull: false },
+      data: { type: DataTypes.TEXT, allowNull: false },
+      userId: { type: DataTypes.INTEGER, allowNull: true },
+      ip: { type: DataTypes.STRING(64), allowNull: true },
+      userAgent: { type: DataTypes.STRING(512), allowNull: true },
+      createdAt: { type: DataTypes.DATE, allowNull: false },
+    },
+    { tableName: 'client_logs', underscored: true, updatedAt: false },
+  );
+}

@@ -8,9 +8,18 @@ import './types.js';
  *   requireUser        401 unless signed in
  *   requireStaff       401 signed out, 403 for a client account
  */
-export { accountsRoutes, ACCOUNT_LIMITS } from './routes.js';
 export {
+  accountBody,
+  accountRateLimits,
+  accountsRoutes,
+  ACCOUNT_LIMITS,
+  requestMeta,
+  secondsLeft,
+} from './routes.js';
+export {
+  clearSessionCookie,
   loadSession,
+  presentedToken,
   requireUser,
   requireStaff,
   sessionCookieName,
@@ -21,11 +30,16 @@ export {
 export { isCommonPassword, newPasswordError, PASSWORD_TOO_COMMON } from './password-policy.js';
 export {
   FORGOT_PASSWORD_SENT,
+  login,
+  logout,
   PASSWORD_RESET_DONE,
+  register,
+  requestPasswordReset,
   RESET_LINK_INVALID,
   RESET_LINK_TTL_SECONDS,
   RESET_MAIL_SUBJECT,
   RESET_PATH,
+  updateAccount,
 } from './service.js';
-export type { AccountsDeps } from './service.js';
+export type { AccountsDeps, RequestMeta, SignedIn } from './service.js';
 export type { AuthSession, SessionUser } from './types.js';

@@ -1,7 +1,7 @@
 import { normaliseEmail } from '../../db/models/index.js';
 import type { UserInstance } from '../../db/models/index.js';
 import express from 'express';
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { clientIp, rateLimit } from '../../http/rate-limit.js';
 import {
   dummyPasswordHash,
@@ -32,7 +32,8 @@ export const TOO_MANY_REGISTRATIONS =
   'Too many accounts were created from this address. Please try again later.';
 export const TOO_MANY_RESETS = 'Too many password reset requests. Please wait an hour and try again.';
 
-function meta(req: Request): RequestMeta {
+/** Where a request came from, as the service records it. */
+export function requestMeta(req: Request): RequestMeta {
   return { ip: clientIp(req), userAgent: req.get('user-agent') ?? null, session: req.authSession };
 }
 
@@ -54,7 +55,40 @@ export function accountBody(user: UserInstance) {
   };
 }
 
-function secondsLeft(expiresAt: Date): number {
+/**
+ * The rate limits of sign-in, registration and forgot-password, built once per router. Every caller of
+ * these actions (the JSON routes here, the spec's legacy calls) counts against the same stored counters,
+ * since a counter is named by the limit's name and key.
+ */
+export const accountRateLimits = {
+  login: (): RequestHandler[] => [
+    rateLimit({ name: 'login-ip', ...ACCOUNT_LIMITS.loginPerIp, key: clientIp, message: TOO_MANY_SIGN_INS }),
+    rateLimit({
+      name: 'login-account',
+      ...ACCOUNT_LIMITS.loginPerAccount,
+      key: bodyEmail,
+      message: TOO_MANY_SIGN_INS,
+    }),
+  ],
+  register: (): RequestHandler =>
+    rateLimit({
+      name: 'register-ip',
+      ...ACCOUNT_LIMITS.registerPerIp,
+      key: clientIp,
+      message: TOO_MANY_REGISTRATIONS,
+    }),
+  forgotPassword: (): RequestHandler[] => [
+    rateLimit({ name: 'forgot-ip', ...ACCOUNT_LIMITS.forgotPerIp, key: clientIp, message: TOO_MANY_RESETS }),
+    rateLimit({
+      name: 'forgot-account',
+      ...ACCOUNT_LIMITS.forgotPerAccount,
+      key: bodyEmail,
+      message: TOO_MANY_RESETS,
+    }),
+  ],
+};
+
+export function secondsLeft(expiresAt: Date): number {
   return Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
 }
 
@@ -104,73 +138,39 @@ export function accountsRoutes(deps: AccountsDeps): Router {
     });
   });
 
-  router.post(
-    '/auth/login',
-    rateLimit({
-      name: 'login-ip',
-      ...ACCOUNT_LIMITS.loginPerIp,
-      key: clientIp,
-      message: TOO_MANY_SIGN_INS,
-    }),
-    rateLimit({
-      name: 'login-account',
-      ...ACCOUNT_LIMITS.loginPerAccount,
-      key: bodyEmail,
-      message: TOO_MANY_SIGN_INS,
-    }),
-    async (req, res) => {
-      const result = await login(deps, req.body, meta(req));
-      if (result.created.session.via === 'bearer') {
-        // The desktop uploader: the token in the answer, no cookie.
-        res
-          .status(200)
-          .set('Cache-Control', 'no-store')
-          .json({ ...sessionBody(result), token: result.created.token });
-        return;
-      }
-      signedIn(res, result, 200);
-    },
-  );
+  router.post('/auth/login', ...accountRateLimits.login(), async (req, res) => {
+    const result = await login(deps, req.body, requestMeta(req));
+    if (result.created.session.via === 'bearer') {
+      // The desktop uploader: the token in the answer, no cookie.
+      res
+        .status(200)
+        .set('Cache-Control', 'no-store')
+        .json({ ...sessionBody(result), token: result.created.token });
+      return;
+    }
+    signedIn(res, result, 200);
+  });
 
   router.post('/auth/logout', async (req, res) => {
-    await logout(deps, meta(req));
+    await logout(deps, requestMeta(req));
     if (req.authSession?.via !== 'bearer') clearSessionCookie(res, config);
     res.status(204).end();
   });
 
-  router.post(
-    '/auth/register',
-    rateLimit({
-      name: 'register-ip',
-      ...ACCOUNT_LIMITS.registerPerIp,
-      key: clientIp,
-      message: TOO_MANY_REGISTRATIONS,
-    }),
-    async (req, res) => {
-      signedIn(res, await register(deps, req.body, meta(req)), 201);
-    },
-  );
+  router.post('/auth/register', accountRateLimits.register(), async (req, res) => {
+    signedIn(res, await register(deps, req.body, requestMeta(req)), 201);
+  });
 
-  router.post(
-    '/auth/forgot-password',
-    rateLimit({ name: 'forgot-ip', ...ACCOUNT_LIMITS.forgotPerIp, key: clientIp, message: TOO_MANY_RESETS }),
-    rateLimit({
-      name: 'forgot-account',
-      ...ACCOUNT_LIMITS.forgotPerAccount,
-      key: bodyEmail,
-      message: TOO_MANY_RESETS,
-    }),
-    async (req, res) => {
-      await requestPasswordReset(deps, req.body);
-      res.json({ message: FORGOT_PASSWORD_SENT });
-    },
-  );
+  router.post('/auth/forgot-password', ...accountRateLimits.forgotPassword(), async (req, res) => {
+    await requestPasswordReset(deps, req.body);
+    res.json({ message: FORGOT_PASSWORD_SENT });
+  });
 
   router.post(
     '/auth/reset-password',
     rateLimit({ name: 'reset-ip', ...ACCOUNT_LIMITS.resetPerIp, key: clientIp, message: TOO_MANY_RESETS }),
     async (req, res) => {
-      await resetPassword(deps, req.body, meta(req));
+      await resetPassword(deps, req.body, requestMeta(req));
       res.json({ message: PASSWORD_RESET_DONE });
     },
   );
@@ -186,7 +186,7 @@ export function accountsRoutes(deps: AccountsDeps): Router {
   });
 
   router.put('/account', requireUser, async (req, res) => {
-    const user = await updateAccount(deps, req.user?.id ?? 0, req.body, meta(req));
+    const user = await updateAccount(deps, req.user?.id ?? 0, req.body, requestMeta(req));
     res.set('Cache-Control', 'no-store').json(accountBody(user));
   });
 

@@ -153,8 +153,16 @@ async function startSession(
   return created;
 }
 
-/** Registration (SPEC §5): a new client account, signed in at once. */
-export async function register(deps: AccountsDeps, body: unknown, meta: RequestMeta): Promise<SignedIn> {
+/**
+ * Registration (SPEC §5): a new client account, signed in at once: with a cookie, or with `via: 'bearer'`
+ * a token the caller holds (the spec's legacy register call).
+ */
+export async function register(
+  deps: AccountsDeps,
+  body: unknown,
+  meta: RequestMeta,
+  via: AuthSession['via'] = 'cookie',
+): Promise<SignedIn> {
   const { db } = deps;
   const input = registerInput.parse(body);
   // Hashing first makes a taken address answer after the same work as a new one.
@@ -177,7 +185,7 @@ export async function register(deps: AccountsDeps, body: unknown, meta: RequestM
         { transaction },
       );
       await audit(db, 'account_create', user.id, meta, { transaction });
-      const created = await startSession(deps, user, meta, 'cookie', transaction, { how: 'registration' });
+      const created = await startSession(deps, user, meta, via, transaction, { how: 'registration' });
       return { user, created };
     });
   } catch (error) {

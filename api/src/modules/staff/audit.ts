@@ -28,7 +28,9 @@ export type StaffAction =
   | 'order_refund'
   | 'order_confirmation_resend'
   // Written by the payment path itself (no actor): a capture that differs from the order total.
-  | 'order_payment_review';
+  | 'order_payment_review'
+  // The payment test page (SPEC §2): a card charged through the configured gateway.
+  | 'payment_test';
 
 export interface Actor {
   userId: number;
@@ -41,7 +43,7 @@ export function actorOf(req: Request): Actor {
 
 export interface Change {
   action: StaffAction;
-  entity: 'store' | 'product' | 'store_prices' | 'order' | 'media';
+  entity: 'store' | 'product' | 'store_prices' | 'order' | 'media' | 'payment';
   entityId: string | number | null;
   storeId?: number | null;
   before?: Record<string, unknown> | null;

@@ -6,6 +6,17 @@
 export { staffRoutes } from './routes.js';
 export type { StaffRouteDeps } from './routes.js';
 export { staffMediaRoutes, IMAGE_NOT_AN_IMAGE, IMAGE_TOO_LARGE, PRODUCT_IMAGE_SIZE } from './media.js';
-export { STORE_DELETE_NOT_ARCHIVED, STORE_HAS_ORDERS, STORE_ID_TAKEN } from './stores.js';
+export {
+  createStore,
+  deleteStore,
+  listStaffStores,
+  parseStoreKey,
+  STORE_DELETE_NOT_ARCHIVED,
+  STORE_HAS_ORDERS,
+  STORE_ID_TAKEN,
+  STORE_NOT_FOUND_STAFF,
+  updateStore,
+} from './stores.js';
 export { CSV_COLUMNS, REFUND_TOO_LARGE, REFUND_KEY_REUSED, ORDER_NOT_REFUNDABLE } from './orders.js';
-export { listAudit, recordChange } from './audit.js';
+export { actorOf, listAudit, recordChange } from './audit.js';
+export type { Actor, StaffAction } from './audit.js';

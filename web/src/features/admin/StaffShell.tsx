@@ -19,6 +19,7 @@ const LINKS = [
   { to: '/staff/orders', label: 'Orders' },
   { to: '/staff/pull-sheet', label: 'Pull sheet' },
   { to: '/staff/audit', label: 'Audit log' },
+  { to: '/staff/payment-test', label: 'Payment test' },
 ];
 
 export function StaffShell({ children }: { children: ReactNode }) {

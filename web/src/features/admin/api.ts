@@ -1,5 +1,5 @@
 /** The staff calls (docs/api.md 'Staff'), typed for the staff pages. */
-import { apiRequest } from '../../lib/api';
+import { ApiError, apiRequest, NETWORK_ERROR } from '../../lib/api';
 import type {
   AuditEntry,
   PullSheet,
@@ -80,4 +80,47 @@ export async function uploadImage<T>(path: string, file: File): Promise<T> {
   const body = (await res.json().catch(() => ({}))) as T & { error?: { message?: string } };
   if (!res.ok) throw new Error(body.error?.message ?? `The server answered ${res.status}.`);
   return body;
+}
+
+/** What POST /api/charge.php answers for a card it charged (docs/api.md 'Legacy calls'). */
+export interface PaymentTestResult {
+  success: true;
+  gateway: string;
+  paymentIntent: { id: string; amount: number; currency: string; status: string };
+  card: { brand: string; last4: string };
+}
+
+/**
+ * The payment test (SPEC §2: 'A payment test page posts a card form to /api/charge.php'). The call is one
+ * of the spec's original ones, whose errors read `{ error: text, code, fields }`.
+ */
+export async function chargeTestCard(body: {
+  card: { number: string; expiry: string; cvc: string };
+  amount: number;
+}): Promise<PaymentTestResult> {
+  let res: Response;
+  try {
+    res = await fetch('/api/charge.php', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'network', NETWORK_ERROR);
+  }
+  const answer = (await res.json().catch(() => ({}))) as Partial<PaymentTestResult> & {
+    error?: unknown;
+    code?: unknown;
+    fields?: Record<string, string>;
+  };
+  if (!res.ok) {
+    throw new ApiError(
+      res.status,
+      typeof answer.code === 'string' ? answer.code : 'http_error',
+      typeof answer.error === 'string' ? answer.error : `The server answered ${res.status}.`,
+      answer.fields,
+    );
+  }
+  return answer as PaymentTestResult;
 }

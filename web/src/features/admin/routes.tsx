@@ -1,7 +1,7 @@
 /**
  * The staff pages (issue 7), code-split: /manage_order_forms (SPEC §2's store manager) and /staff/…
- * (products and prices, orders, pull sheet, audit log). App.tsx mounts them inside the site layout, which
- * hides the header, contact panel and footer on these paths.
+ * (products and prices, orders, pull sheet, audit log, payment test). App.tsx mounts them inside the site
+ * layout, which hides the header, contact panel and footer on these paths.
  */
 import { Suspense, type ReactNode } from 'react';
 import { Navigate, Route } from 'react-router';
@@ -25,6 +25,10 @@ const OrdersPage = lazyModule(
 const PullSheetPage = lazyModule(
   `${S}/PullSheetPage.tsx`,
   afterZodSetup(() => import('./PullSheetPage')),
+);
+const PaymentTestPage = lazyModule(
+  `${S}/PaymentTestPage.tsx`,
+  afterZodSetup(() => import('./PaymentTestPage')),
 );
 const AuditPage = lazyModule(
   `${S}/AuditPage.tsx`,
@@ -76,6 +80,14 @@ export const adminRoutes = (
       element={
         <Loading>
           <PullSheetPage />
+        </Loading>
+      }
+    />
+    <Route
+      path="staff/payment-test"
+      element={
+        <Loading>
+          <PaymentTestPage />
         </Loading>
       }
     />

@@ -1,0 +1,103 @@
+import { execFileSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
+
+/**
+ * SPEC §2 'A payment test page posts a card form to /api/charge.php', against the real server with the
+ * built-in test gateway: staff reach it from the staff navigation and see each card's outcome; a client
+ * account is turned away.
+ */
+
+const root = resolve(import.meta.dirname, '..', '..');
+const PASSWORD = 'Staff passphrase 9';
+
+function createStaff(email: string): void {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: the Playwright global setup did not run.');
+  execFileSync(
+    process.execPath,
+    [
+      join(root, 'api', 'dist', 'cli', 'admin.js'),
+      'create',
+      '--email',
+      email,
+      '--password',
+      PASSWORD,
+      '--first',
+      'Ada',
+      '--last',
+      'Tester',
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+      stdio: 'pipe',
+    },
+  );
+}
+
+function text(scope: Page | Locator, name: string): Locator {
+  return scope.getByRole('textbox', { name, exact: true });
+}
+
+async function fillCard(form: Locator, number: string) {
+  await text(form, 'Card number').fill(number);
+  await text(form, 'Expiry (MM / YY)').fill('12 / 40');
+  await text(form, 'CVC').fill('123');
+  await form.getByRole('button', { name: 'Charge test card' }).click();
+}
+
+test.describe('the staff payment test page', () => {
+  test('staff charge test cards and read each outcome', async ({ page }) => {
+    const email = `payment-test-${Date.now()}@example.com`;
+    createStaff(email);
+    await page.goto('/manage_order_forms');
+    const signIn = page.getByRole('form', { name: 'Staff sign in' });
+    await text(signIn, 'Email').fill(email);
+    await text(signIn, 'Password').fill(PASSWORD);
+    await signIn.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('Logged in as Ada Tester')).toBeVisible();
+
+    await page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Payment test' }).click();
+    await expect(page).toHaveURL(/\/staff\/payment-test$/);
+    await expect(page.getByRole('heading', { name: 'Payment test' })).toBeVisible();
+
+    const form = page.getByRole('form', { name: 'Payment test' });
+    await text(form, 'Amount (USD)').fill('2.50');
+    await fillCard(form, '4242 4242 4242 4242');
+    await expect(page.getByRole('status').filter({ hasText: 'Charged' })).toHaveText(
+      /^Charged \$2\.50 to Visa ending in 4242 \(tgch_[0-9a-f]+\)\.$/,
+    );
+
+    await fillCard(form, '4000 0000 0000 0002');
+    await expect(page.getByRole('alert')).toHaveText('Your card was declined.');
+    await expect(page.getByRole('status').filter({ hasText: 'Charged' })).toHaveCount(0);
+
+    await fillCard(form, '4242 4242 4242 424');
+    await expect(form.getByText('Your card number is incomplete.')).toBeVisible();
+
+    // Each try is in the audit log.
+    await page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Audit log' }).click();
+    await expect(page.getByRole('cell', { name: /payment_test/ })).toHaveCount(3);
+  });
+
+  test('a client account is turned away', async ({ page, baseURL }) => {
+    const registered = await page.request.post('/api/auth/register', {
+      headers: { origin: baseURL! },
+      data: {
+        email: `client-${Date.now()}@example.com`,
+        firstname: 'Cleo',
+        lastname: 'Client',
+        company: 'Acme',
+        phone: '(555) 123-4567',
+        password: 'Difference Engine 1843',
+        confirmPassword: 'Difference Engine 1843',
+      },
+    });
+    expect(registered.status()).toBe(201);
+    await page.goto('/staff/payment-test');
+    await expect(page.getByRole('alert')).toHaveText('You are not authorised to use this page.');
+    await expect(page.getByRole('form', { name: 'Payment test' })).toHaveCount(0);
+  });
+});
