@@ -23,7 +23,7 @@ import {
 } from './modules/legacy/index.js';
 import { staffMediaRoutes, staffRoutes } from './modules/staff/index.js';
 import { storePageExists, storeRoutes, stripeWebhookRoutes } from './modules/store/index.js';
-import { uploadsRoutes } from './modules/uploads/index.js';
+import { RunningHashes, uploadsRoutes } from './modules/uploads/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -70,9 +70,10 @@ export function createApp(deps: AppDeps): Express {
   api.use(storeRoutes(deps));
   // Upload parts are raw bytes streamed to storage; express.json above reads application/json only.
   const storage = createUploadStorage(config);
-  api.use(uploadsRoutes({ ...deps, storage }));
+  const hashes = new RunningHashes();
+  api.use(uploadsRoutes({ ...deps, storage, hashes }));
   api.use('/staff', staffRoutes(deps));
-  api.use(legacyRoutes({ ...deps, storage }));
+  api.use(legacyRoutes({ ...deps, storage, hashes }));
   api.use(apiNotFound);
   app.use('/api', api);
 

@@ -4,6 +4,7 @@ import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type { Logger } from '../../logger.js';
+import type { RunningHashes } from '../uploads/index.js';
 import { legacyAccountRoutes } from './accounts.js';
 import { legacyLogRoutes } from './client-log.js';
 import { legacyPaymentRoutes } from './payments.js';
@@ -15,6 +16,7 @@ export interface LegacyDeps {
   db: Database;
   logger: Logger;
   storage: UploadStorage;
+  hashes: RunningHashes;
 }
 
 /**

@@ -3,6 +3,7 @@
  * desktop app, the staff inbox, and the background clean-up of unfinished uploads.
  */
 export { contentDisposition, uploadsRoutes } from './routes.js';
+export { RunningHashes } from './running-hash.js';
 export { startUploadCleanup } from './cleanup.js';
 export type { UploadCleanup, UploadCleanupOptions } from './cleanup.js';
 export {

@@ -76,9 +76,11 @@ export function uploadsRoutes(deps: {
   db: Database;
   logger: Logger;
   storage?: UploadStorage;
+  /** Shared with every other way in to the same uploads (the legacy call), one set per app. */
+  hashes?: RunningHashes;
 }): Router {
   const storage = deps.storage ?? createUploadStorage(deps.config);
-  const d = { ...deps, storage, hashes: new RunningHashes() };
+  const d = { ...deps, storage, hashes: deps.hashes ?? new RunningHashes() };
   const router = express.Router();
   const user = (req: Request) => req.user!;
 
