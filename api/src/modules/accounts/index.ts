@@ -8,7 +8,7 @@ import './types.js';
  *   requireUser        401 unless signed in
  *   requireStaff       401 signed out, 403 for a client account
  */
-export { accountsRoutes, ACCOUNT_LIMITS } from './routes.js';
+export { accountsRoutes, ACCOUNT_LIMITS, TOO_MANY_SIGN_INS, TOO_MANY_UPDATES } from './routes.js';
 export {
   loadSession,
   requireUser,

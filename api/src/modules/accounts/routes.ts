@@ -2,10 +2,13 @@ import { normaliseEmail } from '../../db/models/index.js';
 import type { UserInstance } from '../../db/models/index.js';
 import express from 'express';
 import type { Request, Response, Router } from 'express';
+import { AppError } from '../../http/errors.js';
 import { clientIp, rateLimit } from '../../http/rate-limit.js';
+import { admitLoginAttempt } from './login-attempts.js';
 import {
   dummyPasswordHash,
   FORGOT_PASSWORD_SENT,
+  INVALID_CREDENTIALS,
   login,
   logout,
   PASSWORD_RESET_DONE,
@@ -20,17 +23,24 @@ import { clearSessionCookie, requireUser, setSessionCookie, toSessionUser } from
 /** Rate limits of the account routes (DESIGN 'Running on more than one machine': counted in the database). */
 export const ACCOUNT_LIMITS = {
   loginPerIp: { windowSeconds: 15 * 60, max: 50 },
-  loginPerAccount: { windowSeconds: 15 * 60, max: 10 },
+  /** Wrong passwords, not attempts (login-attempts.ts). */
+  loginFailures: {
+    perPair: { windowSeconds: 15 * 60, max: 10 },
+    perAccount: { windowSeconds: 15 * 60, max: 100, perPairMax: 3 },
+  },
   registerPerIp: { windowSeconds: 60 * 60, max: 10 },
   forgotPerIp: { windowSeconds: 60 * 60, max: 10 },
   forgotPerAccount: { windowSeconds: 60 * 60, max: 5 },
   resetPerIp: { windowSeconds: 60 * 60, max: 30 },
+  /** Account updates, which may carry a guess of the current password. */
+  updatePerAccount: { windowSeconds: 15 * 60, max: 20 },
 } as const;
 
 export const TOO_MANY_SIGN_INS = 'Too many sign-in attempts. Please wait 15 minutes and try again.';
 export const TOO_MANY_REGISTRATIONS =
   'Too many accounts were created from this address. Please try again later.';
 export const TOO_MANY_RESETS = 'Too many password reset requests. Please wait an hour and try again.';
+export const TOO_MANY_UPDATES = 'Too many changes to this account. Please wait 15 minutes and try again.';
 
 function meta(req: Request): RequestMeta {
   return { ip: clientIp(req), userAgent: req.get('user-agent') ?? null, session: req.authSession };
@@ -112,14 +122,18 @@ export function accountsRoutes(deps: AccountsDeps): Router {
       key: clientIp,
       message: TOO_MANY_SIGN_INS,
     }),
-    rateLimit({
-      name: 'login-account',
-      ...ACCOUNT_LIMITS.loginPerAccount,
-      key: bodyEmail,
-      message: TOO_MANY_SIGN_INS,
-    }),
     async (req, res) => {
-      const result = await login(deps, req.body, meta(req));
+      const who = { email: bodyEmail(req), ip: clientIp(req) };
+      const attempt = await admitLoginAttempt(req, res, who, ACCOUNT_LIMITS.loginFailures, TOO_MANY_SIGN_INS);
+      if (attempt === undefined) return;
+      let result: SignedIn;
+      try {
+        result = await login(deps, req.body, meta(req));
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === INVALID_CREDENTIALS)) await attempt.notAGuess();
+        throw error;
+      }
+      await attempt.succeeded();
       if (result.created.session.via === 'bearer') {
         // The desktop uploader: the token in the answer, no cookie.
         res
@@ -185,10 +199,20 @@ export function accountsRoutes(deps: AccountsDeps): Router {
     res.json(accountBody(user));
   });
 
-  router.put('/account', requireUser, async (req, res) => {
-    const user = await updateAccount(deps, req.user?.id ?? 0, req.body, meta(req));
-    res.set('Cache-Control', 'no-store').json(accountBody(user));
-  });
+  router.put(
+    '/account',
+    requireUser,
+    rateLimit({
+      name: 'account-update',
+      ...ACCOUNT_LIMITS.updatePerAccount,
+      key: (req) => (req.user === undefined ? undefined : String(req.user.id)),
+      message: TOO_MANY_UPDATES,
+    }),
+    async (req, res) => {
+      const user = await updateAccount(deps, req.user?.id ?? 0, req.body, meta(req));
+      res.set('Cache-Control', 'no-store').json(accountBody(user));
+    },
+  );
 
   return router;
 }
