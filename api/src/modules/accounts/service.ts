@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import {
   CURRENT_PASSWORD_WRONG,
   EMAIL_ALREADY_EXISTS,
-  forgotPasswordSchema,
   LOGIN_FAILED,
   loginFormSchema,
   PASSWORDS_MUST_MATCH,
   registrationSchema,
   whenStrings,
 } from '@avp/shared';
+import type { ForgotPasswordForm } from '@avp/shared';
 import { Op, QueryTypes, UniqueConstraintError } from 'sequelize';
 import type { Transaction } from 'sequelize';
 import { z } from 'zod';
@@ -315,14 +315,13 @@ function resetMail(link: string, email: string): { subject: string; text: string
 
 /**
  * Forgot password (SPEC §5): when the address has an account, a single-use link valid for one hour is
- * queued in the mail outbox in the same transaction as the token's row. The caller answers the same
- * text either way, and the work is the same either way: the token, its hash and the mail are made for any
- * address, and each row is written by an `INSERT … SELECT … FROM users WHERE email = $1` that writes it
- * or not, so neither the answer nor its timing tells whether the address has an account.
+ * queued in the mail outbox in the same transaction as the token's row. The route answers before this
+ * runs, with the same text whatever the address; and the work is the same either way: the token, its
+ * hash and the mail are made for any address, and each row is written by an
+ * `INSERT … SELECT … FROM users WHERE email = $1` that writes it or not.
  */
-export async function requestPasswordReset(deps: AccountsDeps, body: unknown): Promise<void> {
+export async function requestPasswordReset(deps: AccountsDeps, input: ForgotPasswordForm): Promise<void> {
   const { db, config } = deps;
-  const input = forgotPasswordSchema.parse(body);
   const email = normaliseEmail(input.email);
   const token = newToken();
   const mail = resetMail(resetLink(config, token), email);
