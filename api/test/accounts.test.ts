@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  CURRENT_PASSWORD_REQUIRED,
+  CURRENT_PASSWORD_WRONG,
   EMAIL_ALREADY_EXISTS,
   LOGIN_EMAIL_REQUIRED,
   LOGIN_FAILED,
@@ -26,13 +28,16 @@ import {
   PASSWORD_TOO_COMMON,
   RESET_LINK_INVALID,
   RESET_MAIL_SUBJECT,
+  TOO_MANY_SIGN_INS,
+  TOO_MANY_UPDATES,
 } from '../src/modules/accounts/index.js';
 import { verifyPassword } from '../src/modules/accounts/passwords.js';
 import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { registration, TestBrowser } from './helpers/browser.js';
-import { DIALECTS } from './helpers/env.js';
+import { DIALECTS, LogCapture } from './helpers/env.js';
+import { waitFor } from './helpers/smtp.js';
 
 let t: TestApp | undefined;
 const extra: (() => Promise<void>)[] = [];
@@ -431,6 +436,7 @@ describe.each(DIALECTS)('accounts and sessions on %s', (dialect) => {
           phone: '555-987-6543',
           password: '',
           confirmPassword: '',
+          currentPassword: PASSWORD,
         }),
       );
       expect(res.status).toBe(200);
@@ -455,7 +461,10 @@ describe.each(DIALECTS)('accounts and sessions on %s', (dialect) => {
       expect((await laptop.get('/api/account')).status).toBe(200);
 
       const next = 'Analytical Engine 1837';
-      const res = await browser.put('/api/account', registration({ password: next, confirmPassword: next }));
+      const res = await browser.put(
+        '/api/account',
+        registration({ password: next, confirmPassword: next, currentPassword: PASSWORD }),
+      );
       expect(res.status).toBe(200);
       expect((await browser.get('/api/account')).status).toBe(200);
       expect((await laptop.get('/api/account')).status).toBe(401);
@@ -470,13 +479,18 @@ describe.each(DIALECTS)('accounts and sessions on %s', (dialect) => {
       const browser = await registered(app);
       const taken = await browser.put(
         '/api/account',
-        registration({ email: 'Other@example.com', password: '', confirmPassword: '' }),
+        registration({
+          email: 'Other@example.com',
+          password: '',
+          confirmPassword: '',
+          currentPassword: PASSWORD,
+        }),
       );
       expect(taken.status).toBe(409);
       expect(taken.body).toMatchObject({ error: { message: EMAIL_ALREADY_EXISTS } });
       const common = await browser.put(
         '/api/account',
-        registration({ password: 'sunshine1', confirmPassword: 'sunshine1' }),
+        registration({ password: 'sunshine1', confirmPassword: 'sunshine1', currentPassword: PASSWORD }),
       );
       expect(common.body).toMatchObject({ error: { fields: { password: PASSWORD_TOO_COMMON } } });
       const anonymous = await new TestBrowser(app.url).put('/api/account', registration());
@@ -484,12 +498,106 @@ describe.each(DIALECTS)('accounts and sessions on %s', (dialect) => {
     });
   });
 
+  describe('account update: the current password guards the e-mail and the password (docs/decisions.md)', () => {
+    it('refuses a new e-mail or password without the right current password, and changes nothing', async () => {
+      const app = await start(dialect);
+      const browser = await registered(app);
+      const next = 'Analytical Engine 1837';
+      const changes = [
+        { email: 'mallory@example.com', password: '', confirmPassword: '' },
+        { password: next, confirmPassword: next },
+      ];
+      for (const change of changes) {
+        const missing = await browser.put('/api/account', registration(change));
+        expect(missing.status).toBe(400);
+        expect(missing.body).toEqual({
+          error: {
+            code: 'validation_failed',
+            message: 'Some fields are missing or invalid.',
+            fields: { currentPassword: CURRENT_PASSWORD_REQUIRED },
+          },
+        });
+        const wrong = await browser.put(
+          '/api/account',
+          registration({ ...change, currentPassword: 'a guess!' }),
+        );
+        expect(wrong.status).toBe(400);
+        expect(wrong.body).toMatchObject({ error: { fields: { currentPassword: CURRENT_PASSWORD_WRONG } } });
+      }
+      const user = await app.db.models.User.findOne();
+      expect(user?.email).toBe('ada@example.com');
+      expect(await verifyPassword(user?.passwordHash ?? '', PASSWORD)).toBe(true);
+      expect(await auditActions(app)).not.toContain('password_change');
+
+      // The same address in other case, or only the names: no password needed.
+      const names = await browser.put(
+        '/api/account',
+        registration({ email: ' ADA@example.com', firstname: 'Augusta', password: '', confirmPassword: '' }),
+      );
+      expect(names.status).toBe(200);
+      const right = await browser.put(
+        '/api/account',
+        registration({
+          email: 'countess@example.com',
+          password: next,
+          confirmPassword: next,
+          currentPassword: PASSWORD,
+        }),
+      );
+      expect(right.status).toBe(200);
+      expect(right.body).toMatchObject({ email: 'countess@example.com', firstname: 'Ada' });
+      const login = await new TestBrowser(app.url).post('/api/auth/login', {
+        email: 'countess@example.com',
+        password: next,
+      });
+      expect(login.status).toBe(200);
+    });
+
+    it('limits updates per account, so the form cannot be used to guess the current password', async () => {
+      const app = await start(dialect);
+      const browser = await registered(app);
+      const { max } = ACCOUNT_LIMITS.updatePerAccount;
+      for (let i = 0; i < max; i++) {
+        const res = await browser.put(
+          '/api/account',
+          registration({
+            email: 'mallory@example.com',
+            password: '',
+            confirmPassword: '',
+            currentPassword: `guess ${i}`,
+          }),
+        );
+        expect(res.status).toBe(400);
+      }
+      const over = await browser.put(
+        '/api/account',
+        registration({
+          email: 'mallory@example.com',
+          password: '',
+          confirmPassword: '',
+          currentPassword: PASSWORD,
+        }),
+      );
+      expect(over.status).toBe(429);
+      expect(over.body).toEqual({ error: { code: 'rate_limited', message: TOO_MANY_UPDATES } });
+      expect((await app.db.models.User.findOne())?.email).toBe('ada@example.com');
+    });
+  });
+
   describe('forgot and reset password (SPEC §5)', () => {
+    /** The newest reset link's token; the link is queued just after the answer, so it may take a moment. */
     async function resetToken(app: TestApp): Promise<string> {
-      const mail = await app.db.models.MailOutbox.findOne({ order: [['id', 'DESC']] });
-      const match = /\/reset_password#token=([A-Za-z0-9_-]+)/.exec(mail?.textBody ?? '');
-      if (!match?.[1]) throw new Error(`no reset link in ${mail?.textBody}`);
-      return match[1];
+      let match: RegExpExecArray | null = null;
+      await waitFor(
+        async () => {
+          const mail = await app.db.models.MailOutbox.findOne({ order: [['id', 'DESC']] });
+          match = /\/reset_password#token=([A-Za-z0-9_-]+)/.exec(mail?.textBody ?? '');
+          return match !== null;
+        },
+        10_000,
+        'the reset mail',
+      );
+      return match![1]!;
     }
 
     it('queues a one-hour single-use link for an account; answers an unknown address the same way', async () => {
@@ -502,6 +610,7 @@ describe.each(DIALECTS)('accounts and sessions on %s', (dialect) => {
         expect(res.status).toBe(200);
         expect(res.body).toEqual({ message: FORGOT_PASSWORD_SENT });
       }
+      const token = await resetToken(app);
       const mails = await app.db.models.MailOutbox.findAll();
       expect(mails).toHaveLength(1);
       expect(mails[0]).toMatchObject({
@@ -509,7 +618,6 @@ describe.each(DIALECTS)('accounts and sessions on %s', (dialect) => {
         subject: RESET_MAIL_SUBJECT,
         status: 'queued',
       });
-      const token = await resetToken(app);
       expect(mails[0]?.textBody).toContain(`${app.config.PUBLIC_URL}/reset_password#token=${token}`);
       expect(mails[0]?.htmlBody).toContain(`/reset_password#token=${token}`);
       const reset = await app.db.models.PasswordReset.findOne();
@@ -518,6 +626,62 @@ describe.each(DIALECTS)('accounts and sessions on %s', (dialect) => {
         3_600_000,
         -3,
       );
+    });
+
+    it('answers before the work, alike for any address, and does the same statements either way', async () => {
+      const logs = new LogCapture();
+      t = await startTestApp({ dialect, logs });
+      const app = t;
+      await registered(app);
+      const browser = new TestBrowser(app.url);
+      const HANDLED = 'password reset request handled';
+      /** What one request logged, up to the end of its work (which goes on after the answer). */
+      const request = async (email: string) => {
+        const from = logs.lines.length;
+        const res = await browser.post('/api/auth/forgot-password', { email });
+        await waitFor(() => logs.lines.slice(from).some((line) => line.msg === HANDLED), 10_000, HANDLED);
+        const lines = logs.lines.slice(from);
+        return {
+          res,
+          lines: lines.slice(
+            0,
+            lines.findIndex((line) => line.msg === HANDLED),
+          ),
+        };
+      };
+      /** The SQL it ran, values being bind parameters outside the statement text. */
+      const statements = ({ lines }: { lines: Record<string, unknown>[] }) =>
+        lines
+          .map((line) => line.sql)
+          .filter((text): text is string => typeof text === 'string')
+          // The transaction's id, and the occasional clean-up of expired rate-limit counters.
+          .map((text) => text.replace(/^Execut\w+ \([^)]*\): /, ''))
+          .filter((text) => !text.startsWith('DELETE FROM rate_limits'));
+
+      const known = await request('ada@example.com');
+      const unknown = await request('nobody@example.com');
+      // The answer was sent before anything was looked up or written.
+      for (const { lines } of [known, unknown]) {
+        const answered = lines.findIndex((line) => line.msg === 'request completed');
+        const lookedUp = lines.findIndex((line) => String(line.sql).includes('FROM users'));
+        expect(answered).toBeGreaterThan(-1);
+        expect(lookedUp).toBeGreaterThan(answered);
+      }
+      expect(statements(known).some((text) => text.includes('INSERT INTO password_resets'))).toBe(true);
+      expect(statements(known).some((text) => text.includes('INSERT INTO mail_outbox'))).toBe(true);
+      expect(statements(unknown)).toEqual(statements(known));
+      const answer = ({ res }: typeof known) => ({
+        status: res.status,
+        body: res.body,
+        type: res.headers.get('content-type'),
+        length: res.headers.get('content-length'),
+        cache: res.headers.get('cache-control'),
+        cookies: res.setCookies,
+      });
+      expect(answer(unknown)).toEqual(answer(known));
+      // Only the account's address got a link.
+      expect(await app.db.models.PasswordReset.count()).toBe(1);
+      expect((await app.db.models.MailOutbox.findAll()).map((m) => m.toAddress)).toEqual(['ada@example.com']);
     });
 
     it('needs a non-empty e-mail', async () => {
@@ -615,39 +779,81 @@ describe.each(DIALECTS)('accounts and sessions on %s', (dialect) => {
   });
 
   describe('rate limits (429 with Retry-After, counted in the database)', () => {
-    it('limits sign-in attempts per account, even with the right password once over', async () => {
-      const app = await start(dialect);
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    const signIn = (browser: TestBrowser, address: string, password: string, email = 'ada@example.com') =>
+      browser.post('/api/auth/login', { email, password }, from(address));
+
+    it('refuses the 11th wrong password from one address for one account; the owner elsewhere signs in', async () => {
+      const app = await start(dialect, { TRUST_PROXY: 'true' });
       await registered(app);
-      const browser = new TestBrowser(app.url);
-      const { max, windowSeconds } = ACCOUNT_LIMITS.loginPerAccount;
+      await registered(app, { email: 'other@example.com' });
+      const attacker = new TestBrowser(app.url);
+      const owner = new TestBrowser(app.url);
+      const { max, windowSeconds } = ACCOUNT_LIMITS.loginFailures.perPair;
       for (let i = 0; i < max; i++) {
-        const res = await browser.post('/api/auth/login', {
-          email: 'ada@example.com',
-          password: `wrong ${i}`,
-        });
-        expect(res.status).toBe(401);
+        expect((await signIn(attacker, '203.0.113.7', `wrong ${i}`)).status).toBe(401);
       }
-      const over = await browser.post('/api/auth/login', { email: 'ADA@example.com', password: PASSWORD });
+      const over = await signIn(attacker, '203.0.113.7', 'wrong again');
       expect(over.status).toBe(429);
-      expect(over.body).toEqual({
-        error: {
-          code: 'rate_limited',
-          message: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
-        },
-      });
+      expect(over.body).toEqual({ error: { code: 'rate_limited', message: TOO_MANY_SIGN_INS } });
       const retryAfter = Number(over.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThan(windowSeconds - 60);
       expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
-      // Another account from the same address is not affected.
-      await registered(app, { email: 'other@example.com' });
-      expect(
-        (await browser.post('/api/auth/login', { email: 'other@example.com', password: PASSWORD })).status,
-      ).toBe(200);
-      // The window passes: the account may try again.
+      // Refused before the password is looked at: the right one does not get through from there either.
+      expect((await signIn(attacker, '203.0.113.7', PASSWORD)).status).toBe(429);
+      expect(over.setCookies).toEqual([]);
+
+      // The owner, from their own address, is not locked out by someone else's guesses.
+      const mine = await signIn(owner, '198.51.100.20', PASSWORD);
+      expect(mine.status).toBe(200);
+      expect(owner.cookies.has(COOKIE)).toBe(true);
+      // Another account from the attacker's address is not affected either.
+      expect((await signIn(attacker, '203.0.113.7', PASSWORD, 'other@example.com')).status).toBe(200);
+      // The window passes: that address may try again.
       advanceClock(windowSeconds + 1);
+      expect((await signIn(attacker, '203.0.113.7', PASSWORD)).status).toBe(200);
+    });
+
+    it('counts only wrong passwords, and a success forgets the address’s failures', async () => {
+      const app = await start(dialect, { TRUST_PROXY: 'true' });
+      await registered(app);
+      const browser = new TestBrowser(app.url);
+      const { max } = ACCOUNT_LIMITS.loginFailures.perPair;
+      for (let i = 0; i < max - 1; i++) {
+        expect((await signIn(browser, '192.0.2.1', `typo ${i}`)).status).toBe(401);
+      }
       expect(
-        (await browser.post('/api/auth/login', { email: 'ada@example.com', password: PASSWORD })).status,
-      ).toBe(200);
+        (await browser.post('/api/auth/login', { email: 'ada@example.com' }, from('192.0.2.1'))).status,
+      ).toBe(400);
+      expect((await signIn(browser, '192.0.2.1', PASSWORD)).status).toBe(200);
+      for (let i = 0; i < max; i++) {
+        expect((await signIn(browser, '192.0.2.1', `typo ${i}`)).status).toBe(401);
+      }
+      expect((await signIn(browser, '192.0.2.1', PASSWORD)).status).toBe(429);
+    });
+
+    it('an account under attack from many addresses: each failed address gets a few tries, a fresh one signs in', async () => {
+      const app = await start(dialect, { TRUST_PROXY: 'true' });
+      await registered(app);
+      const { perPair, perAccount } = ACCOUNT_LIMITS.loginFailures;
+      const browser = new TestBrowser(app.url);
+      const addresses = Array.from({ length: perAccount.max / perPair.max }, (_, i) => `203.0.113.${i + 1}`);
+      await Promise.all(
+        addresses.map(async (address) => {
+          for (let i = 0; i < perPair.max; i++) {
+            expect((await signIn(browser, address, `guess ${i}`)).status).toBe(401);
+          }
+        }),
+      );
+      // Past the account's limit, a new address may still fail a few times, then it is refused as well.
+      for (let i = 0; i < perAccount.perPairMax; i++) {
+        expect((await signIn(browser, '198.51.100.99', `guess ${i}`)).status).toBe(401);
+      }
+      const refused = await signIn(browser, '198.51.100.99', 'one more');
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: { code: 'rate_limited', message: TOO_MANY_SIGN_INS } });
+      // The owner's right password from an address with no failures still works.
+      expect((await signIn(new TestBrowser(app.url), '198.51.100.20', PASSWORD)).status).toBe(200);
     });
 
     it('limits sign-in attempts per address across accounts', async () => {

@@ -80,9 +80,46 @@ describe.each(DIALECTS)('rateLimit() and its database counters on %s', (dialect)
     expect(await t.db.models.RateLimit.findByPk('thing:a')).toMatchObject({ count: 3 });
   });
 
-  it('stores long keys hashed, within the column', () => {
+  it('stores long keys, and keys with control characters, hashed, within the column', () => {
     expect(storedKey('login', 'ada@example.com')).toBe('login:ada@example.com');
     const long = storedKey('login', `${'x'.repeat(300)}@example.com`);
     expect(long).toMatch(/^login:sha256:[0-9a-f]{64}$/);
+    expect(storedKey('login', 'ada\u0000@example.com')).toMatch(/^login:sha256:[0-9a-f]{64}$/);
+    expect(storedKey('login', 'ada\n@example.com')).not.toBe(storedKey('login', 'ada\u0000@example.com'));
+  });
+
+  it('binds the key as a value: quotes, SQL and NUL in a request are counted, never run', async () => {
+    t = await openTestDatabase(dialect);
+    const store = databaseRateLimitStore(t.db);
+    const now = new Date();
+    const hostile = [
+      "x'); DELETE FROM rate_limits; --",
+      ':now :key $1 ? \\',
+      'Ada “quoted” 𝒜',
+      // PostgreSQL refuses NUL in any text, bound or not: storedKey hashes such keys (above).
+      ...(dialect === 'sqlite' ? ['a\u0000b@example.com'] : []),
+    ];
+    for (const key of hostile) {
+      expect(await store.hit(key, 60, now), key).toMatchObject({ count: 1 });
+      expect(await store.hit(key, 60, now), key).toMatchObject({ count: 2 });
+    }
+    expect(await t.db.models.RateLimit.count()).toBe(hostile.length);
+    expect(await t.db.models.RateLimit.findByPk(hostile[0]!)).toMatchObject({ count: 2 });
+  });
+
+  it('takes a hit back within its window, and forgets a counter', async () => {
+    t = await openTestDatabase(dialect);
+    const store = databaseRateLimitStore(t.db);
+    const t0 = new Date('2030-01-01T10:00:00.000Z');
+    const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+    await store.hit('k', 60, t0);
+    await store.hit('k', 60, at(1));
+    await store.undo('k', at(2));
+    expect(await store.hit('k', 60, at(3))).toEqual({ count: 2, resetAt: at(60) });
+    // A window that has ended is left alone: the next hit starts a new one anyway.
+    await store.undo('k', at(61));
+    expect(await t.db.models.RateLimit.findByPk('k')).toMatchObject({ count: 2 });
+    await store.clear('k');
+    expect(await store.hit('k', 60, at(62))).toEqual({ count: 1, resetAt: at(122) });
   });
 });

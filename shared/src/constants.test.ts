@@ -21,6 +21,16 @@ describe('SPEC §9 Business constants and limits', () => {
     ['STORE_SEARCH_MIN_EXCLUSIVE', 2],
     ['PASSWORD_MIN', 8],
     ['PASSWORD_MAX', 128],
+    ['EMAIL_MAX', 254],
+    ['NAME_MAX', 100],
+    ['COMPANY_MAX', 200],
+    ['TITLE_MAX', 200],
+    ['PHONE_MAX', 40],
+    ['ADDRESS_MAX', 200],
+    ['SHORT_TEXT_MAX', 100],
+    ['NAME_LONG_MAX', 255],
+    ['LONG_TEXT_MAX', 5_000],
+    ['UPLOAD_DESCRIPTION_MAX', 10_000],
     ['FILE_NAME_DISPLAY_MAX', 24],
     ['HOT_TRENDS_ARCHIVE_COUNT', 10],
     ['DATE_DISPLAY_FORMAT', 'MMM D, YYYY'],
@@ -49,6 +59,6 @@ describe('SPEC §9 Business constants and limits', () => {
   });
 
   it('covers every exported constant in the table above', () => {
-    expect(Object.keys(constants)).toHaveLength(37);
+    expect(Object.keys(constants)).toHaveLength(47);
   });
 });

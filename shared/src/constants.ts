@@ -31,6 +31,24 @@ export const STORE_SEARCH_MIN_EXCLUSIVE = 2;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
+// Text bounds, in characters. Each stored text is bounded by its column (api/src/db/migrations), so no value a
+// form accepts is refused by the database; text kept in TEXT or JSON columns gets a bound of its own.
+export const EMAIL_MAX = 254;
+export const NAME_MAX = 100;
+export const COMPANY_MAX = 200;
+export const TITLE_MAX = 200;
+export const PHONE_MAX = 40;
+/** Checkout address fields (stored in the order's JSON). */
+export const ADDRESS_MAX = 200;
+/** City, state, zip, booth and room of the checkout form. */
+export const SHORT_TEXT_MAX = 100;
+/** Store and product names, store image file names, upload form names. */
+export const NAME_LONG_MAX = 255;
+/** Free text: the store's texts and BCC list, product descriptions. */
+export const LONG_TEXT_MAX = 5_000;
+/** An upload's description (kept with the submission's fields). */
+export const UPLOAD_DESCRIPTION_MAX = 10_000;
+
 // Display (SPEC §2, §9)
 export const FILE_NAME_DISPLAY_MAX = 24;
 export const HOT_TRENDS_ARCHIVE_COUNT = 10;

@@ -39,6 +39,17 @@ export function moreCharactersRequired(count: number): string {
 }
 /** not in SPEC: the policy's upper bound (PASSWORD_MAX) has no text of its own there. */
 export const PASSWORD_TOO_LONG = 'Please use no more than 128 characters.';
+// not in SPEC: the account update form asks for the current password before a new e-mail or password.
+export const CURRENT_PASSWORD_REQUIRED =
+  'Please enter your current password to change your email or password.';
+export const CURRENT_PASSWORD_WRONG = 'Your current password did not match our records.';
+
+// not in SPEC: the bound every stored text has (the spec words only the contact message's), and the one
+// character no text may carry (PostgreSQL refuses U+0000 in text).
+export function tooManyCharacters(max: number): string {
+  return `Please use at most ${max} characters.`;
+}
+export const TEXT_HAS_NUL = 'This field contains an invisible character (NUL) that cannot be saved.';
 
 // SPEC §5 'Upload'; §8
 export const UPLOAD_FILE_REQUIRED = 'Please Add a File.';

@@ -15,6 +15,8 @@ const LOGIN_FAILED =
 const EMAIL_ALREADY_EXISTS = 'This email already exists. Forgot Password?';
 const SESSION_EXPIRED = 'The session has expired, please relogin and try again.';
 const PASSWORD = 'Difference Engine 1843';
+const CURRENT_PASSWORD_REQUIRED = 'Please enter your current password to change your email or password.';
+const CURRENT_PASSWORD_WRONG = 'Your current password did not match our records.';
 
 let counter = 0;
 function uniqueEmail(name: string): string {
@@ -102,6 +104,51 @@ test.describe('accounts and sessions', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signIn(page, email, PASSWORD);
     await expect(page.getByText('Logged in as Ada King')).toBeVisible();
+  });
+
+  test('the account form asks for the current password before a new e-mail or password', async ({ page }) => {
+    const email = uniqueEmail('guarded');
+    await register(page, email);
+    await expect(page.getByRole('heading', { name: 'Your Account' })).toBeVisible();
+    const account = page.getByRole('form', { name: 'Account details' });
+    await expect(field(account, 'Email')).toHaveValue(email);
+    const current = field(account, 'Current password');
+    await expect(current).toHaveAttribute('autocomplete', 'current-password');
+
+    const next = uniqueEmail('countess');
+    await field(account, 'Email').fill(next);
+    await account.getByRole('button', { name: 'Update account' }).click();
+    await expect(account.getByText(CURRENT_PASSWORD_REQUIRED, { exact: true })).toBeVisible();
+
+    await current.fill('Not my password 1');
+    await account.getByRole('button', { name: 'Update account' }).click();
+    await expect(account.getByText(CURRENT_PASSWORD_WRONG, { exact: true })).toBeVisible();
+    await expect(account.getByRole('status')).toHaveCount(0);
+
+    await current.fill(PASSWORD);
+    await account.getByRole('button', { name: 'Update account' }).click();
+    await expect(account.getByRole('status')).toHaveText('Your account has been updated.');
+    await expect(current).toHaveValue('');
+    await page.reload();
+    await expect(field(account, 'Email')).toHaveValue(next);
+  });
+
+  test('a field over its bound says so under it, before anything is sent', async ({ page }) => {
+    await page.goto('/register');
+    const form = page.getByRole('form', { name: 'Registration' });
+    const requests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/auth/register')) requests.push(request.url());
+    });
+    await field(form, 'First name').fill('A'.repeat(101));
+    await field(form, 'Company').fill('C'.repeat(201));
+    await form.getByRole('button', { name: 'Register' }).click();
+    await expect(form.getByText('Please use at most 100 characters.', { exact: true })).toBeVisible();
+    await expect(form.getByText('Please use at most 200 characters.', { exact: true })).toBeVisible();
+    await field(form, 'First name').fill('A'.repeat(100));
+    await form.getByRole('button', { name: 'Register' }).click();
+    await expect(form.getByText('Please use at most 100 characters.', { exact: true })).toHaveCount(0);
+    expect(requests).toEqual([]);
   });
 
   test('a taken e-mail offers the forgot-password dialog', async ({ page, browser }) => {

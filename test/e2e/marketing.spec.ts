@@ -343,6 +343,20 @@ test.describe('contact form and newsletter (SPEC §2, §3, §4, §5, §7)', () =
     expect(a && b && Math.abs(a.y - b.y) < 2 && b.x > a.x + a.width).toBe(true);
   });
 
+  test('a name, company or title over its bound says so under the field', async ({ page }) => {
+    await page.goto('/contact#contact');
+    const form = page.locator('#contact form');
+    await form.getByLabel('First name').fill('D'.repeat(101));
+    await form.getByLabel('Title').fill('T'.repeat(201));
+    await form.getByRole('button', { name: 'Send message' }).click();
+    await expect(form.getByText('Please use at most 100 characters.', { exact: true })).toBeVisible();
+    await expect(form.getByText('Please use at most 200 characters.', { exact: true })).toBeVisible();
+    await form.getByLabel('First name').fill('Dana');
+    await form.getByRole('button', { name: 'Send message' }).click();
+    await expect(form.getByText('Please use at most 100 characters.', { exact: true })).toHaveCount(0);
+    await expect(form.getByText('Please use at most 200 characters.', { exact: true })).toBeVisible();
+  });
+
   test('a sent message is stored, queued to staff and written out; the form clears after 3 s', async ({
     page,
   }) => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Application, Request, RequestHandler } from 'express';
+import type { Application, Request, RequestHandler, Response } from 'express';
 import { QueryTypes } from 'sequelize';
+import { dateParam } from '../db/bind.js';
 import type { Database } from '../db/index.js';
 import type { ErrorBody } from './errors.js';
 
@@ -37,11 +38,18 @@ export interface RateLimitHit {
 export interface RateLimitStore {
   /** Counts one request against `key` and returns the window's count; atomic across processes. */
   hit(key: string, windowSeconds: number, now: Date): Promise<RateLimitHit>;
+  /** Takes back one hit of a window that is still running (the request turned out not to count). */
+  undo(key: string, now: Date): Promise<void>;
+  /** Forgets the counter: the next hit starts a new window. */
+  clear(key: string): Promise<void>;
 }
 
 const LOCALS_KEY = 'rateLimitStore';
-// A stored key is at most 255 characters; longer keys (a long e-mail address) are hashed.
+// A stored key is at most 255 characters; longer keys (a long e-mail address) are hashed, and so are keys
+// with control characters (PostgreSQL refuses NUL in text, and none belongs in a key one reads).
 const MAX_KEY_LENGTH = 200;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 // Expired counters are deleted by roughly one request in this many.
 const CLEANUP_ONE_IN = 100;
 
@@ -60,32 +68,43 @@ function toDate(value: unknown): Date {
  * for the write lock inside node-sqlite3's small thread pool and can starve the holder; one statement
  * takes and releases the lock by itself.
  *
+ * Values are bind parameters ($1: key, $2: the new window's end, $3: now), never pasted into the text:
+ * the key comes from the request body.
+ *
  * The leading SQL comment is deliberate: Sequelize's SQLite dialect runs any text starting with
  * `INSERT INTO` through a method that discards result rows, which would lose RETURNING's answer.
  */
-const HIT_SQL = `/* rate limit hit */ INSERT INTO rate_limits ("key", "count", reset_at) VALUES (:key, 1, :resetAt)
+const HIT_SQL = `/* rate limit hit */ INSERT INTO rate_limits ("key", "count", reset_at) VALUES ($1, 1, $2)
   ON CONFLICT ("key") DO UPDATE SET
-    "count" = CASE WHEN rate_limits.reset_at <= :now THEN 1 ELSE rate_limits."count" + 1 END,
-    reset_at = CASE WHEN rate_limits.reset_at <= :now THEN :resetAt ELSE rate_limits.reset_at END
+    "count" = CASE WHEN rate_limits.reset_at <= $3 THEN 1 ELSE rate_limits."count" + 1 END,
+    reset_at = CASE WHEN rate_limits.reset_at <= $3 THEN $2 ELSE rate_limits.reset_at END
   RETURNING "count", reset_at`;
+const UNDO_SQL = `UPDATE rate_limits SET "count" = "count" - 1 WHERE "key" = $1 AND reset_at > $2 AND "count" > 0`;
 
 export function databaseRateLimitStore(db: Database): RateLimitStore {
   const { sequelize } = db;
+  const date = (value: Date) => dateParam(db.dialect, value);
   return {
     async hit(key, windowSeconds, now) {
       const resetAt = new Date(now.getTime() + windowSeconds * 1000);
       const rows = await sequelize.query<{ count: number | string; reset_at: unknown }>(HIT_SQL, {
-        replacements: { key, resetAt, now },
+        bind: [key, date(resetAt), date(now)],
         type: QueryTypes.SELECT,
       });
       const row = rows[0];
       if (row === undefined) throw new Error(`rate limit counter ${key}: the upsert returned no row`);
       if (Math.floor(Math.random() * CLEANUP_ONE_IN) === 0) {
         await sequelize
-          .query('DELETE FROM rate_limits WHERE reset_at < :now', { replacements: { now } })
+          .query('DELETE FROM rate_limits WHERE reset_at < $1', { bind: [date(now)] })
           .catch(() => undefined);
       }
       return { count: Number(row.count), resetAt: toDate(row.reset_at) };
+    },
+    async undo(key, now) {
+      await sequelize.query(UNDO_SQL, { bind: [key, date(now)] });
+    },
+    async clear(key) {
+      await sequelize.query('DELETE FROM rate_limits WHERE "key" = $1', { bind: [key] });
     },
   };
 }
@@ -95,7 +114,7 @@ export function setRateLimitStore(app: Application, store: RateLimitStore): void
   app.locals[LOCALS_KEY] = store;
 }
 
-function storeOf(req: Request): RateLimitStore {
+export function rateLimitStoreOf(req: Request): RateLimitStore {
   const store = req.app.locals[LOCALS_KEY] as RateLimitStore | undefined;
   if (!store)
     throw new Error('rateLimit() used in an app without a rate-limit store (see setRateLimitStore)');
@@ -104,8 +123,21 @@ function storeOf(req: Request): RateLimitStore {
 
 export function storedKey(name: string, key: string): string {
   const full = `${name}:${key}`;
-  if (full.length <= MAX_KEY_LENGTH) return full;
+  if (full.length <= MAX_KEY_LENGTH && !CONTROL_CHARACTER.test(full)) return full;
   return `${name}:sha256:${createHash('sha256').update(key).digest('hex')}`;
+}
+
+/** Answers 429 `rate_limited` with the message and Retry-After (seconds until the window resets). */
+export function refuseRateLimited(
+  req: Request,
+  res: Response,
+  refusal: { name: string; message: string; count: number; max: number; resetAt: Date; now: Date },
+): void {
+  const { name, message, count, max, resetAt, now } = refusal;
+  const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
+  req.log?.warn({ rateLimit: name, count, max }, 'rate limited');
+  const body: ErrorBody = { error: { code: 'rate_limited', message } };
+  res.status(429).set('Retry-After', String(retryAfter)).json(body);
 }
 
 export function rateLimit(options: RateLimitOptions): RequestHandler {
@@ -119,15 +151,12 @@ export function rateLimit(options: RateLimitOptions): RequestHandler {
       return;
     }
     const now = new Date();
-    const { count, resetAt } = await storeOf(req).hit(storedKey(name, who), windowSeconds, now);
+    const { count, resetAt } = await rateLimitStoreOf(req).hit(storedKey(name, who), windowSeconds, now);
     if (count <= max) {
       next();
       return;
     }
-    const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
-    req.log?.warn({ rateLimit: name, count, max }, 'rate limited');
-    const body: ErrorBody = { error: { code: 'rate_limited', message } };
-    res.status(429).set('Retry-After', String(retryAfter)).json(body);
+    refuseRateLimited(req, res, { name, message, count, max, resetAt, now });
   };
 }
 

@@ -11,6 +11,7 @@ import {
   registrationSchema,
 } from './account.js';
 import { fieldErrors } from './common.js';
+import { CURRENT_PASSWORD_REQUIRED } from '../messages.js';
 
 function errorsOf(schema: z.ZodType, input: unknown): Record<string, string> {
   const result = schema.safeParse(input);
@@ -158,25 +159,30 @@ describe('SPEC §5 Registration (new account)', () => {
 });
 
 describe('SPEC §5 Registration (account update): an empty password means unchanged', () => {
-  const update = registrationSchema({ mode: 'update' });
+  const update = registrationSchema({ mode: 'update', currentEmail: person.email });
+  const current = { currentPassword: 'Difference Engine 1843' };
 
   it.each([
     ['both empty: unchanged', { password: '', confirmPassword: '' }, {}],
     ['both absent: unchanged', {}, {}],
-    ['new matching password', { password: 'Correct-Horse1', confirmPassword: 'Correct-Horse1' }, {}],
+    [
+      'new matching password',
+      { password: 'Correct-Horse1', confirmPassword: 'Correct-Horse1', ...current },
+      {},
+    ],
     [
       'only the password',
-      { password: 'Correct-Horse1', confirmPassword: '' },
+      { password: 'Correct-Horse1', confirmPassword: '', ...current },
       { confirmPassword: 'Passwords must match.' },
     ],
     [
       'only the confirmation',
-      { password: '', confirmPassword: 'Correct-Horse1' },
+      { password: '', confirmPassword: 'Correct-Horse1', ...current },
       { confirmPassword: 'Passwords must match.' },
     ],
     [
       'new password too short',
-      { password: 'short', confirmPassword: 'short' },
+      { password: 'short', confirmPassword: 'short', ...current },
       { password: 'You are required to add 3 more character(s) to this field.' },
     ],
     ['profile fields still checked', { company: '' }, { company: 'Please enter a company.' }],
@@ -186,6 +192,39 @@ describe('SPEC §5 Registration (account update): an empty password means unchan
 
   it('keeps the two empty strings so the API can tell "unchanged"', () => {
     expect(update.parse(person)).toEqual({ ...person, password: '', confirmPassword: '' });
+  });
+});
+
+describe('Account update: a new e-mail or password needs the current password (docs/decisions.md)', () => {
+  const update = registrationSchema({ mode: 'update', currentEmail: person.email });
+  const required = { currentPassword: CURRENT_PASSWORD_REQUIRED };
+
+  it.each([
+    ['a new password', { password: 'Correct-Horse1', confirmPassword: 'Correct-Horse1' }, required],
+    [
+      'a new password, mistyped',
+      { password: 'Correct-Horse1', confirmPassword: 'x' },
+      {
+        confirmPassword: 'Passwords must match.',
+        ...required,
+      },
+    ],
+    ['a new e-mail', { email: 'countess@example.com' }, required],
+    ['the same e-mail in other case and spacing', { email: ' ADA@Example.com ' }, {}],
+    ['a new e-mail with the current password', { email: 'countess@example.com', currentPassword: 'x' }, {}],
+    ['only names', { firstname: 'Augusta' }, {}],
+  ] as const)('%s', (_name, change, errors) => {
+    expect(errorsOf(update, { ...person, ...change })).toEqual(errors);
+  });
+
+  it('counts every update as a new e-mail while the stored one is unknown', () => {
+    expect(errorsOf(registrationSchema({ mode: 'update' }), person)).toEqual(required);
+  });
+
+  it('registration never asks for it', () => {
+    const create = registrationSchema({ mode: 'create' });
+    const body = { ...person, password: 'Correct-Horse1', confirmPassword: 'Correct-Horse1' };
+    expect(errorsOf(create, body)).toEqual({});
   });
 });
 

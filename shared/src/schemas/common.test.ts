@@ -33,7 +33,7 @@ describe('Schema building blocks', () => {
     [undefined, { success: false, message: 'REQ' }],
     [42, { success: false, message: 'REQ' }],
   ] as const)('requiredText(%j)', (input, expected) => {
-    const result = requiredText('REQ').safeParse(input);
+    const result = requiredText('REQ', 10).safeParse(input);
     expect(result.success).toBe(expected.success);
     if (result.success) expect(result.data).toBe('data' in expected ? expected.data : undefined);
     else
@@ -47,7 +47,7 @@ describe('Schema building blocks', () => {
     ['', ''],
     ['  x  ', 'x'],
   ] as const)('optionalText(%j) -> %j', (input, output) => {
-    expect(optionalText().parse(input)).toBe(output);
+    expect(optionalText(10).parse(input)).toBe(output);
   });
 
   it.each([

@@ -1,15 +1,53 @@
 /** Building blocks the schemas share, and the error flattening the API and forms answer with. */
 import { z } from 'zod';
 import { isDateOnly } from '../dates.js';
-import { FIELD_REQUIRED, INVALID_DATE } from '../messages.js';
+import { EMAIL_MAX } from '../constants.js';
+import { FIELD_REQUIRED, INVALID_DATE, TEXT_HAS_NUL, tooManyCharacters } from '../messages.js';
+
+/** Length as a person counts it and as PostgreSQL's varchar(n) does: code points, not UTF-16 units. */
+export function characterCount(value: string): number {
+  let count = 0;
+  for (const _ of value) count += 1;
+  return count;
+}
+
+export function containsNul(value: string): boolean {
+  return value.includes('\u0000');
+}
 
 /**
- * A trimmed, non-empty string. The same message covers a missing value and a blank one, because a form
- * shows a single text for 'this must be filled in'. It does not abort parsing (that would also silence
- * the cross-field checks), so a format check chained after it must let '' through: see `unlessEmpty`.
+ * The two checks every text that is stored needs, chained onto a string schema: no NUL (PostgreSQL refuses
+ * it in text) and at most `max` characters (the size of its column). `count` measures the value in the
+ * form it will be stored in.
  */
-export function requiredText(message: string) {
-  return z.string({ error: message }).trim().min(1, message);
+export function bounded<T extends z.ZodType<string>>(
+  schema: T,
+  max: number,
+  count: (value: string) => number = characterCount,
+): T {
+  return schema
+    .refine((value) => !containsNul(value), TEXT_HAS_NUL)
+    .refine((value) => count(value) <= max, tooManyCharacters(max));
+}
+
+/**
+ * A trimmed, non-empty string of at most `max` characters. The same message covers a missing value and a
+ * blank one, because a form shows a single text for 'this must be filled in'. It does not abort parsing
+ * (that would also silence the cross-field checks), so a format check chained after it must let '' through:
+ * see `unlessEmpty`.
+ */
+export function requiredText(message: string, max: number) {
+  return bounded(z.string({ error: message }).trim().min(1, message), max);
+}
+
+/**
+ * A trimmed e-mail address checked by `isValid`, whose message also covers a missing value. Its length is
+ * counted lowercased, as the accounts table stores it (lowercasing can lengthen a few letters).
+ */
+export function emailText(message: string, isValid: (value: string) => boolean) {
+  return bounded(z.string({ error: message }).trim(), EMAIL_MAX, (value) =>
+    characterCount(value.toLowerCase()),
+  ).refine(isValid, message);
 }
 
 /** Wraps a format check so that an empty value, already reported as missing, gets no second message. */
@@ -17,14 +55,24 @@ export function unlessEmpty(check: (value: string) => boolean): (value: string) 
   return (value) => value === '' || check(value);
 }
 
-/** A trimmed string that may be absent; absent becomes '' so consumers never test for undefined. */
-export function optionalText() {
-  return z.string().trim().default('');
+/**
+ * A trimmed string of at most `max` characters that may be absent; absent becomes '' so consumers never
+ * test for undefined.
+ */
+export function optionalText(max: number) {
+  return bounded(z.string().trim(), max).default('');
 }
 
-/** A 'YYYY-MM-DD' calendar date that must be given. */
+/**
+ * A 'YYYY-MM-DD' calendar date that must be given. The format is its bound: a longer text, or one with a
+ * NUL, is not a date.
+ */
 export function dateOnly(requiredMessage: string = FIELD_REQUIRED, invalidMessage: string = INVALID_DATE) {
-  return requiredText(requiredMessage).refine(unlessEmpty(isDateOnly), invalidMessage);
+  return z
+    .string({ error: requiredMessage })
+    .trim()
+    .min(1, requiredMessage)
+    .refine(unlessEmpty(isDateOnly), invalidMessage);
 }
 
 /**

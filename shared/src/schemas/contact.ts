@@ -1,6 +1,13 @@
 /** SPEC §3 'Contact message' and §5 'Contact form' (with its newsletter variant on /hottrends). */
 import { z } from 'zod';
-import { CONTACT_MESSAGE_MAX } from '../constants.js';
+import {
+  COMPANY_MAX,
+  CONTACT_MESSAGE_MAX,
+  NAME_LONG_MAX,
+  NAME_MAX,
+  PHONE_MAX,
+  TITLE_MAX,
+} from '../constants.js';
 import {
   CONTACT_FIRST_NAME_REQUIRED,
   CONTACT_INVALID_EMAIL,
@@ -9,10 +16,11 @@ import {
   CONTACT_MESSAGE_TOO_LONG,
   CONTACT_SUBJECT,
   NEWSLETTER_SUBJECT,
+  TEXT_HAS_NUL,
 } from '../messages.js';
 import { isValidEmail } from '../validation/email.js';
 import { isValidPhone } from '../validation/phone.js';
-import { optionalText, requiredText } from './common.js';
+import { bounded, containsNul, emailText, optionalText, requiredText } from './common.js';
 
 export const HOT_TRENDS_OPTIONS = ['YES', 'NO'] as const;
 export const hotTrendsSchema = z.enum(HOT_TRENDS_OPTIONS);
@@ -36,25 +44,28 @@ export type ContactFormVariant = 'contact' | 'newsletter';
 
 /**
  * The newsletter variant hides the message field, so it is optional there (still bounded), and the
- * subject and newsletter opt-in default to the sign-up values.
+ * subject and newsletter opt-in default to the sign-up values. The message's bound is the spec's, with
+ * the spec's text.
  */
 export function contactFormSchemaFor(variant: ContactFormVariant) {
   const newsletter = variant === 'newsletter';
-  const message = newsletter
-    ? z.string().trim().max(CONTACT_MESSAGE_MAX, CONTACT_MESSAGE_TOO_LONG).default('')
-    : requiredText(CONTACT_MESSAGE_TOO_LONG).max(CONTACT_MESSAGE_MAX, CONTACT_MESSAGE_TOO_LONG);
+  const messageText = z
+    .string({ error: CONTACT_MESSAGE_TOO_LONG })
+    .trim()
+    .refine((value) => !containsNul(value), TEXT_HAS_NUL)
+    .max(CONTACT_MESSAGE_MAX, CONTACT_MESSAGE_TOO_LONG);
+  const message = newsletter ? messageText.default('') : messageText.min(1, CONTACT_MESSAGE_TOO_LONG);
   return z.object({
-    firstname: requiredText(CONTACT_FIRST_NAME_REQUIRED),
-    lastname: requiredText(CONTACT_LAST_NAME_REQUIRED),
-    email: z.string({ error: CONTACT_INVALID_EMAIL }).trim().refine(isValidEmail, CONTACT_INVALID_EMAIL),
-    phone: optionalText().refine((v) => v === '' || isValidPhone(v), CONTACT_INVALID_PHONE),
-    company: optionalText(),
-    title: optionalText(),
+    firstname: requiredText(CONTACT_FIRST_NAME_REQUIRED, NAME_MAX),
+    lastname: requiredText(CONTACT_LAST_NAME_REQUIRED, NAME_MAX),
+    email: emailText(CONTACT_INVALID_EMAIL, isValidEmail),
+    phone: optionalText(PHONE_MAX).refine((v) => v === '' || isValidPhone(v), CONTACT_INVALID_PHONE),
+    company: optionalText(COMPANY_MAX),
+    title: optionalText(TITLE_MAX),
     message,
-    subject: z
-      .string()
-      .trim()
-      .default(newsletter ? NEWSLETTER_SUBJECT : CONTACT_SUBJECT),
+    subject: bounded(z.string().trim(), NAME_LONG_MAX).default(
+      newsletter ? NEWSLETTER_SUBJECT : CONTACT_SUBJECT,
+    ),
     hottrends: hotTrendsSchema.default(newsletter ? 'YES' : 'NO'),
   });
 }

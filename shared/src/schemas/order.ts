@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { deliveryDateRange, pickupDateRange, type DateRange } from '../checkout-dates.js';
+import { ADDRESS_MAX, COMPANY_MAX, NAME_MAX, PHONE_MAX, SHORT_TEXT_MAX } from '../constants.js';
 import { addDays, isDateOnly } from '../dates.js';
 import { formatDate } from '../format.js';
 import {
@@ -16,37 +17,43 @@ import {
 } from '../messages.js';
 import { isValidOrderEmail } from '../validation/email.js';
 import { isValidOrderPhone } from '../validation/phone.js';
-import { dateOnly, optionalText, requiredText, unlessEmpty, whenStrings } from './common.js';
+import { dateOnly, emailText, optionalText, requiredText, unlessEmpty, whenStrings } from './common.js';
 
-const required = () => requiredText(FIELD_REQUIRED);
+const required = (max: number) => requiredText(FIELD_REQUIRED, max);
 // An empty field shows only 'This field is required.', never a format message as well (the order-email
 // check itself already lets an empty value pass, SPEC §5).
-const email = () => required().refine(isValidOrderEmail, CHECKOUT_INVALID_EMAIL);
-const phone = () => required().refine(unlessEmpty(isValidOrderPhone), CHECKOUT_INVALID_PHONE);
+const email = () =>
+  emailText(FIELD_REQUIRED, (v) => v !== '').refine(isValidOrderEmail, CHECKOUT_INVALID_EMAIL);
+const phone = () => required(PHONE_MAX).refine(unlessEmpty(isValidOrderPhone), CHECKOUT_INVALID_PHONE);
 /** 12-hour clock with AM/PM: '8:00 AM' (the default) as well as the picker's '08:00 am'. */
 const TIME_12H = /^(0?[1-9]|1[0-2]):[0-5]\d ?[AaPp][Mm]$/;
+/** The format is the bound: a longer text, or one with a NUL, is not a time. */
 const time = () =>
-  required().refine(
-    unlessEmpty((v) => TIME_12H.test(v)),
-    INVALID_TIME_FORMAT_12H_MERIDIEM,
-  );
+  z
+    .string({ error: FIELD_REQUIRED })
+    .trim()
+    .min(1, FIELD_REQUIRED)
+    .refine(
+      unlessEmpty((v) => TIME_12H.test(v)),
+      INVALID_TIME_FORMAT_12H_MERIDIEM,
+    );
 
 export const orderCustomerInfoSchema = z.object({
-  company: required(),
-  firstName: required(),
-  lastName: required(),
+  company: required(COMPANY_MAX),
+  firstName: required(NAME_MAX),
+  lastName: required(NAME_MAX),
   email: email(),
   phone: phone(),
-  address: required(),
-  city: required(),
-  state: required(),
-  zip: required(),
-  onsiteFirstName: required(),
-  onsiteLastName: required(),
+  address: required(ADDRESS_MAX),
+  city: required(SHORT_TEXT_MAX),
+  state: required(SHORT_TEXT_MAX),
+  zip: required(SHORT_TEXT_MAX),
+  onsiteFirstName: required(NAME_MAX),
+  onsiteLastName: required(NAME_MAX),
   onsiteEmail: email(),
   onsitePhone: phone(),
-  booth: required(),
-  room: optionalText(),
+  booth: required(SHORT_TEXT_MAX),
+  room: optionalText(SHORT_TEXT_MAX),
   deliveryDate: dateOnly(),
   deliveryTime: time(),
   pickupDate: dateOnly(),

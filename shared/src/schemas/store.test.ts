@@ -186,7 +186,7 @@ describe('SPEC §2 Admin edit form (with DESIGN deviation 6 order cut-off)', () 
     ['image with a slash', { image: 'img/expo.png' }, { image: 'Use a file name without slashes.' }],
     ['image with a backslash', { image: 'img\\expo.png' }, { image: 'Use a file name without slashes.' }],
     ['image ..', { image: '..' }, { image: 'Use a file name without slashes.' }],
-    ['image too long', { image: `${'x'.repeat(252)}.png` }, { image: 'Use a file name without slashes.' }],
+    ['image too long', { image: `${'x'.repeat(252)}.png` }, { image: 'Please use at most 255 characters.' }],
     ['no deadline', { deadline: '' }, { deadline: 'This field is required.' }],
     ['bad deadline', { deadline: '1/1/2024' }, { deadline: 'Please enter a valid date.' }],
     ['no start date', { start_date: undefined }, { start_date: 'This field is required.' }],

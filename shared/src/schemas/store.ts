@@ -3,7 +3,14 @@
  * and the order cut-off of DESIGN deviation 6.
  */
 import { z } from 'zod';
-import { DEFAULT_CURRENCY, QUANTITY_DEFAULT, QUANTITY_MAX, QUANTITY_MIN } from '../constants.js';
+import {
+  DEFAULT_CURRENCY,
+  LONG_TEXT_MAX,
+  NAME_LONG_MAX,
+  QUANTITY_DEFAULT,
+  QUANTITY_MAX,
+  QUANTITY_MIN,
+} from '../constants.js';
 import { isDateOnly } from '../dates.js';
 import {
   CART_COUNT_INVALID,
@@ -16,7 +23,7 @@ import {
   STORE_NAME_REQUIRED,
 } from '../messages.js';
 import { isValidEmail } from '../validation/email.js';
-import { dateOnly, idSchema, numberInput, requiredText, whenStrings } from './common.js';
+import { bounded, dateOnly, idSchema, numberInput, requiredText, whenStrings } from './common.js';
 
 /** Lowercase letters, digits and dashes, 2 to 64 long, starting and ending with a letter or digit. */
 export const STORE_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}[a-z0-9]$/;
@@ -106,8 +113,7 @@ export function parseEmailList(text: string): string[] {
   return text.split(/[\s,;]+/).filter((entry) => entry !== '');
 }
 
-const bccSchema = z
-  .string()
+const bccSchema = bounded(z.string(), LONG_TEXT_MAX)
   .default('')
   .superRefine((text, ctx) => {
     for (const entry of parseEmailList(text)) {
@@ -126,10 +132,7 @@ const optionalDate = z.preprocess(blankToNull, dateOnly().nullable());
 
 const imageFileName = z.preprocess(
   blankToNull,
-  z
-    .string()
-    .trim()
-    .max(255, STORE_IMAGE_INVALID)
+  bounded(z.string().trim(), NAME_LONG_MAX)
     .refine((v) => !/[/\\]/.test(v) && v !== '.' && v !== '..', STORE_IMAGE_INVALID)
     .nullable(),
 );
@@ -144,7 +147,7 @@ export const storeFormSchema = z
   .object({
     /** Read-only; present when editing. */
     id: idSchema.optional(),
-    name: requiredText(STORE_NAME_REQUIRED),
+    name: requiredText(STORE_NAME_REQUIRED, NAME_LONG_MAX),
     store_id: storeIdSchema,
     image: imageFileName,
     deadline: dateOnly(),
@@ -152,8 +155,8 @@ export const storeFormSchema = z
     end_date: dateOnly(),
     order_cutoff: optionalDate,
     bcc: bccSchema,
-    email_text: z.string().default(''),
-    store_text: z.string().default(''),
+    email_text: bounded(z.string(), LONG_TEXT_MAX).default(''),
+    store_text: bounded(z.string(), LONG_TEXT_MAX).default(''),
     is_active: z.boolean().default(true),
     is_archived: z.boolean().default(false),
   })

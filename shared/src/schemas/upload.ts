@@ -5,8 +5,10 @@
 import { z } from 'zod';
 import {
   DATE_ONLY_FORMAT,
+  NAME_LONG_MAX,
   SESSION_DATETIME_FORMAT,
   UPLOAD_DATE_YEARS_AHEAD,
+  UPLOAD_DESCRIPTION_MAX,
   UPLOAD_HOUR_MAX,
   UPLOAD_HOUR_MIN,
   UPLOAD_MINUTE_MAX,
@@ -28,7 +30,7 @@ import {
   SPONSOR_COMPANY_REQUIRED,
   UPLOAD_FILE_REQUIRED,
 } from '../messages.js';
-import { dateOnly, numberInput, optionalText, requiredText } from './common.js';
+import { bounded, dateOnly, numberInput, optionalText, requiredText } from './common.js';
 
 export const UPLOAD_FORM_TYPES = ['creative', 'event', 'sponsor'] as const;
 export type UploadFormType = (typeof UPLOAD_FORM_TYPES)[number];
@@ -81,14 +83,14 @@ const files = z.array(uploadFileRefSchema, { error: UPLOAD_FILE_REQUIRED }).min(
 export const creativeUploadFormSchema = z.object({
   form_type: z.literal('creative'),
   files,
-  project_name: requiredText(PROJECT_NAME_REQUIRED),
-  description: optionalText(),
+  project_name: requiredText(PROJECT_NAME_REQUIRED, NAME_LONG_MAX),
+  description: optionalText(UPLOAD_DESCRIPTION_MAX),
 });
 
 export const eventUploadFormSchema = z.object({
   form_type: z.literal('event'),
   files,
-  event_name: requiredText(EVENT_NAME_REQUIRED),
+  event_name: requiredText(EVENT_NAME_REQUIRED, NAME_LONG_MAX),
   date: dateOnly(SESSION_DATE_REQUIRED, SESSION_DATE_REQUIRED),
   hour: numberInput(
     z
@@ -106,17 +108,17 @@ export const eventUploadFormSchema = z.object({
       .multipleOf(UPLOAD_MINUTE_STEP, SESSION_MINUTE_REQUIRED),
   ),
   ampm: z.enum(MERIDIEMS, { error: SESSION_AMPM_REQUIRED }),
-  speaker_name: requiredText(SPEAKER_NAME_REQUIRED),
-  room_no: optionalText(),
-  description: optionalText(),
+  speaker_name: requiredText(SPEAKER_NAME_REQUIRED, NAME_LONG_MAX),
+  room_no: optionalText(NAME_LONG_MAX),
+  description: optionalText(UPLOAD_DESCRIPTION_MAX),
 });
 
 export const sponsorUploadFormSchema = z.object({
   form_type: z.literal('sponsor'),
   files,
-  event_name: requiredText(EVENT_NAME_REQUIRED),
-  sponsor_company: requiredText(SPONSOR_COMPANY_REQUIRED),
-  description: optionalText(),
+  event_name: requiredText(EVENT_NAME_REQUIRED, NAME_LONG_MAX),
+  sponsor_company: requiredText(SPONSOR_COMPANY_REQUIRED, NAME_LONG_MAX),
+  description: optionalText(UPLOAD_DESCRIPTION_MAX),
 });
 
 export const uploadFormSchema = z.discriminatedUnion('form_type', [
@@ -178,7 +180,7 @@ export function sessionDateError(date: string, now: Date): string | undefined {
 export const uploadSubmissionSchema = z.object({
   form_type: z.enum(UPLOAD_FORM_TYPES),
   action: z.enum(UPLOAD_ACTIONS),
-  file_name: z.string().optional(),
+  file_name: bounded(z.string(), NAME_LONG_MAX).optional(),
   /** One base64 chunk (action 'part'); decoding, data-URL prefix included, is the server's job. */
   file: z.string().optional(),
   files: z.record(z.string(), z.unknown()).optional(),
@@ -186,13 +188,13 @@ export const uploadSubmissionSchema = z.object({
   auth_file_url: z
     .record(z.string(), z.object({ link: z.string(), token: z.string().optional() }))
     .optional(),
-  project_name: z.string().optional(),
-  event_name: z.string().optional(),
-  session_datetime: z.string().optional(),
-  speaker_name: z.string().optional(),
-  room_no: z.string().optional(),
-  sponsor_company: z.string().optional(),
-  description: z.string().optional(),
+  project_name: bounded(z.string(), NAME_LONG_MAX).optional(),
+  event_name: bounded(z.string(), NAME_LONG_MAX).optional(),
+  session_datetime: bounded(z.string(), NAME_LONG_MAX).optional(),
+  speaker_name: bounded(z.string(), NAME_LONG_MAX).optional(),
+  room_no: bounded(z.string(), NAME_LONG_MAX).optional(),
+  sponsor_company: bounded(z.string(), NAME_LONG_MAX).optional(),
+  description: bounded(z.string(), UPLOAD_DESCRIPTION_MAX).optional(),
 });
 export type UploadSubmission = z.infer<typeof uploadSubmissionSchema>;
 
@@ -209,7 +211,7 @@ export const uploadFileRegistrationSchema = z.object({
     .max(255)
     .refine((v) => !/[/\\\0]/.test(v) && v !== '.' && v !== '..', 'Invalid file name.'),
   size: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  type: z.string().max(255).default('application/octet-stream'),
+  type: bounded(z.string(), NAME_LONG_MAX).default('application/octet-stream'),
   sha256: z
     .string()
     .transform((v) => v.toLowerCase())

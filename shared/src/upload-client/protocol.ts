@@ -11,6 +11,7 @@ import {
   SPEAKER_NAME_REQUIRED,
   SPONSOR_COMPANY_REQUIRED,
 } from '../messages.js';
+import { NAME_LONG_MAX, UPLOAD_DESCRIPTION_MAX } from '../constants.js';
 import { optionalText, requiredText } from '../schemas/common.js';
 
 export const UPLOADS_API = '/api/uploads';
@@ -19,12 +20,12 @@ export const UPLOADS_API = '/api/uploads';
 export const submissionFieldsSchema = z.discriminatedUnion('form_type', [
   z.object({
     form_type: z.literal('creative'),
-    project_name: requiredText(PROJECT_NAME_REQUIRED).pipe(z.string().max(255)),
-    description: optionalText().pipe(z.string().max(10_000)),
+    project_name: requiredText(PROJECT_NAME_REQUIRED, NAME_LONG_MAX),
+    description: optionalText(UPLOAD_DESCRIPTION_MAX),
   }),
   z.object({
     form_type: z.literal('event'),
-    event_name: requiredText(EVENT_NAME_REQUIRED).pipe(z.string().max(255)),
+    event_name: requiredText(EVENT_NAME_REQUIRED, NAME_LONG_MAX),
     session_datetime: z
       .string({ error: SESSION_DATE_REQUIRED })
       .pipe(eventAssetSchema.shape.session_datetime)
@@ -32,15 +33,15 @@ export const submissionFieldsSchema = z.discriminatedUnion('form_type', [
         const message = sessionDateError(value.slice(0, 10), new Date());
         if (message) ctx.addIssue({ code: 'custom', message });
       }),
-    speaker_name: requiredText(SPEAKER_NAME_REQUIRED).pipe(z.string().max(255)),
-    room_no: optionalText().pipe(z.string().max(255)),
-    description: optionalText().pipe(z.string().max(10_000)),
+    speaker_name: requiredText(SPEAKER_NAME_REQUIRED, NAME_LONG_MAX),
+    room_no: optionalText(NAME_LONG_MAX),
+    description: optionalText(UPLOAD_DESCRIPTION_MAX),
   }),
   z.object({
     form_type: z.literal('sponsor'),
-    event_name: requiredText(EVENT_NAME_REQUIRED).pipe(z.string().max(255)),
-    sponsor_company: requiredText(SPONSOR_COMPANY_REQUIRED).pipe(z.string().max(255)),
-    description: optionalText().pipe(z.string().max(10_000)),
+    event_name: requiredText(EVENT_NAME_REQUIRED, NAME_LONG_MAX),
+    sponsor_company: requiredText(SPONSOR_COMPANY_REQUIRED, NAME_LONG_MAX),
+    description: optionalText(UPLOAD_DESCRIPTION_MAX),
   }),
 ]);
 export type SubmissionFields = z.input<typeof submissionFieldsSchema>;

@@ -14,7 +14,11 @@ export {
   accountsRoutes,
   ACCOUNT_LIMITS,
   requestMeta,
+  requestPasswordResetAfter,
   secondsLeft,
+  signInGuarded,
+  TOO_MANY_SIGN_INS,
+  TOO_MANY_UPDATES,
 } from './routes.js';
 export {
   clearSessionCookie,

@@ -1,11 +1,15 @@
+import { forgotPasswordSchema } from '@avp/shared';
 import { normaliseEmail } from '../../db/models/index.js';
 import type { UserInstance } from '../../db/models/index.js';
 import express from 'express';
 import type { Request, RequestHandler, Response, Router } from 'express';
+import { AppError } from '../../http/errors.js';
 import { clientIp, rateLimit } from '../../http/rate-limit.js';
+import { admitLoginAttempt } from './login-attempts.js';
 import {
   dummyPasswordHash,
   FORGOT_PASSWORD_SENT,
+  INVALID_CREDENTIALS,
   login,
   logout,
   PASSWORD_RESET_DONE,
@@ -20,17 +24,24 @@ import { clearSessionCookie, requireUser, setSessionCookie, toSessionUser } from
 /** Rate limits of the account routes (DESIGN 'Running on more than one machine': counted in the database). */
 export const ACCOUNT_LIMITS = {
   loginPerIp: { windowSeconds: 15 * 60, max: 50 },
-  loginPerAccount: { windowSeconds: 15 * 60, max: 10 },
+  /** Wrong passwords, not attempts (login-attempts.ts). */
+  loginFailures: {
+    perPair: { windowSeconds: 15 * 60, max: 10 },
+    perAccount: { windowSeconds: 15 * 60, max: 100, perPairMax: 3 },
+  },
   registerPerIp: { windowSeconds: 60 * 60, max: 10 },
   forgotPerIp: { windowSeconds: 60 * 60, max: 10 },
   forgotPerAccount: { windowSeconds: 60 * 60, max: 5 },
   resetPerIp: { windowSeconds: 60 * 60, max: 30 },
+  /** Account updates, which may carry a guess of the current password. */
+  updatePerAccount: { windowSeconds: 15 * 60, max: 20 },
 } as const;
 
 export const TOO_MANY_SIGN_INS = 'Too many sign-in attempts. Please wait 15 minutes and try again.';
 export const TOO_MANY_REGISTRATIONS =
   'Too many accounts were created from this address. Please try again later.';
 export const TOO_MANY_RESETS = 'Too many password reset requests. Please wait an hour and try again.';
+export const TOO_MANY_UPDATES = 'Too many changes to this account. Please wait 15 minutes and try again.';
 
 /** Where a request came from, as the service records it. */
 export function requestMeta(req: Request): RequestMeta {
@@ -56,19 +67,14 @@ export function accountBody(user: UserInstance) {
 }
 
 /**
- * The rate limits of sign-in, registration and forgot-password, built once per router. Every caller of
- * these actions (the JSON routes here, the spec's legacy calls) counts against the same stored counters,
- * since a counter is named by the limit's name and key.
+ * The rate limits of sign-in, registration, forgot-password and account updates. Every caller of these
+ * actions (the JSON routes here, the spec's legacy calls) counts against the same stored counters, since a
+ * counter is named by the limit's name and key.
  */
 export const accountRateLimits = {
+  /** Per address; wrong passwords per account are counted by `signInGuarded`. */
   login: (): RequestHandler[] => [
     rateLimit({ name: 'login-ip', ...ACCOUNT_LIMITS.loginPerIp, key: clientIp, message: TOO_MANY_SIGN_INS }),
-    rateLimit({
-      name: 'login-account',
-      ...ACCOUNT_LIMITS.loginPerAccount,
-      key: bodyEmail,
-      message: TOO_MANY_SIGN_INS,
-    }),
   ],
   register: (): RequestHandler =>
     rateLimit({
@@ -86,7 +92,58 @@ export const accountRateLimits = {
       message: TOO_MANY_RESETS,
     }),
   ],
+  update: (): RequestHandler =>
+    rateLimit({
+      name: 'account-update',
+      ...ACCOUNT_LIMITS.updatePerAccount,
+      key: (req) => (req.user === undefined ? undefined : String(req.user.id)),
+      message: TOO_MANY_UPDATES,
+    }),
 };
+
+/**
+ * Sign-in with wrong passwords counted per account and address (login-attempts.ts). Answers 429 itself and
+ * returns undefined when the attempt is refused.
+ */
+export async function signInGuarded(
+  deps: AccountsDeps,
+  req: Request,
+  res: Response,
+  input: unknown,
+): Promise<SignedIn | undefined> {
+  const who = { email: bodyEmail(req), ip: clientIp(req) };
+  const attempt = await admitLoginAttempt(req, res, who, ACCOUNT_LIMITS.loginFailures, TOO_MANY_SIGN_INS);
+  if (attempt === undefined) return undefined;
+  let result: SignedIn;
+  try {
+    result = await login(deps, input, requestMeta(req));
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === INVALID_CREDENTIALS)) await attempt.notAGuess();
+    throw error;
+  }
+  await attempt.succeeded();
+  return result;
+}
+
+/**
+ * Checks the request, then lets `answer` reply before the reset work runs: that work writes rows only for
+ * an account, so the time the answer takes cannot tell whether the address has one. A failure after the
+ * answer is only logged.
+ */
+export async function requestPasswordResetAfter(
+  deps: AccountsDeps,
+  req: Request,
+  answer: () => void,
+): Promise<void> {
+  const input = forgotPasswordSchema.parse(req.body);
+  answer();
+  try {
+    await requestPasswordReset(deps, input);
+    req.log.debug('password reset request handled');
+  } catch (error) {
+    req.log.error({ err: error }, 'password reset request failed');
+  }
+}
 
 export function secondsLeft(expiresAt: Date): number {
   return Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
@@ -139,7 +196,8 @@ export function accountsRoutes(deps: AccountsDeps): Router {
   });
 
   router.post('/auth/login', ...accountRateLimits.login(), async (req, res) => {
-    const result = await login(deps, req.body, requestMeta(req));
+    const result = await signInGuarded(deps, req, res, req.body);
+    if (result === undefined) return;
     if (result.created.session.via === 'bearer') {
       // The desktop uploader: the token in the answer, no cookie.
       res
@@ -162,8 +220,7 @@ export function accountsRoutes(deps: AccountsDeps): Router {
   });
 
   router.post('/auth/forgot-password', ...accountRateLimits.forgotPassword(), async (req, res) => {
-    await requestPasswordReset(deps, req.body);
-    res.json({ message: FORGOT_PASSWORD_SENT });
+    await requestPasswordResetAfter(deps, req, () => res.json({ message: FORGOT_PASSWORD_SENT }));
   });
 
   router.post(
@@ -185,7 +242,7 @@ export function accountsRoutes(deps: AccountsDeps): Router {
     res.json(accountBody(user));
   });
 
-  router.put('/account', requireUser, async (req, res) => {
+  router.put('/account', requireUser, accountRateLimits.update(), async (req, res) => {
     const user = await updateAccount(deps, req.user?.id ?? 0, req.body, requestMeta(req));
     res.set('Cache-Control', 'no-store').json(accountBody(user));
   });

@@ -1,22 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import {
+  CURRENT_PASSWORD_WRONG,
   EMAIL_ALREADY_EXISTS,
-  forgotPasswordSchema,
   LOGIN_FAILED,
   loginFormSchema,
   PASSWORDS_MUST_MATCH,
   registrationSchema,
   whenStrings,
 } from '@avp/shared';
-import { Op, UniqueConstraintError } from 'sequelize';
+import type { ForgotPasswordForm } from '@avp/shared';
+import { Op, QueryTypes, UniqueConstraintError } from 'sequelize';
 import type { Transaction } from 'sequelize';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
+import { dateParam } from '../../db/bind.js';
 import type { Database } from '../../db/index.js';
 import { normaliseEmail } from '../../db/models/index.js';
 import type { UserInstance } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
-import { enqueueMail } from '../mail/index.js';
+import { enqueueMailToAccount } from '../mail/index.js';
 import { isCommonPassword, newPasswordError, PASSWORD_TOO_COMMON } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { createSession, endSessionsOfUser, hashToken, newToken, NOT_AUTHORISED } from './sessions.js';
@@ -45,6 +47,9 @@ export const RESET_LINK_INVALID =
   'This password reset link is invalid, has already been used or has expired. Please ask for a new one.';
 export const PASSWORD_RESET_DONE = 'Your password has been changed. Please sign in with your new password.';
 export const RESET_MAIL_SUBJECT = 'Reset your password';
+
+/** The error code of a wrong address or password: the one answer a password guess gets. */
+export const INVALID_CREDENTIALS = 'invalid_credentials';
 
 export type AuditAction = 'sign_in' | 'sign_out' | 'password_change' | 'password_reset' | 'account_create';
 
@@ -83,7 +88,9 @@ function withCommonPasswordCheck<T extends z.ZodObject>(schema: T): T {
 }
 
 const registerInput = withCommonPasswordCheck(registrationSchema({ mode: 'create' }));
-const updateInput = withCommonPasswordCheck(registrationSchema({ mode: 'update' }));
+/** The update form of the account whose e-mail is `currentEmail`: a different one needs the password. */
+const updateInput = (currentEmail: string) =>
+  withCommonPasswordCheck(registrationSchema({ mode: 'update', currentEmail }));
 
 export const loginInput = loginFormSchema.extend({
   /** true: answer the session token in JSON (for the desktop uploader) instead of setting a cookie. */
@@ -118,6 +125,10 @@ let dummyHash: Promise<string> | undefined;
 export function dummyPasswordHash(): Promise<string> {
   dummyHash ??= hashPassword(randomBytes(24).toString('base64url'));
   return dummyHash;
+}
+
+function accountGone(): AppError {
+  return new AppError(401, 'unauthenticated', 'This account no longer exists.');
 }
 
 function emailTaken(): AppError {
@@ -201,7 +212,7 @@ export async function login(deps: AccountsDeps, body: unknown, meta: RequestMeta
   const input = loginInput.parse(body);
   const user = await db.models.User.findOne({ where: { email: normaliseEmail(input.email) } });
   const matches = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password);
-  if (user === null || !matches) throw new AppError(401, 'invalid_credentials', LOGIN_FAILED);
+  if (user === null || !matches) throw new AppError(401, INVALID_CREDENTIALS, LOGIN_FAILED);
   if (input.requireRole === 'staff' && user.role !== 'staff') {
     throw new AppError(403, 'forbidden', NOT_AUTHORISED);
   }
@@ -226,8 +237,9 @@ export async function logout(deps: AccountsDeps, meta: RequestMeta): Promise<voi
 
 /**
  * The account update form (SPEC §2 '/register' when signed in): the same fields as registration, where
- * an empty password and confirmation keep the current password. A new password ends every other session
- * of the account.
+ * an empty password and confirmation keep the current password. A new e-mail or a new password needs the
+ * current password (docs/decisions.md: someone at an unattended, signed-in browser must not be able to take
+ * the account over). A new password ends every other session of the account.
  */
 export async function updateAccount(
   deps: AccountsDeps,
@@ -236,13 +248,23 @@ export async function updateAccount(
   meta: RequestMeta,
 ): Promise<UserInstance> {
   const { db } = deps;
-  const input = updateInput.parse(body);
+  const account = await db.models.User.findByPk(userId);
+  if (account === null) throw accountGone();
+  const input = updateInput(account.email).parse(body);
+  const email = normaliseEmail(input.email);
+  if (email !== account.email || input.password !== '') {
+    // The schema made sure there is one; whether it is right only the stored hash can tell.
+    if (!(await verifyPassword(account.passwordHash, input.currentPassword ?? ''))) {
+      throw new AppError(400, 'validation_failed', 'Some fields are missing or invalid.', {
+        currentPassword: CURRENT_PASSWORD_WRONG,
+      });
+    }
+  }
   const passwordHash = input.password === '' ? undefined : await hashPassword(input.password);
   try {
     return await db.sequelize.transaction(async (transaction) => {
       const user = await db.models.User.findByPk(userId, { transaction });
-      if (user === null) throw new AppError(401, 'unauthenticated', 'This account no longer exists.');
-      const email = normaliseEmail(input.email);
+      if (user === null) throw accountGone();
       if (email !== user.email) {
         const other = await db.models.User.findOne({ where: { email }, transaction });
         if (other) throw emailTaken();
@@ -301,31 +323,34 @@ function resetMail(link: string, email: string): { subject: string; text: string
 
 /**
  * Forgot password (SPEC §5): when the address has an account, a single-use link valid for one hour is
- * queued in the mail outbox in the same transaction as the token's row. The caller answers the same
- * text either way.
+ * queued in the mail outbox in the same transaction as the token's row. The route answers before this
+ * runs, with the same text whatever the address; and the work is the same either way: the token, its
+ * hash and the mail are made for any address, and each row is written by an
+ * `INSERT … SELECT … FROM users WHERE email = $1` that writes it or not.
  */
-export async function requestPasswordReset(deps: AccountsDeps, body: unknown): Promise<void> {
+export async function requestPasswordReset(deps: AccountsDeps, input: ForgotPasswordForm): Promise<void> {
   const { db, config } = deps;
-  const input = forgotPasswordSchema.parse(body);
   const email = normaliseEmail(input.email);
   const token = newToken();
-  const user = await db.models.User.findOne({ where: { email } });
-  if (user === null) return;
+  const mail = resetMail(resetLink(config, token), email);
+  const now = new Date();
+  const date = (value: Date) => dateParam(db.dialect, value);
   await db.sequelize.transaction(async (transaction) => {
-    await db.models.PasswordReset.create(
+    await db.sequelize.query(
+      `INSERT INTO password_resets (user_id, token_hash, expires_at, created_at)
+       SELECT id, $2, $3, $4 FROM users WHERE email = $1`,
       {
-        userId: user.id,
-        tokenHash: hashToken(token),
-        expiresAt: new Date(Date.now() + RESET_LINK_TTL_SECONDS * 1000),
-        createdAt: new Date(),
+        bind: [
+          email,
+          hashToken(token),
+          date(new Date(now.getTime() + RESET_LINK_TTL_SECONDS * 1000)),
+          date(now),
+        ],
+        type: QueryTypes.INSERT,
+        transaction,
       },
-      { transaction },
     );
-    await enqueueMail(
-      db,
-      { to: user.email, ...resetMail(resetLink(config, token), user.email) },
-      { transaction },
-    );
+    await enqueueMailToAccount(db, email, mail, { transaction });
   });
 }
 

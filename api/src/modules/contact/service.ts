@@ -99,7 +99,8 @@ export async function submitContact(
         message: message.message || null,
         subject: message.subject,
         hottrends: message.hottrends,
-        ip,
+        // Behind a trusted proxy the address is what the client claimed; the column keeps 64 characters.
+        ip: ip?.slice(0, 64) ?? null,
         createdAt: receivedAt,
       },
       { transaction },

@@ -9,13 +9,13 @@ import {
   accountRateLimits,
   clearSessionCookie,
   FORGOT_PASSWORD_SENT,
-  login,
   logout,
   presentedToken,
   register,
   requestMeta,
-  requestPasswordReset,
+  requestPasswordResetAfter,
   secondsLeft,
+  signInGuarded,
   updateAccount,
 } from '../accounts/index.js';
 import type { AccountsDeps } from '../accounts/index.js';
@@ -91,9 +91,10 @@ export function legacyAccountRoutes(deps: LegacyAccountsDeps): Router {
   const { config } = deps;
   const router = express.Router();
   const registerLimit = accountRateLimits.register();
-  // Only a registration counts against the registration limit; an update is a signed-in user's.
+  const updateLimit = accountRateLimits.update();
+  // A registration counts against the registration limit, an update against the account's own.
   const limitRegistrations: RequestHandler = (req, res, next) => {
-    if (req.user !== undefined) next();
+    if (req.user !== undefined) void updateLimit(req, res, next);
     else void registerLimit(req, res, next);
   };
 
@@ -103,12 +104,13 @@ export function legacyAccountRoutes(deps: LegacyAccountsDeps): Router {
     ...accountRateLimits.login(),
     async (req, res) => {
       const body = decodeFields(req.body, ['password']);
-      const { user, created } = await login(
-        deps,
-        { email: body.email, password: body.password, token: true },
-        requestMeta(req),
-      );
-      noStore(res).json(signedIn(config, user, created));
+      const result = await signInGuarded(deps, req, res, {
+        email: body.email,
+        password: body.password,
+        token: true,
+      });
+      if (result === undefined) return;
+      noStore(res).json(signedIn(config, result.user, result.created));
     },
   );
 
@@ -152,8 +154,9 @@ export function legacyAccountRoutes(deps: LegacyAccountsDeps): Router {
     legacyErrorFields({ success: false }),
     ...accountRateLimits.forgotPassword(),
     async (req, res) => {
-      await requestPasswordReset(deps, req.body);
-      noStore(res).json({ success: true, message: FORGOT_PASSWORD_SENT });
+      await requestPasswordResetAfter(deps, req, () =>
+        noStore(res).json({ success: true, message: FORGOT_PASSWORD_SENT }),
+      );
     },
   );
 

@@ -1,4 +1,6 @@
+import { QueryTypes } from 'sequelize';
 import type { Transaction } from 'sequelize';
+import { dateParam } from '../../db/bind.js';
 import type { Database } from '../../db/index.js';
 import type { MailAttachment } from '../../db/models/index.js';
 
@@ -107,4 +109,32 @@ export async function enqueueMail(
   if (options.transaction) options.transaction.afterCommit(() => notifyQueued(db));
   else notifyQueued(db);
   return { id: row.id };
+}
+
+/**
+ * Queues a message to the account with this (normalised) e-mail address, when there is one, with the same
+ * statement either way: `INSERT … SELECT … FROM users WHERE email = $1` writes one row or none. A caller
+ * that must not reveal whether an address has an account (forgot password) thereby does the same work,
+ * in the same time, for both. The message goes to the address as the account stores it.
+ */
+export async function enqueueMailToAccount(
+  db: Database,
+  email: string,
+  mail: Pick<OutgoingMail, 'subject' | 'text' | 'html'>,
+  options: EnqueueOptions = {},
+): Promise<void> {
+  const now = dateParam(db.dialect, new Date());
+  await db.sequelize.query(
+    `INSERT INTO mail_outbox
+       (to_address, subject, text_body, html_body, status, attempts, next_attempt_at, created_at, updated_at)
+     SELECT email, $2, $3, $4, 'queued', 0, $5, $5, $5 FROM users WHERE email = $1`,
+    {
+      bind: [email, mail.subject.replace(/[\r\n]+/g, ' ').trim(), mail.text, mail.html ?? null, now],
+      type: QueryTypes.INSERT,
+      transaction: options.transaction ?? null,
+    },
+  );
+  // Woken either way: a worker that finds nothing new goes back to sleep.
+  if (options.transaction) options.transaction.afterCommit(() => notifyQueued(db));
+  else notifyQueued(db);
 }

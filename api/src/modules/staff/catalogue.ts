@@ -1,4 +1,4 @@
-import { idSchema } from '@avp/shared';
+import { bounded, idSchema, LONG_TEXT_MAX, NAME_LONG_MAX, requiredText } from '@avp/shared';
 import { Op } from 'sequelize';
 import { z } from 'zod';
 import type { Database } from '../../db/index.js';
@@ -65,8 +65,8 @@ export async function listProducts(db: Database): Promise<StaffProduct[]> {
 }
 
 const productSchema = z.object({
-  name: z.string({ error: PRODUCT_NAME_REQUIRED }).trim().min(1, PRODUCT_NAME_REQUIRED).max(255),
-  description: z.string().max(5000).default(''),
+  name: requiredText(PRODUCT_NAME_REQUIRED, NAME_LONG_MAX),
+  description: bounded(z.string(), LONG_TEXT_MAX).default(''),
   images: z.array(z.string().regex(PRODUCT_IMAGE_URL, PRODUCT_IMAGE_INVALID)).max(10).default([]),
   is_active: z.boolean().default(true),
   /** Create only: where it goes; the end of the list when absent. */

@@ -25,6 +25,7 @@ export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 const EXTENSION: Record<string, string> = { png: 'png', jpeg: 'jpg', webp: 'webp', gif: 'gif' };
 export const PRODUCT_IMAGE_SIZE = 800;
+const BASE_NAME_MAX = 40;
 
 // not in SPEC: the staff screens' own texts.
 export const IMAGE_NOT_AN_IMAGE = 'This file is not a PNG, JPEG, WebP or GIF image.';
@@ -40,7 +41,8 @@ export const imageBody = express.raw({ type: () => true, limit: IMAGE_MAX_BYTES 
 
 /**
  * A safe file name from what the browser called the file: lowercase letters, digits, dots, dashes and
- * underscores, no leading dot, the extension of the detected format.
+ * underscores, no leading dot, the extension of the detected format. The base is short enough that the
+ * whole name, with a '-2' or a random suffix and the extension, fits the audit log's 64-character entity id.
  */
 export function safeBaseName(original: string | undefined): string {
   const base = path
@@ -50,8 +52,8 @@ export function safeBaseName(original: string | undefined): string {
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9_-]+/g, '-')
-    .replace(/^[-_]+|[-_]+$/g, '')
-    .slice(0, 80);
+    .slice(0, BASE_NAME_MAX)
+    .replace(/^[-_]+|[-_]+$/g, '');
   return base === '' ? 'image' : base;
 }
 

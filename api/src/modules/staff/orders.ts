@@ -1,4 +1,4 @@
-import { addDays, isDateOnly, startOfDayIn } from '@avp/shared';
+import { addDays, isDateOnly, requiredText, startOfDayIn } from '@avp/shared';
 import type { PullSheet, PullSheetDay, StaffOrderDetail, StaffOrderSummary } from '@avp/shared';
 import { Op, UniqueConstraintError } from 'sequelize';
 import type { WhereOptions } from 'sequelize';
@@ -52,6 +52,8 @@ export const REFUND_FAILED = 'The payment provider did not accept the refund. No
 export const REFUND_WRONG_GATEWAY =
   'This order was paid through a payment account this store no longer uses; refund it from that account.';
 export const ORDER_NOT_PAID = 'Only a paid order has a confirmation e-mail.';
+/** The size of order_refunds.reason. */
+export const REFUND_REASON_MAX = 500;
 
 /** 'settled' (the default) is every order that was paid: paid, partially refunded or refunded. */
 export const STATUS_FILTERS = ['settled', 'all', ...ORDER_STATUSES] as const;
@@ -349,7 +351,7 @@ export async function pullSheet(db: Database, storeKey: number, rawQuery: unknow
 
 const refundSchema = z.object({
   amount: z.number({ error: REFUND_AMOUNT_INVALID }).int(REFUND_AMOUNT_INVALID).min(1, REFUND_AMOUNT_INVALID),
-  reason: z.string({ error: REFUND_REASON_REQUIRED }).trim().min(1, REFUND_REASON_REQUIRED).max(500),
+  reason: requiredText(REFUND_REASON_REQUIRED, REFUND_REASON_MAX),
   /** Drawn by the refund dialog when it opens: the same key is the same refund. */
   key: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'A refund request key is 8 to 64 letters, digits, - or _.'),
 });

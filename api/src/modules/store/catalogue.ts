@@ -1,4 +1,4 @@
-import { isEarlyBird, isStoreClosed } from '@avp/shared';
+import { isEarlyBird, isStoreClosed, STORE_ID_PATTERN } from '@avp/shared';
 import type { PublicProduct, PublicStore, StoreSummary } from '@avp/shared';
 import { QueryTypes } from 'sequelize';
 import type { Transaction } from 'sequelize';
@@ -71,18 +71,21 @@ export async function listStores({ config, db }: StoreDeps, now: Date = new Date
   return stores.map((store) => storeSummary(store, config, now));
 }
 
+/** The store's id comes from the address: only a well-formed one is looked up (no NUL, no 300 characters). */
 export async function findStore(
   db: Database,
   storeId: string,
   transaction?: Transaction,
 ): Promise<StoreInstance> {
-  const store = await db.models.Store.findOne({ where: { storeId }, transaction: transaction ?? null });
+  const store = STORE_ID_PATTERN.test(storeId)
+    ? await db.models.Store.findOne({ where: { storeId }, transaction: transaction ?? null })
+    : null;
   if (!store) throw new AppError(404, 'store_not_found', STORE_NOT_FOUND);
   return store;
 }
 
 export async function storeExists(db: Database, storeId: string): Promise<boolean> {
-  return (await db.models.Store.count({ where: { storeId } })) > 0;
+  return STORE_ID_PATTERN.test(storeId) && (await db.models.Store.count({ where: { storeId } })) > 0;
 }
 
 interface ProductRow {
@@ -107,9 +110,9 @@ export async function storeProducts(
   const rows = await db.sequelize.query<ProductRow>(
     `SELECT p.id, p.name, p.description, p.images, p.sort_order, sp.unit_amount, sp.currency
        FROM store_prices sp JOIN products p ON p.id = sp.product_id
-      WHERE sp.store_id = :storeKey AND p.is_active = :active
+      WHERE sp.store_id = $1 AND p.is_active = $2
       ORDER BY p.sort_order, p.id`,
-    { replacements: { storeKey, active: true }, type: QueryTypes.SELECT, transaction: transaction ?? null },
+    { bind: [storeKey, true], type: QueryTypes.SELECT, transaction: transaction ?? null },
   );
   return rows.map((row) => ({
     id: Number(row.id),

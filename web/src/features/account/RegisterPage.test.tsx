@@ -1,4 +1,6 @@
 import {
+  CURRENT_PASSWORD_REQUIRED,
+  CURRENT_PASSWORD_WRONG,
   EMAIL_ALREADY_EXISTS,
   FORGOT_PASSWORD_EMAIL_REQUIRED,
   PASSWORDS_MUST_MATCH,
@@ -7,6 +9,8 @@ import {
   REGISTRATION_INVALID_EMAIL,
   REGISTRATION_INVALID_PHONE,
   REGISTRATION_LAST_NAME_REQUIRED,
+  NAME_MAX,
+  tooManyCharacters,
 } from '@avp/shared';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -193,6 +197,64 @@ describe('/register signed in: the account update form', () => {
       phone: '(555) 123-4567',
       password: '',
       confirmPassword: '',
+      currentPassword: '',
     });
+  });
+
+  it('a new e-mail needs the current password, and shows the server’s verdict on it', async () => {
+    const user = userEvent.setup();
+    const account = {
+      userid: 1,
+      email: 'ada@example.com',
+      firstname: 'Ada',
+      lastname: 'Lovelace',
+      company: 'Engines',
+      phone: '(555) 123-4567',
+    };
+    const session = fakeSession();
+    const { calls } = renderAt('/register', (call) => {
+      if (call.path === '/api/session') return session();
+      if (call.path === '/api/account' && call.method === 'GET') return { status: 200, body: account };
+      if (call.path === '/api/account' && call.method === 'PUT') {
+        return {
+          status: 400,
+          body: {
+            error: {
+              code: 'validation_failed',
+              message: 'Some fields are missing or invalid.',
+              fields: { currentPassword: CURRENT_PASSWORD_WRONG },
+            },
+          },
+        };
+      }
+      return undefined;
+    });
+    const email = await screen.findByLabelText(/^Email/);
+    await waitFor(() => expect((email as HTMLInputElement).value).toBe('ada@example.com'));
+    const current = screen.getByLabelText(/^Current password/);
+    expect(current.getAttribute('autocomplete')).toBe('current-password');
+    await user.clear(email);
+    await user.type(email, 'countess@example.com');
+    await user.click(screen.getByRole('button', { name: 'Update account' }));
+    expect(await screen.findByText(CURRENT_PASSWORD_REQUIRED)).toBeTruthy();
+    expect(calls.some((call) => call.method === 'PUT')).toBe(false);
+
+    await user.type(current, 'not it at all');
+    await user.click(screen.getByRole('button', { name: 'Update account' }));
+    expect(await screen.findByText(CURRENT_PASSWORD_WRONG)).toBeTruthy();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({
+      email: 'countess@example.com',
+      currentPassword: 'not it at all',
+    });
+  });
+
+  it('shows the bound of a field under it', async () => {
+    const user = userEvent.setup();
+    const { calls } = renderAt('/register', signedOut);
+    await screen.findByRole('button', { name: 'Register' });
+    await fill(user, { 'First name': 'x'.repeat(NAME_MAX + 1), 'Last name': 'Lovelace' });
+    await user.click(screen.getByRole('button', { name: 'Register' }));
+    expect(await screen.findByText(tooManyCharacters(NAME_MAX))).toBeTruthy();
+    expect(calls.some((call) => call.path === '/api/auth/register')).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * /register (SPEC §2 'Client pages', §5 'Registration'): client registration, or, when signed in, the
- * account update form, where an empty password leaves it unchanged. #forgotPassword opens the
- * forgot-password dialog; a taken e-mail offers it through the spec's 'Forgot Password?' link.
+ * account update form, where an empty password leaves it unchanged and a new e-mail or password needs the
+ * current password (docs/decisions.md). #forgotPassword opens the forgot-password dialog; a taken e-mail
+ * offers it through the spec's 'Forgot Password?' link.
  */
 import {
   EMAIL_ALREADY_EXISTS,
@@ -38,6 +39,7 @@ const EMPTY: RegistrationFormInput = {
   phone: '',
   password: '',
   confirmPassword: '',
+  currentPassword: '',
 };
 
 const FIELDS = new Set(Object.keys(EMPTY));
@@ -80,9 +82,17 @@ interface AccountFormProps {
   onEmailChange: (email: string) => void;
 }
 
+/** Whether the form changes what only the current password may change: the e-mail or the password. */
+function needsCurrentPassword(values: Partial<RegistrationFormInput>, storedEmail: string): boolean {
+  const email = (values.email ?? '').trim().toLowerCase();
+  return values.password !== '' || values.confirmPassword !== '' || email !== storedEmail.toLowerCase();
+}
+
 function AccountForm({ mode, done, onDone, onEmailChange }: AccountFormProps) {
   const session = useSession();
-  const schema = useMemo(() => registrationSchema({ mode }), [mode]);
+  /** The account's e-mail as stored: another one in the form is a change of e-mail. */
+  const [storedEmail, setStoredEmail] = useState('');
+  const schema = useMemo(() => registrationSchema({ mode, currentEmail: storedEmail }), [mode, storedEmail]);
   const [failure, setFailure] = useState<string | null>(null);
   const [emailTaken, setEmailTaken] = useState(false);
   const [loading, setLoading] = useState(mode === 'update');
@@ -100,9 +110,14 @@ function AccountForm({ mode, done, onDone, onEmailChange }: AccountFormProps) {
 
   const email = useWatch({ control, name: 'email' });
   useEffect(() => onEmailChange(email ?? ''), [email, onEmailChange]);
+  const [password, confirmPassword] = useWatch({ control, name: ['password', 'confirmPassword'] });
+  const currentPasswordNeeded = needsCurrentPassword({ email, password, confirmPassword }, storedEmail);
 
   const fill = useCallback(
-    (account: ClientUser) => reset({ ...EMPTY, ...account, password: '', confirmPassword: '' }),
+    (account: ClientUser) => {
+      setStoredEmail(account.email);
+      reset({ ...EMPTY, ...account, password: '', confirmPassword: '', currentPassword: '' });
+    },
     [reset],
   );
 
@@ -247,6 +262,16 @@ function AccountForm({ mode, done, onDone, onEmailChange }: AccountFormProps) {
           isRequired={!update}
           hints={() => []}
         />
+        {update ? (
+          <FormPasswordField
+            control={control}
+            name="currentPassword"
+            label="Current password"
+            autoComplete="current-password"
+            isRequired={currentPasswordNeeded}
+            description="Needed to change your email or password."
+          />
+        ) : null}
       </div>
       {failure ? (
         <p className="account-alert" role="alert">

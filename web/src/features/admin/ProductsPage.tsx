@@ -4,7 +4,7 @@
  */
 import { formatPrice } from '@avp/shared';
 import { useCallback, useEffect, useState } from 'react';
-import { errorMessage } from '../../lib/api';
+import { ApiError, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Button, Checkbox, SelectField, TextAreaField, TextField } from '../../ui';
 import { staffApi, uploadImage, type StaffPrice, type StaffProduct, type StaffStore } from './api';
@@ -34,6 +34,7 @@ function Products() {
   const [products, setProducts] = useState<StaffProduct[] | null>(null);
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const [fields, setFields] = useState<Record<string, string>>({});
   const run = (call: Promise<{ products: StaffProduct[] }>, done?: string) =>
     call.then(
       (answer) => {
@@ -44,6 +45,10 @@ function Products() {
     );
   useEffect(() => void run(staffApi.products()), []);
 
+  const edit = (next: Draft) => {
+    setFields({});
+    setDraft(next);
+  };
   const save = () => {
     const body = {
       name: draft.name,
@@ -51,10 +56,19 @@ function Products() {
       images: draft.images,
       is_active: draft.is_active,
     };
-    void run(
-      draft.id === null ? staffApi.createProduct(body) : staffApi.updateProduct(draft.id, body),
-      'Product saved.',
-    ).then(() => setDraft(EMPTY));
+    setFields({});
+    (draft.id === null ? staffApi.createProduct(body) : staffApi.updateProduct(draft.id, body)).then(
+      (answer) => {
+        setProducts(answer.products);
+        setMessage({ error: false, text: 'Product saved.' });
+        setDraft(EMPTY);
+      },
+      (error: unknown) => {
+        // The server's word on a field goes under that field; the draft stays to be corrected.
+        if (error instanceof ApiError) setFields(error.fields);
+        setMessage({ error: true, text: errorMessage(error) });
+      },
+    );
   };
   const move = (index: number, by: number) => {
     if (!products) return;
@@ -137,7 +151,7 @@ function Products() {
                   <Button
                     dense
                     variant="secondary"
-                    onPress={() => setDraft({ ...p })}
+                    onPress={() => edit({ ...p })}
                     aria-label={`Edit ${p.name}`}
                   >
                     Edit
@@ -163,6 +177,7 @@ function Products() {
           label="Product name"
           value={draft.name}
           onChange={(name) => setDraft((d) => ({ ...d, name }))}
+          errorMessage={fields.name}
           isRequired
         />
         <Checkbox
@@ -175,6 +190,7 @@ function Products() {
             label="Product description"
             value={draft.description}
             onChange={(description) => setDraft((d) => ({ ...d, description }))}
+            errorMessage={fields.description}
             rows={2}
           />
         </div>
@@ -203,7 +219,7 @@ function Products() {
         <div className="staff-actions staff-form__wide">
           <Button type="submit">Save product</Button>
           {draft.id !== null ? (
-            <Button variant="secondary" onPress={() => setDraft(EMPTY)}>
+            <Button variant="secondary" onPress={() => edit(EMPTY)}>
               Cancel
             </Button>
           ) : null}
