@@ -47,6 +47,8 @@ export const REFUND_FAILED = 'The payment provider did not accept the refund. No
 export const REFUND_WRONG_GATEWAY =
   'This order was paid through a payment account this store no longer uses; refund it from that account.';
 export const ORDER_NOT_PAID = 'Only a paid order has a confirmation e-mail.';
+export const NO_CONFIRMATION_ADDRESS =
+  'This order was paid before its customer details were given, so there is no address to send the confirmation to.';
 
 /** 'settled' (the default) is every order that was paid: paid, partially refunded or refunded. */
 export const STATUS_FILTERS = ['settled', 'all', ...ORDER_STATUSES] as const;
@@ -500,7 +502,9 @@ export async function resendConfirmation(
   const order = await loadOrder(db, orderId);
   if (!order.confirmation || !order.paidAt) throw new AppError(409, 'order_not_paid', ORDER_NOT_PAID);
   await db.sequelize.transaction(async (transaction) => {
-    const { mailId } = await enqueueConfirmationMail({ config, db }, orderId, transaction);
+    const queued = await enqueueConfirmationMail({ config, db }, orderId, transaction);
+    if (queued === null) throw new AppError(409, 'order_incomplete', NO_CONFIRMATION_ADDRESS);
+    const { mailId } = queued;
     await recordChange(
       db,
       actor,

@@ -101,8 +101,10 @@ async function settle(
         ? 'already_settled'
         : 'unknown_order';
 
-    const { total } = await enqueueConfirmationMail({ config, db }, orderId, transaction);
-    logger.info({ orderId, confirmation, total }, 'order paid');
+    const queued = await enqueueConfirmationMail({ config, db }, orderId, transaction);
+    if (queued === null)
+      logger.warn({ orderId, confirmation }, 'order paid without customer details: no e-mail');
+    else logger.info({ orderId, confirmation, total: queued.total }, 'order paid');
     return 'paid';
   });
 }
