@@ -26,7 +26,7 @@ import { StripeStandIn } from './helpers/stripe-stand-in.js';
  * The staff calls (issue 7) through HTTP against a real database: the store manager's rules (slug, uniqueness,
  * the full list after every change, deleting only archived stores without orders), prices and products as
  * the store page sees them, orders with their CSV and pull sheet, refunds recorded once (test gateway and
- * Stripe's stand-in), and the audit log. Who may call them is api/test/authorization.test.ts.
+ * Stripe's stand-in), and the audit log. Who may call them is api/test/authorization-matrix.test.ts.
  */
 
 let t: TestApp | undefined;
