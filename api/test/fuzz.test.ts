@@ -100,10 +100,16 @@ const PNG_1X1 = Buffer.from(
   'base64',
 );
 
+/** A PNG header promising 6000×6000 pixels over the data of a 1×1 image: it reads as a PNG, decodes as none. */
+const PNG_LYING = Buffer.from(PNG_1X1);
+PNG_LYING.writeUInt32BE(6000, 16);
+PNG_LYING.writeUInt32BE(6000, 20);
+
 const bytes = fc.oneof(
   fc.constantFrom<Uint8Array | string>(
     PNG_1X1,
     PNG_1X1.subarray(0, 40),
+    PNG_LYING,
     Buffer.concat([PNG_1X1, Buffer.alloc(64, 0xff)]),
     'GIF89a\u0001\u0000\u0001\u0000',
     '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>',
