@@ -558,18 +558,29 @@ function caseOf(e: Endpoint): fc.Arbitrary<FuzzCase> {
   const body: fc.Arbitrary<(Body & { signature?: string }) | undefined> = !hasBody
     ? fc.constant(undefined)
     : (e.raw ?? jsonBody(e.fields ?? {}));
+  // Now and then the caller's own address and user agent are hostile too (TRUST_PROXY is on).
+  const client = fc.oneof(
+    { weight: 15, arbitrary: fc.constant({}) },
+    fc.record({ 'x-forwarded-for': nastyHeader, 'user-agent': nastyHeader }, { requiredKeys: [] }),
+  );
   const headers = fc
-    .record(
-      Object.fromEntries(
-        Object.entries(e.headers ?? {}).map(([name, value]) => [
-          name,
-          fc.oneof({ weight: 4, arbitrary: value }, nastyHeader, fc.constant(undefined)),
-        ]),
+    .record({
+      client,
+      route: fc.record(
+        Object.fromEntries(
+          Object.entries(e.headers ?? {}).map(([name, value]) => [
+            name,
+            fc.oneof({ weight: 4, arbitrary: value }, nastyHeader, fc.constant(undefined)),
+          ]),
+        ),
       ),
-    )
+    })
     .map(
-      (all) =>
-        Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined)) as Record<string, string>,
+      ({ client: own, route }) =>
+        Object.fromEntries(Object.entries({ ...own, ...route }).filter(([, v]) => v !== undefined)) as Record<
+          string,
+          string
+        >,
     );
   return fc
     .record({
