@@ -641,7 +641,13 @@ function describeCase(c: FuzzCase, status: number | string): string {
         : `<${c.body.bytes.length} bytes>`;
   const url = c.path + c.query;
   const shown = url.length > 300 ? `${url.slice(0, 300)}… (${url.length} chars)` : url;
-  return `${status} ${c.caller}${c.bearer ? ' (bearer)' : ''} ${c.route.split(' ')[0]} ${shown} ${c.body?.contentType ?? ''} ${body}`;
+  const headers = Object.entries(c.headers).map(
+    ([k, v]) => `${k}: ${v.length > 80 ? `${v.slice(0, 80)}…` : v}`,
+  );
+  if (c.origin !== 'same') headers.push(`origin: ${c.origin}`);
+  if (c.body?.contentType !== undefined) headers.push(`content-type: ${c.body.contentType}`);
+  const who = `${c.caller}${c.bearer && c.caller !== 'anonymous' ? ' (bearer)' : ''}`;
+  return `${status} ${who} ${c.route.split(' ')[0]} ${shown} [${headers.join('; ')}] ${body}`;
 }
 
 describe.each(DIALECTS)('fuzzing every API route (%s)', (dialect: TestDialect) => {
