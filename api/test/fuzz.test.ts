@@ -34,7 +34,7 @@ import { StripeStandIn, stripeEvent } from './helpers/stripe-stand-in.js';
  */
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_301);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 1_200);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1_000);
 const WEBHOOK_SECRET = 'whsec_fuzz_0123456789abcdef';
 const STRIPE_KEYS = {
   STRIPE_SECRET_KEY: 'sk_test_fuzz0123456789',
