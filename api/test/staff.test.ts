@@ -26,7 +26,7 @@ import { StripeStandIn } from './helpers/stripe-stand-in.js';
  * The staff calls (issue 7) through HTTP against a real database: the store manager's rules (slug, uniqueness,
  * the full list after every change, deleting only archived stores without orders), prices and products as
  * the store page sees them, orders with their CSV and pull sheet, refunds recorded once (test gateway and
- * Stripe's stand-in), and the audit log. Who may call them is api/test/authorization.test.ts.
+ * Stripe's stand-in), and the audit log. Who may call them is api/test/authorization-matrix.test.ts.
  */
 
 let t: TestApp | undefined;
@@ -280,6 +280,19 @@ describe.each(DIALECTS)('staff calls on %s', (dialect) => {
     expect(((await notImage.json()) as ErrorJson).error.message).toBe(IMAGE_NOT_AN_IMAGE);
     const tooBig = await upload('/api/staff/store-images?name=x.png', Buffer.alloc(6 * 1024 * 1024));
     expect(tooBig.status).toBe(413);
+
+    // A PNG header that promises 6000×6000 pixels, followed by the data of a 1×1 image: it reads as a
+    // PNG, but cannot be decoded.
+    const broken = Buffer.from(
+      await sharp({ create: { width: 1, height: 1, channels: 3, background: '#fff' } })
+        .png()
+        .toBuffer(),
+    );
+    broken.writeUInt32BE(6000, 16);
+    broken.writeUInt32BE(6000, 20);
+    const undecodable = await upload('/api/staff/product-images?name=broken.png', broken);
+    expect(undecodable.status).toBe(415);
+    expect(((await undecodable.json()) as ErrorJson).error.message).toBe(IMAGE_NOT_AN_IMAGE);
   });
 
   it('lists orders with their lines, exports CSV rows per line, the pull sheet, and resends the e-mail', async () => {

@@ -1,9 +1,12 @@
 import Stripe from 'stripe';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSecret, sealSecret, SecretBoxError } from '../src/adapters/payments/index.js';
-import { BAD_SIGNATURE, CONFIRMATION_PATTERN } from '../src/modules/store/index.js';
+import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
+import { NO_CONFIRMATION_ADDRESS } from '../src/modules/staff/orders.js';
+import { BAD_EVENT, BAD_SIGNATURE, CONFIRMATION_PATTERN } from '../src/modules/store/index.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
+import { TestBrowser } from './helpers/browser.js';
 import { DIALECTS, TEST_SECRET } from './helpers/env.js';
 import type { Env } from '../src/config.js';
 import { customerFor, Exhibitor, seeded } from './helpers/store.js';
@@ -11,6 +14,7 @@ import type { StoreJson } from './helpers/store.js';
 import { StripeStandIn, stripeEvent } from './helpers/stripe-stand-in.js';
 
 const WEBHOOK_SECRET = 'whsec_test_0123456789abcdef';
+const STAFF = { email: 'grace@example.com', password: 'Staff passphrase 9' };
 const SERVER_KEYS = {
   STRIPE_SECRET_KEY: 'sk_test_server0123456789',
   STRIPE_PUBLISHABLE_KEY: 'pk_test_server0123456789',
@@ -191,6 +195,48 @@ describe.each(DIALECTS)('Stripe gateway on %s (against a local stand-in of its A
     });
     expect(await app.db.models.Order.findByPk(order.orderId)).toMatchObject({ status: 'pending' });
     expect(await app.db.models.MailOutbox.count()).toBe(0);
+  });
+
+  it('refuses a signed event that is not a well-formed Stripe event, recording nothing', async () => {
+    const { app } = await start(dialect);
+    const malformed = [
+      '{}',
+      '[]',
+      stripeEvent('evt_no_object', 'payment_intent.succeeded', null),
+      stripeEvent('evt_no_intent_id', 'payment_intent.succeeded', { object: 'payment_intent' }),
+      stripeEvent('x'.repeat(256), 'payment_intent.payment_failed', {}),
+      JSON.stringify({ id: 'evt_typed', type: ['payment_intent.succeeded'], data: { object: {} } }),
+    ];
+    for (const payload of malformed) {
+      const res = await deliver(app, payload);
+      expect(res.status, payload).toBe(400);
+      expect(await res.json()).toEqual({ error: { code: 'bad_event', message: BAD_EVENT } });
+    }
+    expect(await app.db.models.WebhookEvent.count()).toBe(0);
+  });
+
+  it('settles an intent paid before the customer details were given, with no e-mail to send', async () => {
+    const { app, stripe, exhibitor, store } = await start(dialect);
+    // A caller may confirm the intent with its client secret straight away, skipping the checkout form.
+    const cart = [{ productId: store.products[0]!.id, count: 1 }];
+    const created = await exhibitor.createIntent({ cart });
+    const paidIntent = stripe.succeed(created.body.intentID);
+
+    const hook = await deliver(app, stripeEvent('evt_early', 'payment_intent.succeeded', paidIntent));
+    expect(hook.status).toBe(200);
+    expect(await hook.json()).toEqual({ received: true, outcome: 'paid' });
+    expect(await app.db.models.Order.findByPk(created.body.orderId)).toMatchObject({
+      status: 'paid',
+      email: '',
+    });
+    expect(await app.db.models.MailOutbox.count()).toBe(0);
+
+    await upsertStaffAccount(app.db, { ...STAFF, firstName: 'Grace', lastName: 'Hopper' });
+    const staff = new TestBrowser(app.url);
+    expect((await staff.post('/api/auth/login', STAFF)).status).toBe(200);
+    const resend = await staff.post(`/api/staff/orders/${created.body.orderId}/resend-confirmation`);
+    expect(resend.status).toBe(409);
+    expect(resend.body).toEqual({ error: { code: 'order_incomplete', message: NO_CONFIRMATION_ADDRESS } });
   });
 
   it('uses a store’s own keys: the secret sealed at rest, only the publishable key reaches the browser', async () => {

@@ -117,11 +117,15 @@ export async function saveProductImage(
   const bytes = bodyOf(body);
   await detectFormat(bytes);
   const sharp = await loadSharp();
+  // The format check reads the header only; a header whose pixel data is missing or corrupt fails here.
   const { data, info } = await sharp(bytes, { limitInputPixels: 50_000_000 })
     .rotate()
     .resize(PRODUCT_IMAGE_SIZE, PRODUCT_IMAGE_SIZE, { fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 82 })
-    .toBuffer({ resolveWithObject: true });
+    .toBuffer({ resolveWithObject: true })
+    .catch(() => {
+      throw new AppError(415, 'not_an_image', IMAGE_NOT_AN_IMAGE);
+    });
   const dir = mediaDir(deps.config, 'products');
   await mkdir(dir, { recursive: true });
   const name = `${safeBaseName(originalName)}-${randomBytes(4).toString('hex')}.webp`;

@@ -52,6 +52,8 @@ export const REFUND_FAILED = 'The payment provider did not accept the refund. No
 export const REFUND_WRONG_GATEWAY =
   'This order was paid through a payment account this store no longer uses; refund it from that account.';
 export const ORDER_NOT_PAID = 'Only a paid order has a confirmation e-mail.';
+export const NO_CONFIRMATION_ADDRESS =
+  'This order was paid before its customer details were given, so there is no address to send the confirmation to.';
 /** The size of order_refunds.reason. */
 export const REFUND_REASON_MAX = 500;
 
@@ -517,7 +519,9 @@ export async function resendConfirmation(
   const order = await loadOrder(db, orderId);
   if (!order.confirmation || !order.paidAt) throw new AppError(409, 'order_not_paid', ORDER_NOT_PAID);
   await db.sequelize.transaction(async (transaction) => {
-    const { mailId } = await enqueueConfirmationMail({ config, db }, orderId, transaction);
+    const queued = await enqueueConfirmationMail({ config, db }, orderId, transaction);
+    if (queued === null) throw new AppError(409, 'order_incomplete', NO_CONFIRMATION_ADDRESS);
+    const { mailId } = queued;
     await recordChange(
       db,
       actor,

@@ -8,14 +8,18 @@ import { buildReceipt, confirmationHtml, confirmationSubject, confirmationText }
 /**
  * Queues the confirmation e-mail of a paid order (receipt and invoice PDF, BCC to the store's list) in the
  * caller's transaction. Used when the order is paid (paid.ts) and when staff resend it (issue 7).
+ *
+ * null when the order has no customer details: Stripe can take a payment before the checkout form was
+ * sent (a caller holding the intent's client secret may confirm it at once), and there is no address.
  */
 export async function enqueueConfirmationMail(
   deps: { config: Pick<Config, 'TZ_STORE'>; db: Database },
   orderId: string,
   transaction: Transaction,
-): Promise<{ mailId: number; confirmation: string; total: number }> {
+): Promise<{ mailId: number; confirmation: string; total: number } | null> {
   const { Order, OrderLine, Store } = deps.db.models;
   const order = await Order.findByPk(orderId, { transaction, rejectOnEmpty: true });
+  if (order.email === '') return null;
   const lines = await OrderLine.findAll({ where: { orderId }, order: [['id', 'ASC']], transaction });
   const store = await Store.findByPk(order.storeId, { transaction, rejectOnEmpty: true });
   const receipt = buildReceipt(order, lines, store, deps.config.TZ_STORE);

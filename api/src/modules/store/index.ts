@@ -22,5 +22,5 @@ export { enqueueConfirmationMail } from './confirmation-mail.js';
 export { storeSummary } from './catalogue.js';
 export type { MarkPaidOutcome, PaymentRecord } from './paid.js';
 export { CONFIRMATION_PATTERN, newConfirmationNumber } from './confirmation-number.js';
-export { BAD_SIGNATURE, handleStripeWebhook } from './webhook.js';
+export { BAD_EVENT, BAD_SIGNATURE, handleStripeWebhook } from './webhook.js';
 export { RENTAL_TERMS, TIMES_NOTE } from './receipt.js';

@@ -124,8 +124,10 @@ async function settle(
       return 'needs_review';
     }
 
-    const { total } = await enqueueConfirmationMail({ config, db }, orderId, transaction);
-    logger.info({ orderId, confirmation, total }, 'order paid');
+    const queued = await enqueueConfirmationMail({ config, db }, orderId, transaction);
+    if (queued === null)
+      logger.warn({ orderId, confirmation }, 'order paid without customer details: no e-mail');
+    else logger.info({ orderId, confirmation, total: queued.total }, 'order paid');
     return 'paid';
   });
 }

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import { UniqueConstraintError } from 'sequelize';
+import { z } from 'zod';
 import { paymentGatewayFor, verifyWebhook } from '../../adapters/payments/index.js';
 import type { CardSummary } from '../../adapters/payments/index.js';
 import { AppError } from '../../http/errors.js';
@@ -17,9 +18,23 @@ import type { MarkPaidOutcome } from './paid.js';
  */
 
 export const BAD_SIGNATURE = 'The webhook signature does not match.';
+export const BAD_EVENT = 'The webhook event is not a well-formed Stripe event.';
 export const WEBHOOK_NOT_CONFIGURED = 'Stripe webhooks are not configured on this server.';
 
 export type WebhookOutcome = MarkPaidOutcome | 'recorded' | 'ignored';
+
+/**
+ * The parts of an event this handler reads, within the columns that store them. The SDK checks the
+ * signature only, so a signed body of any shape would otherwise reach the queries.
+ */
+const storedId = z.string().min(1).max(255);
+const eventShape = z
+  .object({
+    id: storedId,
+    type: storedId,
+    data: z.object({ object: z.looseObject({ id: storedId.optional() }) }),
+  })
+  .refine((event) => event.type !== 'payment_intent.succeeded' || event.data.object.id !== undefined);
 
 async function recordEvent(deps: OrderDeps, event: Stripe.Event): Promise<WebhookOutcome> {
   try {
@@ -63,6 +78,10 @@ export async function handleStripeWebhook(
   } catch (error) {
     deps.logger.warn({ err: error }, 'refused a webhook with a bad signature');
     throw new AppError(400, 'bad_signature', BAD_SIGNATURE);
+  }
+  if (!eventShape.safeParse(event).success) {
+    deps.logger.warn('refused a signed webhook event of the wrong shape');
+    throw new AppError(400, 'bad_event', BAD_EVENT);
   }
 
   const { WebhookEvent, Order } = deps.db.models;

@@ -1,0 +1,483 @@
+import express from 'express';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.js';
+import { sessionCookieName } from '../src/modules/accounts/index.js';
+import { createSession } from '../src/modules/accounts/sessions.js';
+import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
+import { startTestApp } from './helpers/app.js';
+import type { TestApp } from './helpers/app.js';
+import { registration, TestBrowser } from './helpers/browser.js';
+import { DIALECTS } from './helpers/env.js';
+import type { TestDialect } from './helpers/env.js';
+import { fillPath, registeredRoutes } from './helpers/routes.js';
+import { customerFor, Exhibitor, seeded } from './helpers/store.js';
+import type { IntentJson } from './helpers/store.js';
+import { StripeStandIn, stripeEvent } from './helpers/stripe-stand-in.js';
+
+/**
+ * Who may call what (SPEC §6 'Roles and permissions'), for every route the app registers. A route without
+ * a rule here fails the suite, naming it, so nobody ships an endpoint without deciding who may use it.
+ *
+ *   public    anyone, signed in or not
+ *   user      any signed-in account (client or staff); 401 when signed out
+ *   own       a signed-in account's own upload or file: 401 signed out, 404 to anyone else (another
+ *             client, and staff too: staff read uploads through the inbox), as if it did not exist
+ *   token     an exhibitor's order, guarded by its own X-Order-Token, not by an account: 404 without the
+ *             token or with another order's
+ *   staff     staff only; 401 when signed out, 403 for a client account
+ *   webhook   Stripe's webhook: only a body signed with STRIPE_WEBHOOK_SECRET; 400 otherwise
+ *   session   the spec's original calls that need a session: any signed-in account; 403 when signed out
+ *             ('a 403 destroys the session', SPEC §4)
+ *
+ * Each route is called by four callers. Client A owns the things the route names (its submission and file;
+ * for a token route it holds the order's token, for the webhook it signs with the right secret). Client B
+ * is another client holding its own submission, its own order's token, a signature by another secret.
+ * Staff is signed in as staff with no token and no signature; anonymous holds nothing.
+ */
+type Rule = 'public' | 'user' | 'own' | 'token' | 'staff' | 'webhook' | 'session';
+type Caller = 'anonymous' | 'clientA' | 'clientB' | 'staff';
+/** 'allowed': past the access check, whatever the handler then says (never 401, 403 or 404). */
+type Expected = 'allowed' | 400 | 401 | 403 | 404;
+
+const EXPECTED: Record<Rule, Record<Caller, Expected>> = {
+  public: { anonymous: 'allowed', clientA: 'allowed', clientB: 'allowed', staff: 'allowed' },
+  user: { anonymous: 401, clientA: 'allowed', clientB: 'allowed', staff: 'allowed' },
+  own: { anonymous: 401, clientA: 'allowed', clientB: 404, staff: 404 },
+  token: { anonymous: 404, clientA: 'allowed', clientB: 404, staff: 404 },
+  staff: { anonymous: 401, clientA: 403, clientB: 403, staff: 'allowed' },
+  webhook: { anonymous: 400, clientA: 'allowed', clientB: 400, staff: 400 },
+  session: { anonymous: 403, clientA: 'allowed', clientB: 'allowed', staff: 'allowed' },
+};
+
+/** What the suite made: client A's things, client B's, and what staff work on. */
+interface World {
+  t: TestApp;
+  clientA: number;
+  clientB: number;
+  staff: number;
+  orderA: IntentJson;
+  orderB: IntentJson;
+  paidOrder: string;
+  storeKey: number;
+  archivedStoreKey: number;
+  productId: number;
+  sentSubmission: string;
+  sentFile: string;
+}
+
+/** Client A's open submission with one registered 5-byte file, made fresh for a route that may change it. */
+interface Upload {
+  submissionId: string;
+  fileId: string;
+}
+
+interface Call {
+  params?: (w: World, upload: Upload) => Record<string, string | number>;
+  body?: (w: World, upload: Upload) => unknown;
+  /** Raw bytes instead of JSON. */
+  raw?: { contentType: string; bytes: Uint8Array | string };
+  query?: string;
+}
+
+const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+const WEBHOOK_SECRET = 'whsec_matrix_0123456789abcdef';
+const STRIPE_KEYS = {
+  STRIPE_SECRET_KEY: 'sk_test_matrix0123456789',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_matrix0123456789',
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+};
+const STAFF = { email: 'grace@example.com', password: 'Staff passphrase 9' };
+
+const submissionOf = (_w: World, u: Upload) => ({ submissionId: u.submissionId });
+const fileOf = (_w: World, u: Upload) => ({ fileId: u.fileId });
+const orderA = (w: World) => ({ orderId: w.orderA.orderId });
+const store = (w: World) => ({ id: w.storeKey });
+const paid = (w: World) => ({ orderId: w.paidOrder });
+const storeForm = {
+  name: 'Matrix Expo',
+  store_id: 'matrix-expo',
+  deadline: '2030-01-01',
+  start_date: '2030-01-05',
+  end_date: '2030-01-07',
+};
+
+const ROUTES: Record<string, { rule: Rule } & Call> = {
+  'GET /api/health': { rule: 'public' },
+  'GET /api/session': { rule: 'public' },
+  'POST /api/auth/login': { rule: 'public', body: () => STAFF },
+  'POST /api/auth/logout': { rule: 'public' },
+  'POST /api/auth/register': { rule: 'public', body: () => ({}) },
+  'POST /api/auth/forgot-password': { rule: 'public', body: () => ({ email: 'nobody@example.com' }) },
+  'POST /api/auth/reset-password': { rule: 'public', body: () => ({}) },
+  'GET /api/account': { rule: 'user' },
+  'PUT /api/account': { rule: 'user', body: () => ({}) },
+  'POST /api/contact': { rule: 'public', body: () => ({}) },
+  'POST /api/submitContact.php': { rule: 'public', body: () => ({}) },
+  // The spec's original calls (SPEC §7, modules/legacy), on the same rules as the routes they stand for.
+  'POST /api/login.php': { rule: 'public', body: () => ({}) },
+  'POST /api/logout.php': { rule: 'public' },
+  // Registration when signed out, the account update when signed in.
+  'POST /api/updateUser.php': { rule: 'public', body: () => ({}) },
+  'POST /api/forgotPassword.php': { rule: 'public', body: () => ({ email: 'nobody@example.com' }) },
+  'GET /api/status.php': { rule: 'public' },
+  'POST /api/status.php': { rule: 'public' },
+  'GET /api/check.php': { rule: 'session' },
+  'POST /api/log.php': { rule: 'public', body: () => ({ type: 'info', data: 'matrix' }) },
+  'GET /api/log.php': { rule: 'staff' },
+  'POST /api/submitForm.php': { rule: 'session', body: () => ({}) },
+  'GET /api/getStoreData.php': { rule: 'public', query: '?store_id=demo-expo' },
+  'POST /api/getStoreData.php': { rule: 'public', body: () => ({ store_id: 'demo-expo' }) },
+  // Public: active stores; staff asking with an empty payload: every store.
+  'GET /api/getAllStores.php': { rule: 'public' },
+  'POST /api/getAllStores.php': { rule: 'public', body: () => ({}) },
+  'POST /api/updateStore.php': { rule: 'staff', body: () => ({}) },
+  'POST /api/deleteStore.php': { rule: 'staff', body: () => ({}) },
+  'POST /api/stripeIntent.php': { rule: 'public', body: () => ({}) },
+  'POST /api/sendOrderConfirmationEmail.php': { rule: 'public', body: () => ({}) },
+  'POST /api/charge.php': { rule: 'staff', body: () => ({}) },
+  // The exhibitor store: anonymous by SPEC §6; an order is guarded by its own token, not by an account.
+  'GET /api/stores': { rule: 'public' },
+  'GET /api/stores/:storeId': { rule: 'public', params: () => ({ storeId: 'demo-expo' }) },
+  'POST /api/stores/:storeId/payment-intents': {
+    rule: 'public',
+    params: () => ({ storeId: 'demo-expo' }),
+    body: (w) => ({ cart: [{ productId: w.productId, count: 1 }] }),
+  },
+  'GET /api/orders/:orderId': { rule: 'token', params: orderA },
+  'PUT /api/orders/:orderId': { rule: 'token', params: orderA, body: () => ({}) },
+  'POST /api/orders/:orderId/pay': { rule: 'token', params: orderA, body: () => ({}) },
+  'POST /api/orders/:orderId/confirm': { rule: 'token', params: orderA },
+  'POST /api/webhooks/stripe': { rule: 'webhook' },
+  // Uploads: the protocol is for any signed-in account, on its own submissions only; the inbox is staff's.
+  'POST /api/uploads/submissions': {
+    rule: 'user',
+    body: () => ({ form_type: 'sponsor', event_name: 'Expo 2027', sponsor_company: 'Acme AV' }),
+  },
+  'GET /api/uploads/submissions/:submissionId': { rule: 'own', params: submissionOf },
+  'POST /api/uploads/submissions/:submissionId/files': {
+    rule: 'own',
+    params: submissionOf,
+    body: () => ({ name: 'b-roll.mov', size: 5, lastModified: 7 }),
+  },
+  'POST /api/uploads/submissions/:submissionId/submit': { rule: 'own', params: submissionOf },
+  'GET /api/uploads/files/:fileId': { rule: 'own', params: fileOf },
+  'PUT /api/uploads/files/:fileId/parts/:partNumber': {
+    rule: 'own',
+    params: (_w, u) => ({ fileId: u.fileId, partNumber: 1 }),
+    raw: { contentType: 'application/octet-stream', bytes: 'hello' },
+  },
+  'POST /api/uploads/files/:fileId/complete': { rule: 'own', params: fileOf },
+  'DELETE /api/uploads/files/:fileId': { rule: 'own', params: fileOf },
+  'GET /api/uploads/inbox': { rule: 'staff' },
+  'PUT /api/uploads/inbox/:submissionId/handled': {
+    rule: 'staff',
+    params: (w) => ({ submissionId: w.sentSubmission }),
+    body: () => ({ handled: true }),
+  },
+  'GET /api/uploads/inbox/files/:fileId/download': { rule: 'staff', params: (w) => ({ fileId: w.sentFile }) },
+  // Staff screens: every call is staff-only.
+  'GET /api/staff/stores': { rule: 'staff' },
+  'POST /api/staff/stores': { rule: 'staff', body: () => storeForm },
+  'PUT /api/staff/stores/:id': { rule: 'staff', params: store, body: () => ({}) },
+  'POST /api/staff/stores/:id/active': { rule: 'staff', params: store, body: () => ({ is_active: true }) },
+  'POST /api/staff/stores/:id/archive': {
+    rule: 'staff',
+    params: store,
+    body: () => ({ is_archived: false }),
+  },
+  'DELETE /api/staff/stores/:id': { rule: 'staff', params: (w) => ({ id: w.archivedStoreKey }) },
+  'POST /api/staff/store-images': {
+    rule: 'staff',
+    query: '?name=logo.png',
+    raw: { contentType: 'image/png', bytes: PNG_1X1 },
+  },
+  'GET /api/staff/stores/:id/prices': { rule: 'staff', params: store },
+  'PUT /api/staff/stores/:id/prices': { rule: 'staff', params: store, body: () => ({}) },
+  'GET /api/staff/stores/:id/pull-sheet': { rule: 'staff', params: store },
+  'GET /api/staff/products': { rule: 'staff' },
+  'POST /api/staff/products': { rule: 'staff', body: () => ({ name: 'Matrix Mic' }) },
+  'PUT /api/staff/products/:id': { rule: 'staff', params: (w) => ({ id: w.productId }), body: () => ({}) },
+  'POST /api/staff/products/reorder': { rule: 'staff', body: () => ({}) },
+  'POST /api/staff/product-images': {
+    rule: 'staff',
+    query: '?name=mic.png',
+    raw: { contentType: 'image/png', bytes: PNG_1X1 },
+  },
+  'GET /api/staff/orders': { rule: 'staff' },
+  'GET /api/staff/orders.csv': { rule: 'staff' },
+  'GET /api/staff/orders/:orderId': { rule: 'staff', params: paid },
+  'POST /api/staff/orders/:orderId/refunds': {
+    rule: 'staff',
+    params: paid,
+    body: () => ({ amount: 1, reason: 'Matrix', key: 'matrix-refund-1' }),
+  },
+  'POST /api/staff/orders/:orderId/resend-confirmation': { rule: 'staff', params: paid },
+  'GET /api/staff/audit': { rule: 'staff' },
+};
+
+/** Denials, then the owner: a route such as DELETE changes what it is allowed to touch. */
+const CALLERS: Caller[] = ['anonymous', 'clientB', 'staff', 'clientA'];
+
+describe('routes and rules', () => {
+  it('would notice a route added without a rule, naming it', async () => {
+    const t = await startTestApp();
+    try {
+      const app = createApp({ config: t.config, db: t.db, logger: t.logger });
+      const extra = express.Router();
+      extra.delete('/no-rule/:id', (_req, res) => {
+        res.end();
+      });
+      app.use('/api/staff', extra);
+      expect(registeredRoutes(app).filter((route) => !(route in ROUTES))).toEqual([
+        'DELETE /api/staff/no-rule/:id',
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe.each(DIALECTS)('authorization matrix (%s)', (dialect: TestDialect) => {
+  let w: World;
+  let standIn: StripeStandIn;
+
+  beforeAll(async () => {
+    standIn = await new StripeStandIn().start();
+    const t = await startTestApp({ dialect, env: { ...STRIPE_KEYS, STRIPE_API_URL: standIn.url } });
+    await seeded(t);
+    const signUp = async (email: string) => {
+      const res = await new TestBrowser(t.url).post<{ user: { id: number } }>(
+        '/api/auth/register',
+        registration({ email }),
+      );
+      expect(res.status).toBe(201);
+      return res.body.user.id;
+    };
+    const clientA = await signUp('ada@example.com');
+    const clientB = await signUp('bob@example.com');
+    const { user: staff } = await upsertStaffAccount(t.db, {
+      ...STAFF,
+      firstName: 'Grace',
+      lastName: 'Hopper',
+    });
+
+    const exhibitor = new Exhibitor(t);
+    const { body } = await exhibitor.store();
+    const productId = body.store.products[0]!.id;
+    const cart = [{ productId, count: 1 }];
+    const intent = async () => {
+      const created = await exhibitor.createIntent({ cart });
+      expect(created.status).toBe(201);
+      return created.body;
+    };
+    const orderA = await intent();
+    const orderB = await intent();
+    const paidOrder = await intent();
+    expect(
+      (await exhibitor.updateIntent(paidOrder, { cart, customer: customerFor(body.store) })).status,
+    ).toBe(200);
+    standIn.succeed(paidOrder.intentID);
+    expect((await exhibitor.confirm(paidOrder)).body.status).toBe('paid');
+
+    const stores = await t.db.models.Store.findAll();
+    const keyOf = (storeId: string) => stores.find((s) => s.storeId === storeId)!.id;
+
+    w = {
+      t,
+      clientA,
+      clientB,
+      staff: staff.id,
+      orderA,
+      orderB,
+      paidOrder: paidOrder.orderId,
+      storeKey: keyOf('demo-expo'),
+      archivedStoreKey: keyOf('demo-archived'),
+      productId,
+      sentSubmission: '',
+      sentFile: '',
+    };
+    const sent = await uploadFor(w, clientA);
+    expect((await (await as(w, clientA)).post(`/api/uploads/files/${sent.fileId}/complete`, {})).status).toBe(
+      200,
+    );
+    expect(
+      (await (await as(w, clientA)).post(`/api/uploads/submissions/${sent.submissionId}/submit`, {})).status,
+    ).toBe(200);
+    w.sentSubmission = sent.submissionId;
+    w.sentFile = sent.fileId;
+  });
+
+  afterAll(async () => {
+    await w?.t.close();
+    await standIn?.stop();
+  });
+
+  it('has a rule for every registered route and a route for every rule', () => {
+    const routes = registeredRoutes(w.t.app);
+    expect(routes).toContain('GET /api/health');
+    expect(
+      routes.filter((route) => !(route in ROUTES)),
+      'routes without a rule in ROUTES',
+    ).toEqual([]);
+    expect(
+      Object.keys(ROUTES).filter((route) => !routes.includes(route)),
+      'rules naming no registered route',
+    ).toEqual([]);
+  });
+
+  it.each(Object.entries(ROUTES))('%s', async (route, spec) => {
+    const [method = 'GET', pattern = '/'] = route.split(' ');
+    const upload =
+      pattern.includes(':submissionId') || pattern.includes(':fileId')
+        ? await uploadFor(w, w.clientA)
+        : undefined;
+    const path = fillPath(pattern, stringsOf(spec.params?.(w, upload!) ?? {})) + (spec.query ?? '');
+    const answers: Record<Caller, number> = { anonymous: 0, clientA: 0, clientB: 0, staff: 0 };
+    for (const caller of CALLERS) {
+      answers[caller] = await callAs(w, caller, spec, method, path, upload);
+    }
+    const expected = EXPECTED[spec.rule];
+    const seen = Object.fromEntries(
+      CALLERS.map((caller) => {
+        const status = answers[caller];
+        const want = expected[caller];
+        const ok = want === 'allowed' ? status < 500 && ![401, 403, 404].includes(status) : status === want;
+        return [caller, ok ? want : `${status} (expected ${want})`];
+      }),
+    );
+    expect(seen, `${route} is ${spec.rule}`).toEqual(
+      Object.fromEntries(CALLERS.map((c) => [c, expected[c]])),
+    );
+  });
+
+  it("cannot reach another client's submission through the ids in a body", async () => {
+    const a = await uploadFor(w, w.clientA);
+    const b = await uploadFor(w, w.clientB);
+    // Resuming A's submission as B starts a submission of B's own instead.
+    const resumed = await (
+      await as(w, w.clientB)
+    ).post<{ submission: { id: string } }>('/api/uploads/submissions', {
+      form_type: 'sponsor',
+      event_name: 'Expo 2027',
+      sponsor_company: 'Acme AV',
+      resume_id: a.submissionId,
+    });
+    expect(resumed.status).toBe(201);
+    expect(resumed.body.submission.id).not.toBe(a.submissionId);
+    // Sending B's submission with A's file names a file B's submission does not have.
+    const submitted = await (
+      await as(w, w.clientB)
+    ).post(`/api/uploads/submissions/${b.submissionId}/submit`, {
+      files: [a.fileId],
+    });
+    expect(submitted.status).toBe(400);
+    const own = await (
+      await as(w, w.clientA)
+    ).get<{ submission: { status: string; files: unknown[] } }>(`/api/uploads/submissions/${a.submissionId}`);
+    expect(own.body.submission).toMatchObject({ status: 'open', files: [expect.anything()] });
+  });
+});
+
+function stringsOf(values: Record<string, string | number>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
+}
+
+/** A browser signed in as that account, on a fresh session (a route such as logout ends the one it has). */
+async function as(w: World, userId: number): Promise<TestBrowser> {
+  const { token } = await createSession(w.t.db, w.t.config, userId, {
+    ip: null,
+    userAgent: null,
+    via: 'cookie',
+  });
+  const browser = new TestBrowser(w.t.url);
+  browser.cookies.set(sessionCookieName(w.t.config), token);
+  return browser;
+}
+
+async function uploadFor(w: World, userId: number): Promise<Upload> {
+  const browser = await as(w, userId);
+  const created = await browser.post<{ submission: { id: string } }>('/api/uploads/submissions', {
+    form_type: 'creative',
+    project_name: 'Keynote',
+  });
+  expect(created.status).toBe(201);
+  const submissionId = created.body.submission.id;
+  const file = await browser.post<{ file: { id: string } }>(
+    `/api/uploads/submissions/${submissionId}/files`,
+    {
+      name: 'clip.mov',
+      size: 5,
+      lastModified: 1,
+    },
+  );
+  expect(file.status).toBe(201);
+  const part = await fetch(`${w.t.url}/api/uploads/files/${file.body.file.id}/parts/1`, {
+    method: 'PUT',
+    headers: {
+      cookie: browser.cookieHeader() ?? '',
+      origin: w.t.url,
+      'content-type': 'application/octet-stream',
+    },
+    body: 'hello',
+  });
+  expect(part.status).toBe(200);
+  return { submissionId, fileId: file.body.file.id };
+}
+
+/** One caller's request: its session, and the token or signature it holds (see the rules above). */
+async function callAs(
+  w: World,
+  caller: Caller,
+  spec: Call & { rule: Rule },
+  method: string,
+  path: string,
+  upload: Upload | undefined,
+): Promise<number> {
+  const userId = { anonymous: undefined, clientA: w.clientA, clientB: w.clientB, staff: w.staff }[caller];
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (userId !== undefined) {
+    const { token } = await createSession(w.t.db, w.t.config, userId, {
+      ip: null,
+      userAgent: null,
+      via: 'cookie',
+    });
+    headers.cookie = `${sessionCookieName(w.t.config)}=${token}`;
+  }
+  if (method !== 'GET') headers.origin = w.t.url;
+  if (spec.rule === 'token') {
+    if (caller === 'clientA') headers['x-order-token'] = w.orderA.token;
+    if (caller === 'clientB') headers['x-order-token'] = w.orderB.token;
+  }
+  let body: string | Uint8Array | undefined;
+  if (spec.rule === 'webhook') {
+    body = stripeEvent(`evt_matrix_${caller}`, 'payment_intent.payment_failed', { id: 'pi_matrix' });
+    headers['content-type'] = 'application/json';
+    if (caller === 'clientA')
+      headers['stripe-signature'] = Stripe.webhooks.generateTestHeaderString({
+        payload: body,
+        secret: WEBHOOK_SECRET,
+      });
+    if (caller === 'clientB')
+      headers['stripe-signature'] = Stripe.webhooks.generateTestHeaderString({
+        payload: body,
+        secret: 'whsec_someone_else',
+      });
+  } else if (spec.raw) {
+    body = spec.raw.bytes;
+    headers['content-type'] = spec.raw.contentType;
+  } else if (method !== 'GET' && method !== 'DELETE') {
+    body = JSON.stringify(spec.body?.(w, upload!) ?? {});
+    headers['content-type'] = 'application/json';
+  }
+  const res = await fetch(`${w.t.url}${path}`, {
+    method,
+    headers,
+    body: body as string | Uint8Array<ArrayBuffer>,
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
