@@ -81,15 +81,10 @@ function headersOf(t: { url: string }, browser: TestBrowser): Record<string, str
   return { cookie: browser.cookieHeader()!, origin: t.url };
 }
 
+/** One part PUT to the process at `base` (this app or its peer). */
 async function put(base: string, browser: TestBrowser, fileId: string, part: number, bytes: Buffer) {
-  const [answer] = await interleavedPuts(
-    `${base}/api/uploads/files/${fileId}/parts/${part}`,
-    {
-      cookie: browser.cookieHeader()!,
-      origin: base,
-    },
-    [bytes],
-  );
+  const url = `${base}/api/uploads/files/${fileId}/parts/${part}`;
+  const [answer] = await interleavedPuts(url, headersOf({ url: base }, browser), [bytes]);
   return answer!;
 }
 
