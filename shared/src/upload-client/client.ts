@@ -475,6 +475,11 @@ export class FileUpload {
       hashing = hasher;
       const held = new Set(received);
       const inFlight = new Set<Promise<void>>();
+      const onRetry = (notice: RetryNotice) => {
+        if (!live()) return;
+        this.retrying = notice;
+        this.emit();
+      };
       let failure: unknown;
       for (let part = 1; part <= plan.partCount && failure === undefined && live(); part++) {
         const sending = !held.has(part);
@@ -492,11 +497,6 @@ export class FileUpload {
           continue;
         }
         const number = part;
-        const onRetry = (notice: RetryNotice) => {
-          if (!live()) return;
-          this.retrying = notice;
-          this.emit();
-        };
         const task: Promise<void> = this.client
           .putPart(info.id, number, bytes, signal, onRetry)
           .then(

@@ -34,8 +34,9 @@ export const UPLOAD_SUCCESS = 'Thank you! Your files were received.';
 
 /** not in SPEC: what shows while a part waits to be tried again (the spec's error comes after the last). */
 export function retryingText(notice: RetryNotice, now: number): string {
-  const seconds = Math.max(0, Math.ceil((notice.nextAt - now) / 1000));
-  return `Connection problem: retrying (attempt ${notice.attempt} of ${notice.attempts}), next try in ${seconds} s.`;
+  const attempt = `Connection problem: retrying (attempt ${notice.attempt} of ${notice.attempts})`;
+  const seconds = Math.ceil((notice.nextAt - now) / 1000);
+  return seconds > 0 ? `${attempt}, next try in ${seconds} s.` : `${attempt} now.`;
 }
 
 type Step = 'choose' | 'eventForm' | UploadFormType;
@@ -324,9 +325,6 @@ export default function UploadUtility() {
           {queue ? (
             <>
               <ProgressLine progress={queue.progress()} label="Overall progress" />
-              <p className="uploads-retrying" aria-live="polite">
-                {retrying ? retryingText(retrying, Date.now()) : null}
-              </p>
               <ul className="uploads-rows">
                 {queue.files.map((upload) => (
                   <FileRow
@@ -335,6 +333,10 @@ export default function UploadUtility() {
                   />
                 ))}
               </ul>
+              {/* Under the files, so that their Pause and Remove buttons do not move as it comes and goes. */}
+              <p className="uploads-retrying" aria-live="polite">
+                {retrying ? retryingText(retrying, Date.now()) : null}
+              </p>
               {failed ? (
                 <Button ref={retryButton} variant="primary" onPress={() => retry(queue)}>
                   Retry

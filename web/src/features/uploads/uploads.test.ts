@@ -1,7 +1,8 @@
+import { UploadError } from '@avp/shared';
 import { describe, expect, it } from 'vitest';
 import { isInternetExplorer } from './ie';
 import { toSubmissionFields } from './UploadForms';
-import { stepOf } from './UploadUtility';
+import { retryingText, stepOf } from './UploadUtility';
 
 describe('the upload flow', () => {
   it.each([
@@ -45,6 +46,14 @@ describe('the upload flow', () => {
     ],
   ] as const)('sends the %s form as its submission fields', (formType, expected) => {
     expect(toSubmissionFields({ ...base, form_type: formType })).toEqual(expected);
+  });
+
+  it('says which attempt comes next, of how many, and in how many seconds', () => {
+    const notice = { attempt: 3, attempts: 9, nextAt: 10_000, error: new UploadError(0, 'network', 'x') };
+    expect(retryingText(notice, 6_200)).toBe(
+      'Connection problem: retrying (attempt 3 of 9), next try in 4 s.',
+    );
+    expect(retryingText(notice, 10_000)).toBe('Connection problem: retrying (attempt 3 of 9) now.');
   });
 
   it.each([
