@@ -21,7 +21,7 @@ import { enqueueConfirmationMail } from './confirmation-mail.js';
  */
 
 export interface PaidDeps {
-  config: Pick<Config, 'TZ_STORE'>;
+  config: Pick<Config, 'TZ_STORE' | 'PUBLIC_URL'>;
   db: Database;
   logger: Logger;
 }
