@@ -116,26 +116,30 @@ export default function StoreManagerPage() {
                   <a href={`/exhibitor_order/${store.store_id}`}>{store.store_id}</a>
                 </td>
                 <td data-label="Deadline">
-                  {formatDate(store.deadline)}
-                  {store.order_cutoff ? (
-                    <div className="staff-muted">Orders until {formatDate(store.order_cutoff)}</div>
-                  ) : null}
+                  <div>
+                    {formatDate(store.deadline)}
+                    {store.order_cutoff ? (
+                      <div className="staff-muted">Orders until {formatDate(store.order_cutoff)}</div>
+                    ) : null}
+                  </div>
                 </td>
                 <td data-label="Event Dates">{formatDateRange(store.start_date, store.end_date)}</td>
                 <td data-label="Image">
                   {store.image ? (
-                    <>
+                    <div>
                       <img
                         src={`${STORE_IMAGE_BASE}${encodeURIComponent(store.image)}`}
                         alt={`${store.name} logo`}
                       />
                       <div className="staff-muted">{store.image}</div>
-                    </>
+                    </div>
                   ) : null}
                 </td>
                 <td data-label="Custom Text">
-                  {store.email_text ? <div>Email: {store.email_text}</div> : null}
-                  {store.store_text ? <div>Header: {store.store_text}</div> : null}
+                  <div className="staff-custom-text">
+                    {store.email_text ? <p>Email: {store.email_text}</p> : null}
+                    {store.store_text ? <p>Header: {store.store_text}</p> : null}
+                  </div>
                 </td>
                 <td data-label="Active">
                   <Checkbox
