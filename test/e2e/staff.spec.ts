@@ -278,6 +278,7 @@ test.describe('staff screens', () => {
   test('the New Store dialog fits the window: two columns, scrolling inside, Save and Cancel in view; one column on a phone', async ({
     page,
   }) => {
+    test.setTimeout(60_000);
     const email = `staff-dialog-${Date.now().toString(36)}@example.com`;
     createStaff(email);
     await page.setViewportSize({ width: 1280, height: 720 });
@@ -331,6 +332,7 @@ test.describe('staff screens', () => {
   test('one staff shell on every staff page: Uploads in the navigation, one main landmark, one sign-in', async ({
     page,
   }) => {
+    test.setTimeout(60_000);
     const email = `staff-shell-${Date.now().toString(36)}@example.com`;
     createStaff(email);
     await page.goto('/staff/uploads');
@@ -380,6 +382,7 @@ test.describe('staff screens', () => {
     page,
     baseURL,
   }) => {
+    test.setTimeout(60_000);
     const suffix = Date.now().toString(36);
     const email = `staff-image-${suffix}@example.com`;
     createStaff(email);
@@ -426,6 +429,7 @@ test.describe('staff screens', () => {
   });
 
   test('a store with no prices says that nothing is for sale yet', async ({ page, browser, baseURL }) => {
+    test.setTimeout(60_000);
     const suffix = Date.now().toString(36);
     const email = `staff-empty-${suffix}@example.com`;
     createStaff(email);
@@ -451,6 +455,7 @@ test.describe('staff screens', () => {
     browser,
     baseURL,
   }) => {
+    test.setTimeout(60_000);
     const email = `staff-picture-${Date.now().toString(36)}@example.com`;
     createStaff(email);
     await signInAsStaff(page, email, '/staff/products');

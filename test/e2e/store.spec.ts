@@ -437,5 +437,7 @@ test.describe('exhibitor store', () => {
     await line.getByRole('button', { name: 'Update' }).click();
     await expect(line).toContainText(formatPrice(monitor!.price * 3));
     await expect(line.getByRole('button', { name: 'Update' })).toHaveCount(0);
+    // Focus stays on the count rather than dropping to the page with the button that went away.
+    await expect(field).toBeFocused();
   });
 });

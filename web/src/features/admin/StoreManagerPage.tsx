@@ -73,9 +73,12 @@ export default function StoreManagerPage() {
         <h1 id="stores-title">{title}</h1>
         <div className="staff-actions">
           <Button onPress={() => setPending({ kind: 'edit', store: null })}>New</Button>
-          <Button variant="secondary" onPress={() => setArchivedView((v) => !v)}>
-            {archivedView ? SHOW_ACTIVE : viewArchived(archivedCount)}
-          </Button>
+          {/* The count is known only once the list is in: no 'View Archived (0)' while it loads. */}
+          {stores === null ? null : (
+            <Button variant="secondary" onPress={() => setArchivedView((v) => !v)}>
+              {archivedView ? SHOW_ACTIVE : viewArchived(archivedCount)}
+            </Button>
+          )}
         </div>
       </div>
       {failure ? (

@@ -6,7 +6,7 @@ import {
   QUANTITY_MAX,
   QUANTITY_MIN,
 } from '@avp/shared';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Button, NumberInput } from '../../../ui';
 import type { StoreData, StoreProduct } from '../api';
@@ -145,7 +145,7 @@ function CartEditor({ store }: { store: StoreData }) {
           <ul className="store-cart__lines">
             {cart.map((line) => (
               <CartLineEditor
-                key={`${line.product.id}:${line.count}`}
+                key={line.product.id}
                 storeId={store.store_id}
                 product={line.product}
                 count={line.count}
@@ -177,6 +177,20 @@ function CartLineEditor({
   count: number;
 }) {
   const [draft, setDraft] = useState<number | null>(count);
+  const [shown, setShown] = useState(count);
+  if (shown !== count) {
+    // The cart changed (Update here, or Add to cart above): the field starts again from the new count.
+    setShown(count);
+    setDraft(count);
+  }
+  const field = useRef<HTMLInputElement>(null);
+  const update = () => {
+    if (draft === null) return;
+    // The Update button goes away once applied: focus returns to the count (or the cart, when removed).
+    if (draft === 0) document.getElementById('cart')?.focus();
+    else field.current?.focus();
+    setCount(storeId, product, draft);
+  };
   // SPEC §4: Update appears as soon as the count changes, not only once the field is left.
   const typed = (text: string) => {
     const value = /^\d+$/.test(text.trim()) ? Number(text) : null;
@@ -203,10 +217,11 @@ function CartLineEditor({
           value={draft}
           onChange={setDraft}
           onInputChange={typed}
+          inputRef={field}
           description={`${formatPrice(product.price, product.currency)} each`}
         />
         {changed ? (
-          <Button variant="secondary" dense onPress={() => setCount(storeId, product, draft)}>
+          <Button variant="secondary" dense onPress={update}>
             Update
           </Button>
         ) : null}
