@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addDays, dateInZone } from '@avp/shared';
 import { DEMO_STORE_IDS, seedDemo } from '../src/db/seed-demo.js';
@@ -45,6 +47,20 @@ describe.each(DIALECTS)('demo content on %s', (dialect) => {
       s.updatedAt.getTime(),
     );
     expect(again).toEqual(stamps);
+  });
+
+  it('gives every demo product a picture that the web app serves', async () => {
+    t = await openTestDatabase(dialect);
+    await seedDemo(t.db, { timeZone: 'America/New_York' });
+    const publicDir = resolve(import.meta.dirname, '..', '..', 'web', 'public');
+    const products = await t.db.models.Product.findAll();
+    expect(products.length).toBeGreaterThanOrEqual(5);
+    for (const product of products) {
+      const images = product.images as unknown as string[];
+      expect(images, product.name).toHaveLength(1);
+      expect(images[0]).toMatch(/^\/media\/products\/demo-[a-z0-9-]+\.webp$/);
+      expect(existsSync(join(publicDir, images[0]!)), images[0]).toBe(true);
+    }
   });
 
   it('makes demo-expo open with priced products, and the other three closed', async () => {

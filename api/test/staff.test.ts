@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { STORE_ID_INVALID } from '@avp/shared';
+import { STORE_ID_INVALID, storeImageUnknown } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionCookieName } from '../src/modules/accounts/index.js';
 import { createSession } from '../src/modules/accounts/sessions.js';
@@ -293,6 +293,34 @@ describe.each(DIALECTS)('staff calls on %s', (dialect) => {
     const undecodable = await upload('/api/staff/product-images?name=broken.png', broken);
     expect(undecodable.status).toBe(415);
     expect(((await undecodable.json()) as ErrorJson).error.message).toBe(IMAGE_NOT_AN_IMAGE);
+  });
+
+  it('takes as a store Image only one of the store images, and lists them', async () => {
+    const { staff, app } = await start(dialect);
+    const refused = await staff.post<Stores>('/api/staff/stores', form({ image: 'qa-logo.png' }));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.fields?.image).toBe(storeImageUnknown('qa-logo.png'));
+    expect((await staff.get<{ images: string[] }>('/api/staff/store-images')).body).toEqual({ images: [] });
+
+    const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#f4a261' } })
+      .png()
+      .toBuffer();
+    const uploaded = await fetch(`${app.url}/api/staff/store-images?name=qa-logo.png`, {
+      method: 'POST',
+      headers: { 'content-type': 'image/png', cookie: staff.cookieHeader()!, origin: app.url },
+      body: png,
+    });
+    expect(uploaded.status).toBe(201);
+    expect((await staff.get<{ images: string[] }>('/api/staff/store-images')).body).toEqual({
+      images: ['qa-logo.png'],
+    });
+    const created = await staff.post<Stores>('/api/staff/stores', form({ image: 'qa-logo.png' }));
+    expect(created.status).toBe(201);
+    const id = created.body.store!.id;
+    const renamed = await staff.put<Stores>(`/api/staff/stores/${id}`, form({ image: 'qa-logo-2.png' }));
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.error.fields?.image).toBe(storeImageUnknown('qa-logo-2.png'));
+    expect((await staff.put<Stores>(`/api/staff/stores/${id}`, form({ image: '' }))).status).toBe(200);
   });
 
   it('lists orders with their lines, exports CSV rows per line, the pull sheet, and resends the e-mail', async () => {

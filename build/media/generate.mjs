@@ -9,14 +9,17 @@
 //   web/public/media/event_production/ep-NNN_thumb.{jpg,webp}  480 px thumbnails
 //   web/public/media/creative_services/cs-NN.mp4          4 s, 640×360 H.264 clips (+ _thumb.jpg/.webp posters)
 //   web/public/media/site/*                                splash panels and the Open Graph picture
+//   web/public/media/products/demo-*.webp                  480 px pictures of the demo store's products
+//                                                          (products.mjs; rasterised by sharp, no ffmpeg needed)
 //   web/src/content/gallery.json                           the manifest (SPEC §3 'Gallery item' + caption, size)
 //
-// Options: --only=photos|videos|site, --concurrency=N (default 2).
+// Options: --only=photos|videos|site|products, --concurrency=N (default 2).
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PRODUCT_PICTURES } from './products.mjs';
 import { sceneSvg } from './scenes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -353,6 +356,14 @@ async function sitePicture(item, tmp) {
   await renderStill(svg, outputs);
 }
 
+async function productPicture(item) {
+  // sharp (the API's image library, with librsvg inside) draws these: they need no ffmpeg.
+  const { default: sharp } = await import('sharp');
+  await sharp(Buffer.from(item.draw()))
+    .webp({ quality: 80, effort: 6 })
+    .toFile(join(mediaDir, 'products', `${item.base}.webp`));
+}
+
 async function pool(items, worker) {
   let next = 0;
   let done = 0;
@@ -380,11 +391,15 @@ const tmp = await mkdtemp(join(tmpdir(), 'avp-media-'));
 try {
   const photos = photoCatalogue();
   const videos = videoCatalogue();
-  for (const folder of ['event_production', 'creative_services', 'site'])
+  for (const folder of ['event_production', 'creative_services', 'site', 'products'])
     await mkdir(join(mediaDir, folder), { recursive: true });
   if (!only || only === 'site') {
     console.log('Site pictures');
     await pool(SITE_PICTURES, (item) => sitePicture(item, tmp));
+  }
+  if (!only || only === 'products') {
+    console.log(`Product pictures (${PRODUCT_PICTURES.length})`);
+    await pool(PRODUCT_PICTURES, (item) => productPicture(item));
   }
   if (!only || only === 'photos') {
     console.log(`Event production photos (${photos.length})`);

@@ -3,6 +3,7 @@
  * own spelling ('Occured') and punctuation, because tests and users compare them literally. Texts the
  * spec does not give (marked 'not in SPEC') are ours and may be reworded freely.
  */
+import { EARLY_BIRD_DISCOUNT_PERCENT } from './constants.js';
 
 // SPEC §5 'Contact form'
 export const CONTACT_FIRST_NAME_REQUIRED = 'Must enter a first name.';
@@ -85,6 +86,11 @@ export const TERMS_REQUIRED = 'Please accept the rental terms.';
 export const QUANTITY_INVALID = 'Please choose a quantity from 1 to 25.';
 export const CART_COUNT_INVALID = 'Please choose a quantity from 0 to 25.';
 export const INVALID_DATE = 'Please enter a valid date.';
+export const NOTHING_FOR_SALE = 'Nothing is for sale in this store yet. Please check back soon.';
+/** The early-bird offer with its last day, already formatted for display (MMM D, YYYY). */
+export function earlyBirdUntil(deadline: string): string {
+  return `Order by ${deadline} for the ${EARLY_BIRD_DISCOUNT_PERCENT}% early-bird discount.`;
+}
 
 // SPEC §2 / §8 'Sorry, Page Not Found.' and the code-splitting failure
 export const PAGE_NOT_FOUND = 'Sorry, Page Not Found.';
@@ -124,6 +130,10 @@ export function storeOrderFormTitle(storeName: string): string {
 export const STORE_NAME_REQUIRED = 'Please enter a store name.';
 export const STORE_ID_INVALID = 'Use lowercase letters, digits and dashes.';
 export const STORE_IMAGE_INVALID = 'Use a file name without slashes.';
+/** The store form's Image names a file that is not among the store images. */
+export function storeImageUnknown(name: string): string {
+  return `There is no store image called ${name}. Upload it, or choose one of the store images.`;
+}
 export const STORE_END_BEFORE_START = 'The end date must be on or after the start date.';
 export const STORE_CUTOFF_BEFORE_DEADLINE = 'The order cut-off must be on or after the deadline.';
 /** Names the offending entry of the BCC list, so staff can find it in a long list. */

@@ -27,8 +27,13 @@ describe('SPEC §2 Screens and routes: known routes (anything else is the 404 pa
     '/confirmation',
     '/manage_order_forms',
     '/staff',
+    '/staff/products',
+    '/staff/orders',
     '/staff/orders/12',
     '/staff/payment-test',
+    '/staff/pull-sheet',
+    '/staff/audit',
+    '/staff/uploads',
     '',
   ])('%j is known', (path) => {
     expect(isKnownRoute(path)).toBe(true);
@@ -40,6 +45,8 @@ describe('SPEC §2 Screens and routes: known routes (anything else is the 404 pa
     '/exhibitor_order/demo-expo/pay',
     '/exhibitor_order//checkout',
     '/Contact',
+    '/staff/nothing',
+    '/staff/orders/12/lines',
   ])('%j is unknown', (path) => {
     expect(isKnownRoute(path)).toBe(false);
   });

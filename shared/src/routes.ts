@@ -29,12 +29,32 @@ export const STORE_ROUTES = [
   '/confirmation',
 ] as const;
 
-export const STAFF_ROUTES = ['/manage_order_forms', '/staff', '/staff/*'] as const;
+export const STAFF_ROUTES = [
+  '/manage_order_forms',
+  '/staff',
+  '/staff/products',
+  '/staff/orders',
+  '/staff/orders/:orderId',
+  '/staff/pull-sheet',
+  '/staff/audit',
+  '/staff/uploads',
+] as const;
 
 /** Pages that hide the marketing header, contact panel and footer (SPEC §2 'Layout elements'). */
-export const BARE_LAYOUT_PREFIXES = ['/manage_order_forms', '/staff', '/exhibitor_order', '/payment', '/confirmation'];
+export const BARE_LAYOUT_PREFIXES = [
+  '/manage_order_forms',
+  '/staff',
+  '/exhibitor_order',
+  '/payment',
+  '/confirmation',
+];
 
-export const KNOWN_ROUTES: readonly string[] = [...PUBLIC_ROUTES, ...CLIENT_ROUTES, ...STORE_ROUTES, ...STAFF_ROUTES];
+export const KNOWN_ROUTES: readonly string[] = [
+  ...PUBLIC_ROUTES,
+  ...CLIENT_ROUTES,
+  ...STORE_ROUTES,
+  ...STAFF_ROUTES,
+];
 
 function normalise(pathname: string): string {
   const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;

@@ -4,10 +4,13 @@ import { join, resolve } from 'node:path';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import {
   formatPrice,
+  NOTHING_FOR_SALE,
+  PAGE_NOT_FOUND,
   SHOW_ACTIVE,
   STORE_DELETE_CONFIRM,
   STORE_LIST_ACTIVE_TITLE,
   STORE_LIST_ARCHIVED_TITLE,
+  storeImageUnknown,
 } from '@avp/shared';
 import { expect, test } from '../support/fixtures';
 
@@ -19,6 +22,9 @@ import { expect, test } from '../support/fixtures';
  */
 
 const root = resolve(import.meta.dirname, '..', '..');
+/** A 1×1 PNG, small enough to upload as a store image or a product picture. */
+const PNG_1PX =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const PASSWORD = 'Staff passphrase 9';
 
 function createStaff(email: string): void {
@@ -50,8 +56,8 @@ function text(scope: Page | Locator, name: string): Locator {
   return scope.getByRole('textbox', { name, exact: true });
 }
 
-async function signInAsStaff(page: Page, email: string) {
-  await page.goto('/manage_order_forms');
+async function signInAsStaff(page: Page, email: string, path = '/manage_order_forms') {
+  await page.goto(path);
   const form = page.getByRole('form', { name: 'Staff sign in' });
   await text(form, 'Email').fill(email);
   await text(form, 'Password').fill(PASSWORD);
@@ -267,5 +273,213 @@ test.describe('staff screens', () => {
     await expect(page.getByRole('form', { name: 'Staff sign in' })).toBeVisible();
     const response = await page.request.get('/api/staff/stores');
     expect(response.status()).toBe(401);
+  });
+
+  test('the New Store dialog fits the window: two columns, scrolling inside, Save and Cancel in view; one column on a phone', async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    const email = `staff-dialog-${Date.now().toString(36)}@example.com`;
+    createStaff(email);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await signInAsStaff(page, email);
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Store' });
+    const box = (await dialog.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(720);
+    for (const name of [
+      'Name',
+      'Store ID',
+      'Deadline',
+      'Order cut-off',
+      'Event start date',
+      'Event end date',
+    ]) {
+      const field = (await text(dialog, name).boundingBox())!;
+      expect(field.x, name).toBeGreaterThanOrEqual(box.x);
+      expect(field.x + field.width, name).toBeLessThanOrEqual(box.x + box.width);
+    }
+    // Two columns: Deadline and Order cut-off side by side.
+    const deadline = (await text(dialog, 'Deadline').boundingBox())!;
+    const cutoff = (await text(dialog, 'Order cut-off').boundingBox())!;
+    expect(cutoff.x).toBeGreaterThan(deadline.x + deadline.width);
+    // The form padded inside the dialog.
+    const name = (await text(dialog, 'Name').boundingBox())!;
+    expect(name.x - box.x).toBeGreaterThanOrEqual(16);
+    await expect(dialog.getByRole('button', { name: 'Save' })).toBeInViewport();
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeInViewport();
+    // The last fields are reached by scrolling inside the dialog; the buttons stay.
+    await text(dialog, 'Event end date').scrollIntoViewIfNeeded();
+    await expect(text(dialog, 'Event end date')).toBeInViewport();
+    await dialog.getByRole('textbox', { name: 'Store Header Text' }).scrollIntoViewIfNeeded();
+    await expect(dialog.getByRole('textbox', { name: 'Store Header Text' })).toBeInViewport();
+    await expect(dialog.getByRole('button', { name: 'Save' })).toBeInViewport();
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeInViewport();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+    await page.setViewportSize({ width: 375, height: 740 });
+    const narrow = (await dialog.boundingBox())!;
+    const narrowDeadline = (await text(dialog, 'Deadline').boundingBox())!;
+    const narrowCutoff = (await text(dialog, 'Order cut-off').boundingBox())!;
+    expect(narrowCutoff.y).toBeGreaterThan(narrowDeadline.y);
+    for (const field of ['Name', 'Order cut-off', 'Event end date']) {
+      const b = (await text(dialog, field).boundingBox())!;
+      expect(b.x + b.width, field).toBeLessThanOrEqual(narrow.x + narrow.width);
+    }
+    await expect(dialog.getByRole('button', { name: 'Save' })).toBeInViewport();
+  });
+
+  test('one staff shell on every staff page: Uploads in the navigation, one main landmark, one sign-in', async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    const email = `staff-shell-${Date.now().toString(36)}@example.com`;
+    createStaff(email);
+    await page.goto('/staff/uploads');
+    await expect(page.getByRole('form', { name: 'Staff sign in' })).toHaveCount(1);
+    await expect(page.getByRole('main')).toHaveCount(1);
+    await signInAsStaff(page, email, '/staff/uploads');
+    await expect(page.getByRole('heading', { name: 'Uploads inbox' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    const nav = page.getByRole('navigation', { name: 'Staff' });
+    await expect(nav.getByRole('link', { name: 'Uploads' })).toHaveAttribute('aria-current', 'page');
+    for (const [link, heading] of [
+      ['Stores', STORE_LIST_ACTIVE_TITLE],
+      ['Products and prices', 'Products and prices'],
+      ['Orders', 'Orders'],
+      ['Pull sheet', 'Pull sheet'],
+      ['Audit log', 'Audit log'],
+      ['Uploads', 'Uploads inbox'],
+    ]) {
+      await nav.getByRole('link', { name: link!, exact: true }).click();
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      await expect(page.getByRole('main')).toHaveCount(1);
+      await expect(page.getByText('Logged in as Ada Staffer')).toBeVisible();
+    }
+  });
+
+  test('an unknown staff page answers 404 with the not-found page', async ({ page }) => {
+    const response = await page.goto('/staff/nothing');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(PAGE_NOT_FOUND);
+  });
+
+  test('the store list fits a phone', async ({ page }) => {
+    const email = `staff-phone-${Date.now().toString(36)}@example.com`;
+    createStaff(email);
+    await page.setViewportSize({ width: 375, height: 740 });
+    await signInAsStaff(page, email);
+    const expo = page.getByRole('row').filter({ hasText: 'demo-expo' });
+    await expect(expo).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    const edit = (await expo.getByRole('button', { name: 'Edit' }).boundingBox())!;
+    expect(edit.x + edit.width).toBeLessThanOrEqual(375);
+    const active = (await expo.getByRole('checkbox', { name: 'Active' }).boundingBox())!;
+    expect(active.x).toBeGreaterThanOrEqual(0);
+  });
+
+  test('a store image must be one of the store images: refused by the server, picked from the list in the form', async ({
+    page,
+    baseURL,
+  }) => {
+    test.setTimeout(60_000);
+    const suffix = Date.now().toString(36);
+    const email = `staff-image-${suffix}@example.com`;
+    createStaff(email);
+    await signInAsStaff(page, email);
+    const body = {
+      name: `Image Expo ${suffix}`,
+      store_id: `image-expo-${suffix}`,
+      image: 'qa-logo.png',
+      deadline: '2040-03-01',
+      start_date: '2040-03-10',
+      end_date: '2040-03-12',
+      order_cutoff: '',
+      bcc: '',
+      email_text: '',
+      store_text: '',
+      is_active: true,
+      is_archived: false,
+    };
+    const refused = await page.request.post('/api/staff/stores', {
+      data: body,
+      headers: { origin: baseURL! },
+    });
+    expect(refused.status()).toBe(400);
+    const error = ((await refused.json()) as { error: { fields: Record<string, string> } }).error;
+    expect(error.fields.image).toBe(storeImageUnknown('qa-logo.png'));
+
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Store' });
+    await text(dialog, 'Name').fill(body.name);
+    await text(dialog, 'Store ID').fill(body.store_id);
+    await text(dialog, 'Deadline').fill(typed(body.deadline));
+    await text(dialog, 'Event start date').fill(typed(body.start_date));
+    await text(dialog, 'Event end date').fill(typed(body.end_date));
+    await dialog.getByLabel('Upload an image').setInputFiles({
+      name: `logo-${suffix}.png`,
+      mimeType: 'image/png',
+      buffer: Buffer.from(PNG_1PX, 'base64'),
+    });
+    await expect(dialog.getByRole('button', { name: /Image$/ })).toContainText(`logo-${suffix}.png`);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toBeHidden();
+    const logo = row(page, body.name).getByRole('img', { name: `${body.name} logo` });
+    await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  });
+
+  test('a store with no prices says that nothing is for sale yet', async ({ page, browser, baseURL }) => {
+    test.setTimeout(60_000);
+    const suffix = Date.now().toString(36);
+    const email = `staff-empty-${suffix}@example.com`;
+    createStaff(email);
+    await signInAsStaff(page, email);
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Store' });
+    await text(dialog, 'Name').fill(`Empty Expo ${suffix}`);
+    await text(dialog, 'Store ID').fill(`empty-expo-${suffix}`);
+    await text(dialog, 'Deadline').fill(typed('2040-03-01'));
+    await text(dialog, 'Event start date').fill(typed('2040-03-10'));
+    await text(dialog, 'Event end date').fill(typed('2040-03-12'));
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toBeHidden();
+    const visitor = await (await browser.newContext({ baseURL })).newPage();
+    await visitor.goto(`/exhibitor_order/empty-expo-${suffix}`);
+    await expect(visitor.getByText(NOTHING_FOR_SALE)).toBeVisible();
+    await expect(visitor.getByRole('region', { name: 'Cart' })).toHaveCount(0);
+    await visitor.context().close();
+  });
+
+  test('a product picture uploaded on the products screen shows in the store with its alt text', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(60_000);
+    const email = `staff-picture-${Date.now().toString(36)}@example.com`;
+    createStaff(email);
+    await signInAsStaff(page, email, '/staff/products');
+    const products = page.getByRole('table', { name: 'Products' });
+    const laptop = products.getByRole('row').filter({ hasText: 'Laptop Rental' });
+    await expect(laptop.getByRole('img', { name: 'Laptop Rental' })).toHaveAttribute(
+      'src',
+      /^\/media\/products\//,
+    );
+    await laptop.getByLabel('Upload a picture of Laptop Rental').setInputFiles({
+      name: 'laptop.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(PNG_1PX, 'base64'),
+    });
+    await expect(page.getByText('Picture of Laptop Rental saved.')).toBeVisible();
+    const src = await laptop.getByRole('img', { name: 'Laptop Rental' }).getAttribute('src');
+    expect(src).toMatch(/^\/media\/products\/laptop-[0-9a-f]+\.webp$/);
+
+    const visitor = await (await browser.newContext({ baseURL })).newPage();
+    await visitor.goto('/exhibitor_order/demo-expo');
+    const card = visitor
+      .getByRole('listitem')
+      .filter({ has: visitor.getByRole('heading', { name: 'Laptop Rental', exact: true }) });
+    await expect(card.getByRole('img', { name: 'Laptop Rental' })).toHaveAttribute('src', src!);
+    await visitor.context().close();
   });
 });

@@ -9,6 +9,7 @@ import {
   CHECKOUT_INVALID_PHONE,
   dateMustBeAfter,
   dateMustBeBefore,
+  earlyBirdUntil,
   FIELD_REQUIRED,
   formatDate,
   formatPrice,
@@ -39,6 +40,7 @@ interface MailRow {
   bcc: string | null;
   subject: string;
   text_body: string;
+  html_body: string | null;
 }
 
 /** The mail outbox of the server under test (SQLite at E2E_DATA_DIR/app.db), read-only. */
@@ -52,7 +54,7 @@ function outboxRows(subjectPart: string): Promise<MailRow[]> {
         return;
       }
       db.all<MailRow>(
-        'SELECT to_address, bcc, subject, text_body FROM mail_outbox WHERE subject LIKE ?',
+        'SELECT to_address, bcc, subject, text_body, html_body FROM mail_outbox WHERE subject LIKE ?',
         [`%${subjectPart}%`],
         (error, rows) => {
           db.close();
@@ -95,6 +97,37 @@ async function setCartCount(page: Page, name: string, count: number) {
   await field.fill(String(count));
   await field.press('Tab');
   await line.getByRole('button', { name: 'Update' }).click();
+}
+
+/** The rental information, all valid, with the onsite contact copied from the purchaser. */
+async function fillRentalInformation(page: Page) {
+  const client = page.getByRole('group', { name: 'Client Information' });
+  const address = page.getByRole('group', { name: 'Address' });
+  await client.getByRole('textbox', { name: 'Company name' }).fill('Acme Widgets');
+  await client.getByRole('textbox', { name: 'First name' }).fill('Grace');
+  await client.getByRole('textbox', { name: 'Last name' }).fill('Hopper');
+  await client.getByRole('textbox', { name: 'E-mail' }).fill('grace@acme.example');
+  await address.getByRole('textbox', { name: 'Street address' }).fill('1 Main St');
+  await address.getByRole('textbox', { name: 'City' }).fill('Chicago');
+  await address.getByRole('textbox', { name: 'State' }).fill('IL');
+  await address.getByRole('textbox', { name: 'Zip' }).fill('60607');
+  await address.getByRole('textbox', { name: 'Phone' }).fill('(312) 555-0101');
+  await page.getByRole('group', { name: 'Onsite Contact' }).getByText(ONSITE_SAME_AS_PURCHASER).click();
+  await page
+    .getByRole('group', { name: 'Booth Location' })
+    .getByRole('textbox', { name: 'Booth' })
+    .fill('1142');
+  const pickupTime = page.getByRole('textbox', { name: 'Pickup time' });
+  await pickupTime.fill('5:00 PM');
+  await pickupTime.press('Tab');
+}
+
+async function payWith4242(page: Page) {
+  await page.getByRole('textbox', { name: 'Card number' }).fill('4242 4242 4242 4242');
+  await page.getByRole('textbox', { name: 'Expiration (MM / YY)' }).fill('1240');
+  await page.getByRole('textbox', { name: 'CVC' }).fill('123');
+  await page.getByText(/^I accept the rental terms/).click();
+  await page.getByRole('button', { name: 'Pay now' }).click();
 }
 
 test.describe('exhibitor store', () => {
@@ -291,5 +324,120 @@ test.describe('exhibitor store', () => {
     const response = await page.goto('/exhibitor_order/no-such-store');
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(PAGE_NOT_FOUND);
+  });
+
+  test('product pictures in the cards, the cart summary and the confirmation e-mail', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    test.setTimeout(60_000);
+    const store = ((await (await request.get('/api/stores/demo-expo')).json()) as { store: StoreJson }).store;
+    const [monitor] = store.products;
+    await page.goto('/exhibitor_order/demo-expo');
+
+    const picture = product(page, monitor!.name).getByRole('img', { name: monitor!.name });
+    await expect(picture).toHaveAttribute('src', /^\/media\/products\/.+/);
+    await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    for (const each of store.products) {
+      await expect(product(page, each.name).getByRole('img', { name: each.name })).toHaveCount(1);
+    }
+
+    await addToCart(page, monitor!.name, 1);
+    await page.getByRole('region', { name: 'Cart' }).getByRole('link', { name: 'Checkout' }).click();
+    const thumbnail = page
+      .getByRole('region', { name: 'Your order' })
+      .getByRole('img', { name: monitor!.name });
+    await expect(thumbnail).toHaveAttribute('src', /^\/media\/products\/.+/);
+    await fillRentalInformation(page);
+    await page.getByRole('button', { name: 'Go To Payment' }).click();
+    await expect(thumbnail).toBeVisible();
+    await payWith4242(page);
+    const confirmation = (await page.getByTestId('confirmation-number').textContent()) ?? '';
+
+    await expect.poll(async () => (await outboxRows(confirmation)).length).toBe(1);
+    const [mail] = await outboxRows(confirmation);
+    const alt = monitor!.name.replace(/"/g, '&quot;');
+    expect(mail!.html_body).toMatch(
+      new RegExp(`<img[^>]* src="${baseURL}/media/products/[^"]+"[^>]* alt="${alt}"`),
+    );
+  });
+
+  test('after paying, the receipt or a loading state follows, never the emptied payment page', async ({
+    page,
+    request,
+  }) => {
+    const store = ((await (await request.get('/api/stores/demo-expo')).json()) as { store: StoreJson }).store;
+    await page.goto('/exhibitor_order/demo-expo');
+    await addToCart(page, store.products[1]!.name, 1);
+    await page.getByRole('region', { name: 'Cart' }).getByRole('link', { name: 'Checkout' }).click();
+    await fillRentalInformation(page);
+    await page.getByRole('button', { name: 'Go To Payment' }).click();
+    await expect(page.getByRole('textbox', { name: 'Card number' })).toBeVisible();
+
+    // Every change to the page from here on is watched for the emptied cart.
+    await page.evaluate((empty) => {
+      const seen: string[] = [];
+      (window as unknown as { emptyCartSeen: string[] }).emptyCartSeen = seen;
+      new MutationObserver(() => {
+        if (document.body.textContent?.includes(empty)) seen.push(location.pathname);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    }, CART_EMPTY);
+    await payWith4242(page);
+    await expect(page).toHaveURL(/\/confirmation$/);
+    await expect(page.getByTestId('confirmation-number')).toBeVisible();
+    expect(
+      await page.evaluate(() => (window as unknown as { emptyCartSeen: string[] }).emptyCartSeen),
+    ).toEqual([]);
+  });
+
+  test('on a phone the cart total and Checkout stay in view; checkout links back; the early-bird deadline is shown', async ({
+    page,
+    request,
+  }) => {
+    const store = ((await (await request.get('/api/stores/demo-expo')).json()) as { store: StoreJson }).store;
+    const [monitor] = store.products;
+    const deadline = formatDate(store.deadline);
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto('/exhibitor_order/demo-expo');
+    await expect(page.getByText(earlyBirdUntil(deadline))).toBeVisible();
+
+    await addToCart(page, monitor!.name, 2);
+    const bar = page.getByRole('region', { name: 'Cart total' });
+    await expect(bar).toBeInViewport();
+    await expect(bar).toContainText('2 items');
+    const expected = priceOrder([{ unitAmount: monitor!.price, quantity: 2 }], {
+      deadline: store.deadline,
+      now: new Date(),
+      timeZone: store.timeZone,
+    });
+    await expect(bar).toContainText(formatPrice(expected.total));
+    const checkout = bar.getByRole('link', { name: 'Checkout' });
+    await expect(checkout).toBeInViewport();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+    await checkout.click();
+    await expect(page).toHaveURL(/\/exhibitor_order\/demo-expo\/checkout$/);
+    await expect(page.getByText(earlyBirdUntil(deadline))).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.getByRole('link', { name: 'Back to the products' }).click();
+    await expect(page).toHaveURL(/\/exhibitor_order\/demo-expo$/);
+  });
+
+  test('the Update button appears as soon as a count is changed', async ({ page, request }) => {
+    const store = ((await (await request.get('/api/stores/demo-expo')).json()) as { store: StoreJson }).store;
+    const [monitor] = store.products;
+    await page.goto('/exhibitor_order/demo-expo');
+    await addToCart(page, monitor!.name, 1);
+    const line = cartLine(page, monitor!.name);
+    const field = line.getByRole('textbox', { name: `Count of ${monitor!.name}` });
+    await field.fill('3');
+    await expect(field).toBeFocused();
+    await expect(line.getByRole('button', { name: 'Update' })).toBeVisible();
+    await line.getByRole('button', { name: 'Update' }).click();
+    await expect(line).toContainText(formatPrice(monitor!.price * 3));
+    await expect(line.getByRole('button', { name: 'Update' })).toHaveCount(0);
+    // Focus stays on the count rather than dropping to the page with the button that went away.
+    await expect(field).toBeFocused();
   });
 });

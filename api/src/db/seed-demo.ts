@@ -15,6 +15,8 @@ interface DemoProduct {
   name: string;
   description: string;
   unitAmount: number;
+  /** Its picture, drawn by `npm run media` (build/media/products.mjs) and served from the web app's media. */
+  picture: string;
 }
 
 const PRODUCTS: DemoProduct[] = [
@@ -23,45 +25,53 @@ const PRODUCTS: DemoProduct[] = [
     description:
       'Full HD 55-inch commercial LED display on a height-adjustable floor stand, with HDMI input and a 25 ft cable.',
     unitAmount: 45000,
+    picture: '/media/products/demo-led-monitor-55.webp',
   },
   {
     name: '70" 4K Display with Floor Stand',
     description:
       '70-inch 4K UHD display on a heavy-duty floor stand for loops, demos and presentations; HDMI and USB media playback.',
     unitAmount: 89500,
+    picture: '/media/products/demo-4k-display-70.webp',
   },
   {
     name: 'Laptop Rental',
     description:
       'Current business laptop (Windows 11 or macOS on request) with Microsoft Office, Wi-Fi and a charger.',
     unitAmount: 32500,
+    picture: '/media/products/demo-laptop.webp',
   },
   {
     name: 'Wireless Handheld Microphone',
     description: 'UHF wireless handheld microphone with receiver, fresh batteries and a desk stand.',
     unitAmount: 17500,
+    picture: '/media/products/demo-wireless-microphone.webp',
   },
   {
     name: 'Powered Speaker Pair with Mixer',
     description:
       'Two 10-inch powered speakers on stands with a 4-channel mixer, for presentations and background music.',
     unitAmount: 39500,
+    picture: '/media/products/demo-speakers-mixer.webp',
   },
   {
     name: "Projector with 8' Screen",
     description: "5,000-lumen HD projector with an 8' tripod screen, HDMI cabling and a projector stand.",
     unitAmount: 69500,
+    picture: '/media/products/demo-projector-screen.webp',
   },
   {
     name: 'iPad Kiosk with Floor Stand',
     description:
       'Latest-generation iPad in a lockable floor kiosk, ready for lead capture, surveys or a looping demo.',
     unitAmount: 27500,
+    picture: '/media/products/demo-ipad-kiosk.webp',
   },
   {
     name: 'Charging Station',
     description: 'Secure eight-device charging tower with lockers and USB-C, Lightning and micro-USB cables.',
     unitAmount: 22500,
+    picture: '/media/products/demo-charging-station.webp',
   },
 ];
 
@@ -173,7 +183,7 @@ export async function seedDemo(db: Database, options: { timeZone: string; now?: 
       const values: ProductCreation = {
         name: product.name,
         description: product.description,
-        images: [],
+        images: [product.picture],
         sortOrder: (index + 1) * 10,
         isActive: true,
       };

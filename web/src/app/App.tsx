@@ -4,7 +4,6 @@ import { accountRoutes } from '../features/account';
 import { adminRoutes } from '../features/admin';
 import { marketingRoutes } from '../features/marketing';
 import { storeRoutes } from '../features/store';
-import { uploadsRoutes } from '../features/uploads';
 import { SessionProvider } from '../lib/session';
 import { SiteLayout } from './layout/SiteLayout';
 import { NotFoundPage } from './NotFoundPage';
@@ -36,7 +35,6 @@ export function App() {
           {marketingRoutes}
           {accountRoutes}
           {storeRoutes}
-          {uploadsRoutes}
           {adminRoutes}
           <Route path="*" element={<NotFoundPage />} />
         </Route>

@@ -27,6 +27,8 @@ export interface NumberInputProps extends FieldBaseProps, ValueProps<number | nu
   /** Show − / + buttons. */
   showSteppers?: boolean;
   placeholder?: string;
+  /** Each keystroke's text, before the value is committed (on blur or Enter). */
+  onInputChange?: (text: string) => void;
 }
 
 export function NumberInput({
@@ -45,6 +47,7 @@ export function NumberInput({
   step,
   showSteppers = false,
   placeholder,
+  onInputChange,
   ...props
 }: NumberInputProps) {
   const [number, setNumber] = useControllable(value, defaultValue, onChange);
@@ -73,7 +76,12 @@ export function NumberInput({
             <span aria-hidden="true">−</span>
           </AriaButton>
         ) : null}
-        <Input className="kit-input" ref={inputRef} placeholder={placeholder} />
+        <Input
+          className="kit-input"
+          ref={inputRef}
+          placeholder={placeholder}
+          onChange={onInputChange ? (event) => onInputChange(event.currentTarget.value) : undefined}
+        />
         {showSteppers ? (
           <AriaButton slot="increment" className="kit-icon-button">
             <span aria-hidden="true">+</span>

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import express from 'express';
 import type { Router } from 'express';
@@ -81,6 +81,30 @@ async function detectFormat(bytes: Buffer): Promise<string> {
 
 function bodyOf(body: unknown): Buffer {
   return Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+}
+
+/** The store images staff have uploaded, by name: what a store's Image may name. */
+export async function listStoreImages(config: Pick<Config, 'DATA_DIR'>): Promise<string[]> {
+  try {
+    const entries = await readdir(mediaDir(config, 'stores'), { withFileTypes: true });
+    return entries
+      .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
+      .map((entry) => entry.name)
+      .sort((a, b) => a.localeCompare(b));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+export async function storeImageExists(config: Pick<Config, 'DATA_DIR'>, name: string): Promise<boolean> {
+  // The form's schema already refuses slashes; a dot-file is never served, so it is no image either.
+  if (name.startsWith('.') || path.basename(name) !== name) return false;
+  try {
+    return (await stat(path.join(mediaDir(config, 'stores'), name))).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Stores a store image under its own (made safe) name; a name already taken gets -2, -3… */

@@ -15,7 +15,7 @@ import {
   setPrices,
   updateProduct,
 } from './catalogue.js';
-import { IMAGE_TOO_LARGE, imageBody, saveProductImage, saveStoreImage } from './media.js';
+import { IMAGE_TOO_LARGE, imageBody, listStoreImages, saveProductImage, saveStoreImage } from './media.js';
 import { listOrders, orderDetail, ordersCsv, pullSheet, refundOrder, resendConfirmation } from './orders.js';
 import {
   createStore,
@@ -79,6 +79,9 @@ export function staffRoutes(deps: StaffRouteDeps): Router {
   });
   router.delete('/stores/:id', async (req, res) => {
     res.json(await deleteStore(deps, actorOf(req), parseStoreKey(param(req, 'id'))));
+  });
+  router.get('/store-images', async (_req, res) => {
+    res.json({ images: await listStoreImages(deps.config) });
   });
   router.post('/store-images', image, async (req, res) => {
     res.status(201).json(await saveStoreImage(deps, actorOf(req), req.body, queryText(req, 'name')));

@@ -1,4 +1,4 @@
-import { idSchema, storeFormSchema } from '@avp/shared';
+import { idSchema, storeFormSchema, storeImageUnknown } from '@avp/shared';
 import type { StoreForm } from '@avp/shared';
 import { UniqueConstraintError, ForeignKeyConstraintError } from 'sequelize';
 import type { Transaction } from 'sequelize';
@@ -10,6 +10,7 @@ import type { StoreAttributes, StoreInstance } from '../../db/models/index.js';
 import { AppError, fieldErrors } from '../../http/errors.js';
 import { storeSummary } from '../store/index.js';
 import { recordChange } from './audit.js';
+import { storeImageExists } from './media.js';
 import type { Actor } from './audit.js';
 import type { StaffStore, StoreChangeResult } from '@avp/shared';
 
@@ -162,6 +163,14 @@ function parseStoreBody(body: unknown): { form: StoreForm; extras: Extras } {
   return { form: form.data, extras: extras.data };
 }
 
+/** The Image must name one of the store images, or the store pages would show a broken picture. */
+async function ensureImageExists(config: Pick<Config, 'DATA_DIR'>, form: StoreForm): Promise<void> {
+  if (form.image === null || (await storeImageExists(config, form.image))) return;
+  throw new AppError(400, 'validation_failed', 'Some fields are missing or invalid.', {
+    image: storeImageUnknown(form.image),
+  });
+}
+
 function columnsOf(form: StoreForm): Partial<StoreAttributes> {
   return {
     storeId: form.store_id,
@@ -231,6 +240,7 @@ function pick(stores: StaffStore[], id: number): StaffStore | null {
 export async function createStore(deps: StaffDeps, actor: Actor, body: unknown): Promise<StoreChangeResult> {
   const { db, config } = deps;
   const { form, extras } = parseStoreBody(body);
+  await ensureImageExists(config, form);
   return slugGuard(() =>
     db.sequelize.transaction(async (transaction) => {
       await ensureSlugFree(db, form.store_id, undefined, transaction);
@@ -295,6 +305,7 @@ export async function updateStore(
 ): Promise<StoreChangeResult> {
   const { db, config } = deps;
   const { form, extras } = parseStoreBody(body);
+  await ensureImageExists(config, form);
   return slugGuard(() =>
     db.sequelize.transaction(async (transaction) => {
       const store = await findStaffStore(db, id, transaction);

@@ -28,7 +28,7 @@ import type { OrderInstance } from '../../db/models/index.js';
  */
 
 export interface PaidDeps {
-  config: Pick<Config, 'TZ_STORE'>;
+  config: Pick<Config, 'TZ_STORE' | 'PUBLIC_URL'>;
   db: Database;
   logger: Logger;
 }

@@ -20,6 +20,8 @@ export const TIMES_NOTE = 'Exact delivery and pickup times are set after all exh
 
 export interface ReceiptLine {
   name: string;
+  /** The product's picture as an absolute URL (e-mail clients fetch it from outside), or null. */
+  picture: string | null;
   quantity: number;
   unitAmount: number;
   lineTotal: number;
@@ -65,6 +67,8 @@ export function buildReceipt(
   lines: readonly OrderLineInstance[],
   store: StoreInstance,
   timeZone: string,
+  /** Product id to the absolute URL of its picture. */
+  pictures: ReadonlyMap<number, string> = new Map(),
 ): Receipt {
   if (!order.confirmation || !order.paidAt) throw new Error(`order ${order.id} is not paid`);
   return {
@@ -75,6 +79,7 @@ export function buildReceipt(
     currency: order.currency,
     lines: lines.map((line) => ({
       name: line.name,
+      picture: pictures.get(line.productId) ?? null,
       quantity: line.quantity,
       unitAmount: line.unitAmount,
       lineTotal: line.lineTotal,
@@ -166,10 +171,15 @@ export function confirmationHtml(receipt: Receipt): string {
   const cell = 'padding:4px 8px;border-bottom:1px solid #dde3ea;';
   const right = `${cell}text-align:right;white-space:nowrap;`;
   const charged = receipt.card ? `Your card (${e(receipt.card)})` : 'Your card';
+  const picture = (line: ReceiptLine) =>
+    line.picture
+      ? `<img src="${e(line.picture)}" alt="${e(line.name)}" width="48" height="48" ` +
+        'style="width:48px;height:48px;margin-right:8px;border-radius:4px;vertical-align:middle;object-fit:cover;">'
+      : '';
   const lines = receipt.lines
     .map(
       (line) =>
-        `<tr><td style="${cell}">${e(line.name)}</td><td style="${right}">${line.quantity}</td>` +
+        `<tr><td style="${cell}">${picture(line)}${e(line.name)}</td><td style="${right}">${line.quantity}</td>` +
         `<td style="${right}">${money(line.unitAmount)}</td><td style="${right}">${money(line.lineTotal)}</td></tr>`,
     )
     .join('');

@@ -4,7 +4,6 @@ import { errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { SelectField } from '../../ui';
 import { staffApi, type AuditEntry, type StaffStore } from './api';
-import { StaffShell } from './StaffShell';
 
 const json = (value: Record<string, unknown> | null) => (value ? JSON.stringify(value, null, 1) : '');
 
@@ -28,7 +27,7 @@ export default function AuditPage() {
   }, [store]);
   const names = new Map(stores.map((s) => [s.id, s.name]));
   return (
-    <StaffShell>
+    <>
       <h1 id="audit-title">Audit log</h1>
       <div className="staff-filters">
         <SelectField
@@ -50,36 +49,38 @@ export default function AuditPage() {
       {entries === null ? (
         <p role="status">Loading…</p>
       ) : (
-        <table className="staff-table" aria-labelledby="audit-title">
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Who</th>
-              <th>What</th>
-              <th>Store</th>
-              <th>Before</th>
-              <th>After</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => (
-              <tr key={e.id}>
-                <td>{new Date(e.at).toLocaleString()}</td>
-                <td>{e.actor?.name ?? '—'}</td>
-                <td>
-                  {e.action}
-                  <div className="staff-muted">
-                    {e.entity} {e.entityId ?? ''}
-                  </div>
-                </td>
-                <td>{e.storeId === null ? '' : (names.get(e.storeId) ?? `#${e.storeId} (deleted)`)}</td>
-                <td className="staff-json">{json(e.before)}</td>
-                <td className="staff-json">{json(e.after)}</td>
+        <div className="staff-table-scroll">
+          <table className="staff-table" aria-labelledby="audit-title">
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>Who</th>
+                <th>What</th>
+                <th>Store</th>
+                <th>Before</th>
+                <th>After</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={e.id}>
+                  <td>{new Date(e.at).toLocaleString()}</td>
+                  <td>{e.actor?.name ?? '—'}</td>
+                  <td>
+                    {e.action}
+                    <div className="staff-muted">
+                      {e.entity} {e.entityId ?? ''}
+                    </div>
+                  </td>
+                  <td>{e.storeId === null ? '' : (names.get(e.storeId) ?? `#${e.storeId} (deleted)`)}</td>
+                  <td className="staff-json">{json(e.before)}</td>
+                  <td className="staff-json">{json(e.after)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
-    </StaffShell>
+    </>
   );
 }

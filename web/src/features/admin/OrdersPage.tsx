@@ -19,7 +19,6 @@ import {
   type StaffStore,
 } from './api';
 import { toCents } from './ProductsPage';
-import { StaffShell } from './StaffShell';
 
 const STATUSES = [
   { id: 'settled', label: 'Paid (incl. refunded)' },
@@ -36,7 +35,7 @@ const STATUSES = [
 export default function OrdersPage() {
   const { orderId } = useParams();
   useDocumentTitle(orderId ? 'Order' : 'Orders');
-  return <StaffShell>{orderId ? <OrderView orderId={orderId} /> : <OrderList />}</StaffShell>;
+  return orderId ? <OrderView orderId={orderId} /> : <OrderList />;
 }
 
 function OrderList() {
@@ -93,38 +92,42 @@ function OrderList() {
       ) : orders.length === 0 ? (
         <p>No orders match.</p>
       ) : (
-        <table className="staff-table" aria-labelledby="orders-title">
-          <thead>
-            <tr>
-              <th>Confirmation</th>
-              <th>Store</th>
-              <th>Status</th>
-              <th>Company</th>
-              <th>Booth</th>
-              <th>Delivery</th>
-              <th className="num">Total</th>
-              <th className="num">Refunded</th>
-              <th>Placed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {orders.map((o) => (
-              <tr key={o.id}>
-                <td>
-                  <Link to={`/staff/orders/${o.id}`}>{o.confirmation ?? o.id.slice(0, 8)}</Link>
-                </td>
-                <td>{o.store.name}</td>
-                <td>{o.status === 'needs_review' ? <strong>needs review</strong> : o.status}</td>
-                <td>{o.company}</td>
-                <td>{o.booth}</td>
-                <td>{o.delivery_date ? formatDate(o.delivery_date) : ''}</td>
-                <td className="num">{formatPrice(o.total, o.currency)}</td>
-                <td className="num">{o.refunded_amount ? formatPrice(o.refunded_amount, o.currency) : ''}</td>
-                <td>{new Date(o.created_at).toLocaleString()}</td>
+        <div className="staff-table-scroll">
+          <table className="staff-table" aria-labelledby="orders-title">
+            <thead>
+              <tr>
+                <th>Confirmation</th>
+                <th>Store</th>
+                <th>Status</th>
+                <th>Company</th>
+                <th>Booth</th>
+                <th>Delivery</th>
+                <th className="num">Total</th>
+                <th className="num">Refunded</th>
+                <th>Placed</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {orders.map((o) => (
+                <tr key={o.id}>
+                  <td>
+                    <Link to={`/staff/orders/${o.id}`}>{o.confirmation ?? o.id.slice(0, 8)}</Link>
+                  </td>
+                  <td>{o.store.name}</td>
+                  <td>{o.status === 'needs_review' ? <strong>needs review</strong> : o.status}</td>
+                  <td>{o.company}</td>
+                  <td>{o.booth}</td>
+                  <td>{o.delivery_date ? formatDate(o.delivery_date) : ''}</td>
+                  <td className="num">{formatPrice(o.total, o.currency)}</td>
+                  <td className="num">
+                    {o.refunded_amount ? formatPrice(o.refunded_amount, o.currency) : ''}
+                  </td>
+                  <td>{new Date(o.created_at).toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
@@ -242,48 +245,50 @@ function OrderView({ orderId }: { orderId: string }) {
         {order.card ? ` · ${order.card.brand} ending in ${order.card.last4}` : ''} · reference{' '}
         {order.payment_reference ?? '—'}
       </p>
-      <table className="staff-table" aria-label="Lines">
-        <thead>
-          <tr>
-            <th>Product</th>
-            <th className="num">Unit price</th>
-            <th className="num">Quantity</th>
-            <th className="num">Line total</th>
-          </tr>
-        </thead>
-        <tbody>
-          {order.lines.map((l) => (
-            <tr key={l.product_id}>
-              <td>{l.name}</td>
-              <td className="num">{money(l.unit_amount)}</td>
-              <td className="num">{l.quantity}</td>
-              <td className="num">{money(l.line_total)}</td>
+      <div className="staff-table-scroll">
+        <table className="staff-table" aria-label="Lines">
+          <thead>
+            <tr>
+              <th>Product</th>
+              <th className="num">Unit price</th>
+              <th className="num">Quantity</th>
+              <th className="num">Line total</th>
             </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr>
-            <td colSpan={3}>Subtotal</td>
-            <td className="num">{money(order.subtotal)}</td>
-          </tr>
-          <tr>
-            <td colSpan={3}>Early-bird discount</td>
-            <td className="num">{money(order.discount)}</td>
-          </tr>
-          <tr>
-            <td colSpan={3}>Service fee</td>
-            <td className="num">{money(order.fee)}</td>
-          </tr>
-          <tr>
-            <td colSpan={3}>Total</td>
-            <td className="num">{money(order.total)}</td>
-          </tr>
-          <tr>
-            <td colSpan={3}>Refunded</td>
-            <td className="num">{money(order.refunded_amount)}</td>
-          </tr>
-        </tfoot>
-      </table>
+          </thead>
+          <tbody>
+            {order.lines.map((l) => (
+              <tr key={l.product_id}>
+                <td>{l.name}</td>
+                <td className="num">{money(l.unit_amount)}</td>
+                <td className="num">{l.quantity}</td>
+                <td className="num">{money(l.line_total)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <td colSpan={3}>Subtotal</td>
+              <td className="num">{money(order.subtotal)}</td>
+            </tr>
+            <tr>
+              <td colSpan={3}>Early-bird discount</td>
+              <td className="num">{money(order.discount)}</td>
+            </tr>
+            <tr>
+              <td colSpan={3}>Service fee</td>
+              <td className="num">{money(order.fee)}</td>
+            </tr>
+            <tr>
+              <td colSpan={3}>Total</td>
+              <td className="num">{money(order.total)}</td>
+            </tr>
+            <tr>
+              <td colSpan={3}>Refunded</td>
+              <td className="num">{money(order.refunded_amount)}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
       <div className="staff-panel">
         <h2>Customer</h2>
         <dl className="staff-form">

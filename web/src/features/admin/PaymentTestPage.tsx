@@ -8,7 +8,6 @@ import { ApiError, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Button, TextField } from '../../ui';
 import { chargeTestCard, type PaymentTestResult } from './api';
-import { StaffShell } from './StaffShell';
 
 const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express' };
 
@@ -50,8 +49,8 @@ export default function PaymentTestPage() {
 
   const fieldError = (name: string) => failure?.fields[`card.${name}`];
   return (
-    <StaffShell>
-      <h1>Payment test</h1>
+    <section aria-labelledby="payment-test-title">
+      <h1 id="payment-test-title">Payment test</h1>
       <p className="staff-muted">
         Charges a card through the configured payment gateway. In test mode, 4242 4242 4242 4242 succeeds and
         4000 0000 0000 0002 is declined; any future expiry, any CVC.
@@ -115,6 +114,6 @@ export default function PaymentTestPage() {
           {failure.message}
         </p>
       ) : null}
-    </StaffShell>
+    </section>
   );
 }

@@ -1,6 +1,6 @@
 /**
- * /staff/products: products shared by every store (create, edit, reorder, deactivate, images uploaded and
- * resized by the server) and one store's prices (set, removed, all saved together).
+ * /staff/products: products shared by every store (create, edit, reorder, deactivate, a picture uploaded
+ * per product from its row, resized by the server) and one store's prices (set, removed, saved together).
  */
 import { formatPrice } from '@avp/shared';
 import { useCallback, useEffect, useState } from 'react';
@@ -8,16 +8,15 @@ import { ApiError, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Button, Checkbox, SelectField, TextAreaField, TextField } from '../../ui';
 import { staffApi, uploadImage, type StaffPrice, type StaffProduct, type StaffStore } from './api';
-import { StaffShell } from './StaffShell';
 
 export default function ProductsPage() {
   useDocumentTitle('Products and prices');
   return (
-    <StaffShell>
+    <>
       <h1>Products and prices</h1>
       <Products />
       <Prices />
-    </StaffShell>
+    </>
   );
 }
 
@@ -77,6 +76,24 @@ function Products() {
     ids.splice(index + by, 0, id!);
     void run(staffApi.reorderProducts(ids));
   };
+  /** One picture per product, straight from its row: uploaded, then saved as the product's picture. */
+  const replacePicture = async (product: StaffProduct, file: File | undefined) => {
+    if (!file) return;
+    try {
+      const { url } = await uploadImage<{ url: string }>('/api/staff/product-images', file);
+      await run(
+        staffApi.updateProduct(product.id, {
+          name: product.name,
+          description: product.description,
+          images: [url],
+          is_active: product.is_active,
+        }),
+        `Picture of ${product.name} saved.`,
+      );
+    } catch (error) {
+      setMessage({ error: true, text: error instanceof Error ? error.message : String(error) });
+    }
+  };
   const upload = async (file: File | undefined) => {
     if (!file) return;
     try {
@@ -101,66 +118,84 @@ function Products() {
       {products === null ? (
         <p role="status">Loading products…</p>
       ) : (
-        <table className="staff-table" aria-label="Products">
-          <thead>
-            <tr>
-              <th>Order</th>
-              <th>Name</th>
-              <th>Description</th>
-              <th>Images</th>
-              <th>Active</th>
-              <th>Stores</th>
-              <th>Edit</th>
-            </tr>
-          </thead>
-          <tbody>
-            {products.map((p, index) => (
-              <tr key={p.id}>
-                <td>
-                  <div className="staff-actions">
-                    <Button
-                      dense
-                      variant="secondary"
-                      isDisabled={index === 0}
-                      onPress={() => move(index, -1)}
-                      aria-label={`Move ${p.name} up`}
-                    >
-                      ↑
-                    </Button>
-                    <Button
-                      dense
-                      variant="secondary"
-                      isDisabled={index === products.length - 1}
-                      onPress={() => move(index, 1)}
-                      aria-label={`Move ${p.name} down`}
-                    >
-                      ↓
-                    </Button>
-                  </div>
-                </td>
-                <td>{p.name}</td>
-                <td>{p.description}</td>
-                <td>
-                  {p.images.map((src) => (
-                    <img key={src} src={src} alt="" />
-                  ))}
-                </td>
-                <td>{p.is_active ? 'Yes' : 'No'}</td>
-                <td className="num">{p.stores}</td>
-                <td>
-                  <Button
-                    dense
-                    variant="secondary"
-                    onPress={() => edit({ ...p })}
-                    aria-label={`Edit ${p.name}`}
-                  >
-                    Edit
-                  </Button>
-                </td>
+        <div className="staff-table-scroll">
+          <table className="staff-table" aria-label="Products">
+            <thead>
+              <tr>
+                <th>Order</th>
+                <th>Name</th>
+                <th>Description</th>
+                <th>Picture</th>
+                <th>Active</th>
+                <th>Stores</th>
+                <th>Edit</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {products.map((p, index) => (
+                <tr key={p.id}>
+                  <td>
+                    <div className="staff-actions">
+                      <Button
+                        dense
+                        variant="secondary"
+                        isDisabled={index === 0}
+                        onPress={() => move(index, -1)}
+                        aria-label={`Move ${p.name} up`}
+                      >
+                        ↑
+                      </Button>
+                      <Button
+                        dense
+                        variant="secondary"
+                        isDisabled={index === products.length - 1}
+                        onPress={() => move(index, 1)}
+                        aria-label={`Move ${p.name} down`}
+                      >
+                        ↓
+                      </Button>
+                    </div>
+                  </td>
+                  <td>{p.name}</td>
+                  <td>{p.description}</td>
+                  <td>
+                    <div className="staff-picture">
+                      {p.images[0] ? (
+                        <img src={p.images[0]} alt={p.name} width={64} height={64} />
+                      ) : (
+                        <span className="staff-muted">No picture</span>
+                      )}
+                      <label className="staff-file-button">
+                        <span aria-hidden="true">{p.images[0] ? 'Replace' : 'Upload'}</span>
+                        <input
+                          type="file"
+                          accept="image/png,image/jpeg,image/webp,image/gif"
+                          aria-label={`Upload a picture of ${p.name}`}
+                          onChange={(e) => {
+                            void replacePicture(p, e.target.files?.[0]);
+                            e.target.value = '';
+                          }}
+                        />
+                      </label>
+                    </div>
+                  </td>
+                  <td>{p.is_active ? 'Yes' : 'No'}</td>
+                  <td className="num">{p.stores}</td>
+                  <td>
+                    <Button
+                      dense
+                      variant="secondary"
+                      onPress={() => setDraft({ ...p })}
+                      aria-label={`Edit ${p.name}`}
+                    >
+                      Edit
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <form
         aria-label="Product"
@@ -197,7 +232,7 @@ function Products() {
         <div className="staff-form__wide">
           {draft.images.map((src) => (
             <span key={src} className="staff-actions">
-              <img src={src} alt="" width={64} />
+              <img src={src} alt={draft.name === '' ? 'Product picture' : draft.name} width={64} />
               <Button
                 dense
                 variant="secondary"
@@ -313,37 +348,39 @@ function Prices() {
           }}
         >
           <p className="staff-muted">A product with no price is not sold in this store.</p>
-          <table className="staff-table">
-            <thead>
-              <tr>
-                <th>Product</th>
-                <th>Price (USD)</th>
-                <th>Now</th>
-              </tr>
-            </thead>
-            <tbody>
-              {products.map((p) => {
-                const cents = toCents(rows[p.id] ?? '');
-                return (
-                  <tr key={p.id}>
-                    <td>
-                      {p.name}
-                      {p.is_active ? null : <span className="staff-muted"> (inactive)</span>}
-                    </td>
-                    <td>
-                      <TextField
-                        label={`Price of ${p.name}`}
-                        value={rows[p.id] ?? ''}
-                        onChange={(v) => setRows((r) => ({ ...r, [p.id]: v }))}
-                        inputMode="decimal"
-                      />
-                    </td>
-                    <td className="num">{cents === null ? '—' : formatPrice(cents)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <div className="staff-table-scroll">
+            <table className="staff-table">
+              <thead>
+                <tr>
+                  <th>Product</th>
+                  <th>Price (USD)</th>
+                  <th>Now</th>
+                </tr>
+              </thead>
+              <tbody>
+                {products.map((p) => {
+                  const cents = toCents(rows[p.id] ?? '');
+                  return (
+                    <tr key={p.id}>
+                      <td>
+                        {p.name}
+                        {p.is_active ? null : <span className="staff-muted"> (inactive)</span>}
+                      </td>
+                      <td>
+                        <TextField
+                          label={`Price of ${p.name}`}
+                          value={rows[p.id] ?? ''}
+                          onChange={(v) => setRows((r) => ({ ...r, [p.id]: v }))}
+                          inputMode="decimal"
+                        />
+                      </td>
+                      <td className="num">{cents === null ? '—' : formatPrice(cents)}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
           <Button type="submit">Save prices</Button>
         </form>
       ) : null}

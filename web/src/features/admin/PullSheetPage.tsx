@@ -5,7 +5,6 @@ import { errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Button, DateInput, SelectField } from '../../ui';
 import { staffApi, type PullSheet, type StaffStore } from './api';
-import { StaffShell } from './StaffShell';
 
 export default function PullSheetPage() {
   useDocumentTitle('Pull sheet');
@@ -27,7 +26,7 @@ export default function PullSheetPage() {
       .then(setSheet, (e: unknown) => setFailure(errorMessage(e)));
   }, [storeKey, date]);
   return (
-    <StaffShell>
+    <>
       <div className="staff-heading">
         <h1>Pull sheet</h1>
         <Button variant="secondary" onPress={() => window.print()}>
@@ -53,22 +52,24 @@ export default function PullSheetPage() {
       {sheet?.days.map((day) => (
         <section key={day.date} className="staff-panel" aria-label={`Delivery ${day.date}`}>
           <h2>Delivery {day.date ? formatDate(day.date) : '(no date)'}</h2>
-          <table className="staff-table" aria-label="Equipment to load">
-            <thead>
-              <tr>
-                <th>Equipment</th>
-                <th className="num">Quantity</th>
-              </tr>
-            </thead>
-            <tbody>
-              {day.items.map((item) => (
-                <tr key={item.product_id}>
-                  <td>{item.name}</td>
-                  <td className="num">{item.quantity}</td>
+          <div className="staff-table-scroll">
+            <table className="staff-table" aria-label="Equipment to load">
+              <thead>
+                <tr>
+                  <th>Equipment</th>
+                  <th className="num">Quantity</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {day.items.map((item) => (
+                  <tr key={item.product_id}>
+                    <td>{item.name}</td>
+                    <td className="num">{item.quantity}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <h3>Orders</h3>
           <ul>
             {day.orders.map((o) => (
@@ -81,6 +82,6 @@ export default function PullSheetPage() {
           </ul>
         </section>
       ))}
-    </StaffShell>
+    </>
   );
 }

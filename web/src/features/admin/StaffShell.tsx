@@ -1,11 +1,12 @@
 /**
- * Every staff page's frame (SPEC §2 'Admin page', §6): a login form while signed out (staff accounts only),
- * 'You are not authorised to use this page.' for a client account, otherwise 'Logged in as' with first and
- * last name, a sign-out button and the small staff navigation above the page.
+ * Every staff page's frame (SPEC §2 'Admin page', §6), mounted once as the layout route of all staff pages:
+ * a login form while signed out (staff accounts only), 'You are not authorised to use this page.' for a
+ * client account, otherwise 'Logged in as' with first and last name, a sign-out button and the staff
+ * navigation above the page. The site layout already gives the page its one `<main>`.
  */
 import { loggedInAs } from '@avp/shared';
-import type { ReactNode } from 'react';
-import { NavLink } from 'react-router';
+import { Suspense, type ReactNode } from 'react';
+import { NavLink, Outlet } from 'react-router';
 import { LoginForm } from '../account';
 import { useSession } from '../../lib/session';
 import { Button } from '../../ui';
@@ -20,6 +21,7 @@ const LINKS = [
   { to: '/staff/pull-sheet', label: 'Pull sheet' },
   { to: '/staff/audit', label: 'Audit log' },
   { to: '/staff/payment-test', label: 'Payment test' },
+  { to: '/staff/uploads', label: 'Uploads' },
 ];
 
 export function StaffShell({ children }: { children: ReactNode }) {
@@ -33,9 +35,9 @@ export function StaffShell({ children }: { children: ReactNode }) {
   }
   if (session.status === 'signedOut' || !session.user) {
     return (
-      <main className="staff-page staff-page--login">
+      <div className="staff-page staff-page--login">
         <LoginForm requireRole="staff" notice={session.notice} title="Staff sign in" />
-      </main>
+      </div>
     );
   }
   const { user } = session;
@@ -49,16 +51,16 @@ export function StaffShell({ children }: { children: ReactNode }) {
   );
   if (user.role !== 'staff') {
     return (
-      <main className="staff-page">
+      <div className="staff-page">
         {bar}
         <p role="alert" className="staff-error">
           {NOT_AUTHORISED}
         </p>
-      </main>
+      </div>
     );
   }
   return (
-    <main className="staff-page">
+    <div className="staff-page">
       {bar}
       <nav className="staff-nav" aria-label="Staff">
         {LINKS.map((link) => (
@@ -68,6 +70,17 @@ export function StaffShell({ children }: { children: ReactNode }) {
         ))}
       </nav>
       {children}
-    </main>
+    </div>
+  );
+}
+
+/** The layout route of the staff pages: the frame stays mounted while staff move between pages. */
+export default function StaffLayout() {
+  return (
+    <StaffShell>
+      <Suspense fallback={<p role="status">Loading…</p>}>
+        <Outlet />
+      </Suspense>
+    </StaffShell>
   );
 }

@@ -1,13 +1,15 @@
 /**
  * The store create/edit dialog (SPEC §2 'Edit form fields'): ID (read-only, when it exists), Archive Store,
- * Name, Store ID, Image (a file name under the store images, with an upload), Deadline, Event start and end,
- * the order cut-off (DESIGN deviation 6), Email BCC, Supplemental Email Text, Store Header Text; Save and
+ * Name, Store ID, Image (picked from the store images, or uploaded), Deadline, Event start and end, the
+ * order cut-off (DESIGN deviation 6), Email BCC, Supplemental Email Text, Store Header Text; Save and
  * Cancel. The shared storeFormSchema checks the fields; the server's field errors are shown in place too.
+ * The fields scroll inside the dialog (one column when it is narrow, two when wide) under a fixed row of
+ * buttons, so Save and Cancel are always in reach.
  */
 import { storeFormSchema, type StoreForm, type StoreFormInput } from '@avp/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
-import { useForm, type Resolver } from 'react-hook-form';
+import { useEffect, useState } from 'react';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { ApiError, errorMessage } from '../../lib/api';
 import {
@@ -20,6 +22,20 @@ import {
   TextField,
 } from '../../ui';
 import { staffApi, uploadImage, type StaffStore, type StoresAnswer } from './api';
+
+const NO_IMAGE = 'no-image';
+
+/** 'No image', then the store images; a name that is not among them stays listed, marked, until changed. */
+function imageOptions(images: string[] | null, current: string) {
+  const names = images ?? [];
+  const missing = current !== '' && images !== null && !names.includes(current);
+  return [
+    { id: NO_IMAGE, label: 'No image' },
+    ...(missing ? [{ id: current, label: `${current} (not among the store images)` }] : []),
+    ...names.map((name) => ({ id: name, label: name })),
+    ...(images === null && current !== '' ? [{ id: current, label: current }] : []),
+  ];
+}
 
 interface Values {
   name: string;
@@ -70,9 +86,9 @@ export function StoreFormDialog(props: StoreFormDialogProps) {
         if (!open) props.onClose();
       }}
     >
-      <Modal className="kit-modal">
-        <Dialog className="kit-dialog">
-          <Heading slot="title" className="kit-dialog__title">
+      <Modal className="kit-modal staff-modal">
+        <Dialog className="kit-dialog staff-dialog">
+          <Heading slot="title" className="kit-dialog__title staff-dialog__title">
             {props.store ? 'Edit Store' : 'New Store'}
           </Heading>
           <StoreFormBody {...props} />
@@ -86,12 +102,30 @@ function StoreFormBody({ store, stores, onClose, onSaved }: StoreFormDialogProps
   const [failure, setFailure] = useState<string | null>(null);
   const [uploadNote, setUploadNote] = useState<string | null>(null);
   const [copyFrom, setCopyFrom] = useState('');
+  const [images, setImages] = useState<string[] | null>(null);
   const { control, handleSubmit, setError, setValue, formState } = useForm<Values, unknown, StoreForm>({
     // The schema's input types the optional image and cut-off as unknown (blank means null); the form holds text.
     resolver: zodResolver(storeFormSchema) as unknown as Resolver<Values, unknown, StoreForm>,
     defaultValues: valuesOf(store),
     mode: 'onTouched',
   });
+
+  const image = useWatch({ control, name: 'image' });
+
+  useEffect(() => {
+    let live = true;
+    staffApi.storeImages().then(
+      (names) => {
+        if (live) setImages(names);
+      },
+      (error: unknown) => {
+        if (live) setUploadNote(`The store images could not be listed. ${errorMessage(error)}`);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
 
   const submit = handleSubmit(async (form) => {
     setFailure(null);
@@ -116,95 +150,108 @@ function StoreFormBody({ store, stores, onClose, onSaved }: StoreFormDialogProps
     if (!file) return;
     setUploadNote(null);
     try {
-      const { image } = await uploadImage<{ image: string }>('/api/staff/store-images', file);
-      setValue('image', image, { shouldDirty: true, shouldValidate: true });
-      setUploadNote(`Uploaded as ${image}`);
+      const uploaded = await uploadImage<{ image: string }>('/api/staff/store-images', file);
+      setImages((names) => [...(names ?? []), uploaded.image].sort((a, b) => a.localeCompare(b)));
+      setValue('image', uploaded.image, { shouldDirty: true, shouldValidate: true });
+      setUploadNote(`Uploaded as ${uploaded.image}`);
     } catch (error) {
       setUploadNote(error instanceof Error ? error.message : String(error));
     }
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Store">
-      <div className="staff-form">
-        {store ? <TextField label="ID" value={String(store.id)} isReadOnly /> : null}
-        <FormCheckbox control={control} name="is_archived" label="Archive Store" />
-        <FormTextField control={control} name="name" label="Name" isRequired />
-        <FormTextField
-          control={control}
-          name="store_id"
-          label="Store ID"
-          isRequired
-          description="The store's address: /exhibitor_order/{Store ID}. Lowercase letters, digits and dashes."
-        />
-        <div className="staff-form__wide">
+    <form
+      className="staff-dialog__form"
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      aria-label="Store"
+    >
+      <div className="staff-dialog__body">
+        <div className="staff-form">
+          {store ? <TextField label="ID" value={String(store.id)} isReadOnly /> : null}
+          <FormCheckbox control={control} name="is_archived" label="Archive Store" />
+          <FormTextField control={control} name="name" label="Name" isRequired />
           <FormTextField
             control={control}
-            name="image"
-            label="Image"
-            description="A file name under the store images."
+            name="store_id"
+            label="Store ID"
+            isRequired
+            description="The store's address: /exhibitor_order/{Store ID}. Lowercase letters, digits and dashes."
           />
-          <label className="staff-muted">
-            Upload an image{' '}
-            <input
-              type="file"
-              accept="image/png,image/jpeg,image/webp,image/gif"
-              onChange={(e) => void upload(e.target.files?.[0])}
-            />
-          </label>
-          {uploadNote ? (
-            <p className="staff-muted" role="status">
-              {uploadNote}
-            </p>
-          ) : null}
-        </div>
-        <FormDateInput
-          control={control}
-          name="deadline"
-          label="Deadline"
-          isRequired
-          description="Last day of the 20% early-bird discount."
-        />
-        <FormDateInput
-          control={control}
-          name="order_cutoff"
-          label="Order cut-off"
-          description="Last day orders are taken; blank: the deadline."
-        />
-        <FormDateInput control={control} name="start_date" label="Event start date" isRequired />
-        <FormDateInput control={control} name="end_date" label="Event end date" isRequired />
-        <div className="staff-form__wide">
-          <FormTextField
-            control={control}
-            name="bcc"
-            label="Email BCC"
-            description="Addresses blind-copied on the confirmation e-mail, separated by commas."
-          />
-        </div>
-        <div className="staff-form__wide">
-          <FormTextArea control={control} name="email_text" label="Supplemental Email Text" rows={3} />
-        </div>
-        <div className="staff-form__wide">
-          <FormTextArea control={control} name="store_text" label="Store Header Text" rows={3} />
-        </div>
-        {store ? null : (
           <div className="staff-form__wide">
             <SelectField
-              label="Copy the price list of"
-              value={copyFrom}
-              onChange={setCopyFrom}
-              placeholder="No prices yet"
-              options={stores.map((s) => ({ id: String(s.id), label: `${s.name} (${s.store_id})` }))}
+              label="Image"
+              value={image === '' ? NO_IMAGE : image}
+              onChange={(next) =>
+                setValue('image', next === NO_IMAGE ? '' : next, { shouldDirty: true, shouldValidate: true })
+              }
+              options={imageOptions(images, image)}
+              placeholder={images === null ? 'Loading the store images…' : 'No image'}
+              description="Shown in the store's header. Choose one of the store images or upload a new one."
+              errorMessage={formState.errors.image?.message}
+            />
+            <label className="staff-upload">
+              Upload an image{' '}
+              <input
+                type="file"
+                accept="image/png,image/jpeg,image/webp,image/gif"
+                onChange={(e) => void upload(e.target.files?.[0])}
+              />
+            </label>
+            {uploadNote ? (
+              <p className="staff-muted" role="status">
+                {uploadNote}
+              </p>
+            ) : null}
+          </div>
+          <FormDateInput
+            control={control}
+            name="deadline"
+            label="Deadline"
+            isRequired
+            description="Last day of the 20% early-bird discount."
+          />
+          <FormDateInput
+            control={control}
+            name="order_cutoff"
+            label="Order cut-off"
+            description="Last day orders are taken; blank: the deadline."
+          />
+          <FormDateInput control={control} name="start_date" label="Event start date" isRequired />
+          <FormDateInput control={control} name="end_date" label="Event end date" isRequired />
+          <div className="staff-form__wide">
+            <FormTextField
+              control={control}
+              name="bcc"
+              label="Email BCC"
+              description="Addresses blind-copied on the confirmation e-mail, separated by commas."
             />
           </div>
-        )}
+          <div className="staff-form__wide">
+            <FormTextArea control={control} name="email_text" label="Supplemental Email Text" rows={3} />
+          </div>
+          <div className="staff-form__wide">
+            <FormTextArea control={control} name="store_text" label="Store Header Text" rows={3} />
+          </div>
+          {store ? null : (
+            <div className="staff-form__wide">
+              <SelectField
+                label="Copy the price list of"
+                value={copyFrom}
+                onChange={setCopyFrom}
+                placeholder="No prices yet"
+                options={stores.map((s) => ({ id: String(s.id), label: `${s.name} (${s.store_id})` }))}
+              />
+            </div>
+          )}
+        </div>
+        {failure ? (
+          <p role="alert" className="staff-error">
+            {failure}
+          </p>
+        ) : null}
       </div>
-      {failure ? (
-        <p role="alert" className="staff-error">
-          {failure}
-        </p>
-      ) : null}
-      <div className="kit-dialog__actions">
+      <div className="kit-dialog__actions staff-dialog__actions">
         <Button variant="secondary" onPress={onClose}>
           Cancel
         </Button>

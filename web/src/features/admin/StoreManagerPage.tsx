@@ -17,7 +17,6 @@ import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { errorMessage } from '../../lib/api';
 import { Button, Checkbox, ConfirmDialog } from '../../ui';
 import { staffApi, type StaffStore, type StoresAnswer } from './api';
-import { StaffShell } from './StaffShell';
 import { StoreFormDialog } from './StoreFormDialog';
 
 export const STORE_IMAGE_BASE = '/media/stores/';
@@ -35,14 +34,6 @@ type Pending =
   | null;
 
 export default function StoreManagerPage() {
-  return (
-    <StaffShell>
-      <StoreManager />
-    </StaffShell>
-  );
-}
-
-function StoreManager() {
   const [stores, setStores] = useState<StaffStore[] | null>(null);
   const [archivedView, setArchivedView] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
@@ -82,9 +73,12 @@ function StoreManager() {
         <h1 id="stores-title">{title}</h1>
         <div className="staff-actions">
           <Button onPress={() => setPending({ kind: 'edit', store: null })}>New</Button>
-          <Button variant="secondary" onPress={() => setArchivedView((v) => !v)}>
-            {archivedView ? SHOW_ACTIVE : viewArchived(archivedCount)}
-          </Button>
+          {/* The count is known only once the list is in: no 'View Archived (0)' while it loads. */}
+          {stores === null ? null : (
+            <Button variant="secondary" onPress={() => setArchivedView((v) => !v)}>
+              {archivedView ? SHOW_ACTIVE : viewArchived(archivedCount)}
+            </Button>
+          )}
         </div>
       </div>
       {failure ? (
@@ -102,7 +96,7 @@ function StoreManager() {
           <p role="status">Loading stores…</p>
         )
       ) : (
-        <table className="staff-table" aria-labelledby="stores-title">
+        <table className="staff-table staff-table--cards" aria-labelledby="stores-title">
           <thead>
             <tr>
               <th>Name</th>
@@ -120,48 +114,55 @@ function StoreManager() {
           <tbody>
             {shown.map((store) => (
               <tr key={store.id}>
-                <td>{store.name}</td>
-                <td>
+                <td data-label="Name">{store.name}</td>
+                <td data-label="Url">
                   <a href={`/exhibitor_order/${store.store_id}`}>{store.store_id}</a>
                 </td>
-                <td>
-                  {formatDate(store.deadline)}
-                  {store.order_cutoff ? (
-                    <div className="staff-muted">Orders until {formatDate(store.order_cutoff)}</div>
-                  ) : null}
+                <td data-label="Deadline">
+                  <div>
+                    {formatDate(store.deadline)}
+                    {store.order_cutoff ? (
+                      <div className="staff-muted">Orders until {formatDate(store.order_cutoff)}</div>
+                    ) : null}
+                  </div>
                 </td>
-                <td>{formatDateRange(store.start_date, store.end_date)}</td>
-                <td>
+                <td data-label="Event Dates">{formatDateRange(store.start_date, store.end_date)}</td>
+                <td data-label="Image">
                   {store.image ? (
-                    <>
-                      <img src={`${STORE_IMAGE_BASE}${encodeURIComponent(store.image)}`} alt="" />
+                    <div>
+                      <img
+                        src={`${STORE_IMAGE_BASE}${encodeURIComponent(store.image)}`}
+                        alt={`${store.name} logo`}
+                      />
                       <div className="staff-muted">{store.image}</div>
-                    </>
+                    </div>
                   ) : null}
                 </td>
-                <td>
-                  {store.email_text ? <div>Email: {store.email_text}</div> : null}
-                  {store.store_text ? <div>Header: {store.store_text}</div> : null}
+                <td data-label="Custom Text">
+                  <div className="staff-custom-text">
+                    {store.email_text ? <p>Email: {store.email_text}</p> : null}
+                    {store.store_text ? <p>Header: {store.store_text}</p> : null}
+                  </div>
                 </td>
-                <td>
+                <td data-label="Active">
                   <Checkbox
                     label="Active"
                     value={store.is_active}
                     onChange={(value) => apply(() => staffApi.setActive(store.id, value))}
                   />
                 </td>
-                <td>
+                <td data-label={archivedView ? 'UnArchive' : 'Archive'}>
                   <Button dense variant="secondary" onPress={() => setPending({ kind: 'archive', store })}>
                     {store.is_archived ? 'UnArchive' : 'Archive'}
                   </Button>
                 </td>
-                <td>
+                <td data-label="Edit">
                   <Button dense variant="secondary" onPress={() => setPending({ kind: 'edit', store })}>
                     Edit
                   </Button>
                 </td>
                 {archivedView ? (
-                  <td>
+                  <td data-label="Delete">
                     <Button dense variant="secondary" onPress={() => setPending({ kind: 'delete', store })}>
                       Delete
                     </Button>

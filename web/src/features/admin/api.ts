@@ -45,6 +45,8 @@ export const staffApi = {
   setArchived: (id: number, is_archived: boolean) =>
     apiRequest<StoresAnswer>('POST', `/api/staff/stores/${id}/archive`, { is_archived }),
   deleteStore: (id: number) => apiRequest<StoresAnswer>('DELETE', `/api/staff/stores/${id}`),
+  storeImages: () =>
+    apiRequest<{ images: string[] }>('GET', '/api/staff/store-images').then((answer) => answer.images),
   products: () => apiRequest<{ products: StaffProduct[] }>('GET', '/api/staff/products'),
   createProduct: (body: unknown) =>
     apiRequest<{ products: StaffProduct[] }>('POST', '/api/staff/products', body),

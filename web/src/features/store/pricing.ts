@@ -28,6 +28,7 @@ export function summaryLines(cart: Cart): SummaryLine[] {
   return cart.map(({ product, count }) => ({
     key: product.id,
     name: product.name,
+    picture: product.images[0] ?? null,
     quantity: count,
     unitAmount: product.price,
     lineTotal: product.price * count,

@@ -1,14 +1,12 @@
 /**
  * The staff inbox (/staff/uploads, issue 8): sent submissions newest first with client, form type and
  * fields; each file with name, size, sha-256, status and a download link (served with Range support);
- * mark as handled; filters by form type and handled state.
+ * mark as handled; filters by form type and handled state. The staff shell around it signs staff in.
  */
 import { formatBytes, type InboxSubmission } from '@avp/shared';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { LoginForm } from '../account';
 import { apiRequest, errorMessage } from '../../lib/api';
-import { useSession } from '../../lib/session';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Button, SelectField } from '../../ui';
 import { TITLES } from './UploadForms';
@@ -46,20 +44,17 @@ async function fetchInbox(formType: string, handled: string): Promise<InboxSubmi
 
 export default function InboxPage() {
   useDocumentTitle('Uploads inbox');
-  const { status, user } = useSession();
   const [params] = useSearchParams();
   const highlight = params.get('submission');
   const [formType, setFormType] = useState('all');
   const [handled, setHandled] = useState('all');
   const [rows, setRows] = useState<InboxSubmission[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const isStaff = status === 'signedIn' && user?.role === 'staff';
 
   const [version, setVersion] = useState(0);
   const reload = () => setVersion((v) => v + 1);
 
   useEffect(() => {
-    if (!isStaff) return undefined;
     let current = true;
     fetchInbox(formType, handled).then(
       (submissions) => {
@@ -74,7 +69,7 @@ export default function InboxPage() {
     return () => {
       current = false;
     };
-  }, [isStaff, formType, handled, version]);
+  }, [formType, handled, version]);
 
   async function mark(id: string, value: boolean) {
     try {
@@ -88,84 +83,80 @@ export default function InboxPage() {
   return (
     <section className="uploads-inbox" aria-labelledby="inbox-title">
       <h1 id="inbox-title">Uploads inbox</h1>
-      {status === 'loading' ? <p role="status">Loading…</p> : null}
-      {status !== 'loading' && !isStaff ? <LoginForm requireRole="staff" title="Staff sign in" /> : null}
-      {isStaff ? (
-        <>
-          <div className="uploads-inbox-filters">
-            <SelectField label="Form type" options={FORM_OPTIONS} value={formType} onChange={setFormType} />
-            <SelectField label="Handled" options={HANDLED_OPTIONS} value={handled} onChange={setHandled} />
-            <Button variant="secondary" onPress={reload}>
-              Refresh
-            </Button>
-          </div>
-          {failure ? (
-            <p className="kit-error" role="alert">
-              {failure}
-            </p>
-          ) : null}
-          {rows === null ? <p role="status">Loading…</p> : null}
-          {rows && rows.length === 0 ? <p>No submissions.</p> : null}
-          {rows?.map((row) => (
-            <article
-              key={row.id}
-              aria-label={`Submission from ${row.client.firstName} ${row.client.lastName}`}
-              className={row.id === highlight ? 'uploads-highlight' : undefined}
-              data-testid="inbox-submission"
-            >
-              <h2>
-                {TITLES[row.formType]} — {row.client.firstName} {row.client.lastName}
-                {row.client.company ? ` (${row.client.company})` : ''}
-              </h2>
-              <p>
-                {row.client.email} · sent {row.submittedAt ? new Date(row.submittedAt).toLocaleString() : ''}{' '}
-                · {row.handledAt ? 'Handled' : 'Not handled'}
-              </p>
-              <dl>
-                {Object.entries(row.fields)
-                  .filter(([, value]) => value !== '')
-                  .map(([key, value]) => (
-                    <div key={key}>
-                      <dt>{FIELD_LABELS[key] ?? key}</dt>
-                      <dd>{value}</dd>
-                    </div>
-                  ))}
-              </dl>
-              <table>
-                <thead>
-                  <tr>
-                    <th>File</th>
-                    <th>Size</th>
-                    <th>SHA-256</th>
-                    <th>Status</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {row.files.map((file) => (
-                    <tr key={file.id} data-testid="inbox-file">
-                      <td>{file.name}</td>
-                      <td>{formatBytes(file.size)}</td>
-                      <td className="uploads-sha">{file.sha256}</td>
-                      <td>{file.status === 'complete' ? 'Complete' : 'Uploading'}</td>
-                      <td>
-                        {file.status === 'complete' ? (
-                          <a href={`/api/uploads/inbox/files/${file.id}/download`} download>
-                            Download
-                          </a>
-                        ) : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Button variant="secondary" onPress={() => void mark(row.id, row.handledAt === null)}>
-                {row.handledAt ? 'Mark not handled' : 'Mark handled'}
-              </Button>
-            </article>
-          ))}
-        </>
+      <div className="uploads-inbox-filters">
+        <SelectField label="Form type" options={FORM_OPTIONS} value={formType} onChange={setFormType} />
+        <SelectField label="Handled" options={HANDLED_OPTIONS} value={handled} onChange={setHandled} />
+        <Button variant="secondary" onPress={reload}>
+          Refresh
+        </Button>
+      </div>
+      {failure ? (
+        <p className="kit-error" role="alert">
+          {failure}
+        </p>
       ) : null}
+      {rows === null ? <p role="status">Loading…</p> : null}
+      {rows && rows.length === 0 ? <p>No submissions.</p> : null}
+      {rows?.map((row) => (
+        <article
+          key={row.id}
+          aria-label={`Submission from ${row.client.firstName} ${row.client.lastName}`}
+          className={row.id === highlight ? 'uploads-highlight' : undefined}
+          data-testid="inbox-submission"
+        >
+          <h2>
+            {TITLES[row.formType]} — {row.client.firstName} {row.client.lastName}
+            {row.client.company ? ` (${row.client.company})` : ''}
+          </h2>
+          <p>
+            {row.client.email} · sent {row.submittedAt ? new Date(row.submittedAt).toLocaleString() : ''} ·{' '}
+            {row.handledAt ? 'Handled' : 'Not handled'}
+          </p>
+          <dl>
+            {Object.entries(row.fields)
+              .filter(([, value]) => value !== '')
+              .map(([key, value]) => (
+                <div key={key}>
+                  <dt>{FIELD_LABELS[key] ?? key}</dt>
+                  <dd>{value}</dd>
+                </div>
+              ))}
+          </dl>
+          <div className="uploads-table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th>File</th>
+                  <th>Size</th>
+                  <th>SHA-256</th>
+                  <th>Status</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {row.files.map((file) => (
+                  <tr key={file.id} data-testid="inbox-file">
+                    <td>{file.name}</td>
+                    <td>{formatBytes(file.size)}</td>
+                    <td className="uploads-sha">{file.sha256}</td>
+                    <td>{file.status === 'complete' ? 'Complete' : 'Uploading'}</td>
+                    <td>
+                      {file.status === 'complete' ? (
+                        <a href={`/api/uploads/inbox/files/${file.id}/download`} download>
+                          Download
+                        </a>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Button variant="secondary" onPress={() => void mark(row.id, row.handledAt === null)}>
+            {row.handledAt ? 'Mark not handled' : 'Mark handled'}
+          </Button>
+        </article>
+      ))}
     </section>
   );
 }

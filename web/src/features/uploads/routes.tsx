@@ -1,9 +1,9 @@
 /**
- * The uploads feature's routes (issue 8), code-split: the staff inbox /staff/uploads. The client
- * utility itself is shown by /client (features/account's ClientPage) through `UploadUtility` below.
+ * The uploads feature's code-split pages (issue 8): the staff inbox, which the staff pages' routes mount at
+ * /staff/uploads inside the staff shell, and the client utility, shown by /client (features/account's
+ * ClientPage) through `UploadUtility` below.
  */
 import { Suspense, type ReactNode } from 'react';
-import { Route } from 'react-router';
 import { lazyModule } from '../../lib/lazyModule';
 import { afterZodSetup } from '../../lib/zodFirst';
 import { isInternetExplorer } from './ie';
@@ -50,15 +50,5 @@ export function UploadUtility() {
   );
 }
 
-export const uploadsRoutes = (
-  <>
-    <Route
-      path="staff/uploads"
-      element={
-        <Loading>
-          <InboxPage />
-        </Loading>
-      }
-    />
-  </>
-);
+/** The staff inbox (/staff/uploads), shown inside the staff shell by the staff pages' routes. */
+export const StaffInboxPage = InboxPage;

@@ -3,6 +3,8 @@ import { CART_EMPTY, EARLY_BIRD_DISCOUNT_PERCENT, formatPrice, SERVICE_FEE_PERCE
 export interface SummaryLine {
   key: string | number;
   name: string;
+  /** The product's picture, shown as a thumbnail. */
+  picture?: string | null;
   quantity: number;
   unitAmount: number;
   lineTotal: number;
@@ -70,7 +72,7 @@ export function CartSummary({
                 <th scope="col" className="num">
                   Qty
                 </th>
-                <th scope="col" className="num">
+                <th scope="col" className="num store-table__price">
                   Price
                 </th>
                 <th scope="col" className="num">
@@ -81,9 +83,25 @@ export function CartSummary({
             <tbody>
               {lines.map((line) => (
                 <tr key={line.key}>
-                  <td>{line.name}</td>
+                  <td>
+                    <span className="store-table__item">
+                      {line.picture ? (
+                        <img
+                          className="store-table__thumbnail"
+                          src={line.picture}
+                          alt={line.name}
+                          width={48}
+                          height={48}
+                        />
+                      ) : null}
+                      <span>
+                        {line.name}
+                        <span className="store-table__each"> {money(line.unitAmount)} each</span>
+                      </span>
+                    </span>
+                  </td>
                   <td className="num">{line.quantity}</td>
-                  <td className="num">{money(line.unitAmount)}</td>
+                  <td className="num store-table__price">{money(line.unitAmount)}</td>
                   <td className="num">{money(line.lineTotal)}</td>
                 </tr>
               ))}

@@ -1,4 +1,4 @@
-import { STORE_CLOSED_NOTICE } from '@avp/shared';
+import { earlyBirdUntil, formatDate, STORE_CLOSED_NOTICE } from '@avp/shared';
 import { useEffect, type ReactNode } from 'react';
 import { Button } from '../../../ui';
 import { useDocumentTitle } from '../../../lib/useDocumentTitle';
@@ -11,7 +11,7 @@ import { StoreNotFound } from './StoreNotFound';
 /**
  * Every order page of one store: the store is loaded (loading text, an error with Retry, or the 404 page for
  * an unknown store id), the exhibitor header is drawn, and a closed store shows 'This store is currently
- * closed.' in place of the page's own content.
+ * closed.' in place of the page's own content. While early-bird pricing lasts, its last day is named.
  */
 export function StoreFrame({
   storeId,
@@ -54,7 +54,12 @@ export function StoreFrame({
           {STORE_CLOSED_NOTICE}
         </p>
       ) : (
-        children(ready)
+        <>
+          {ready.earlyBird ? (
+            <p className="store-earlybird">{earlyBirdUntil(formatDate(ready.deadline))}</p>
+          ) : null}
+          {children(ready)}
+        </>
       )}
     </div>
   );

@@ -13,7 +13,7 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm, useWatch, type Control } from 'react-hook-form';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import {
   Button,
   Checkbox,
@@ -91,6 +91,9 @@ function Checkout({ store }: { store: StoreData }) {
   useOrderIntent(store, cart);
   return (
     <>
+      <p className="store-back">
+        <Link to={`/exhibitor_order/${encodeURIComponent(store.store_id)}`}>Back to the products</Link>
+      </p>
       <CartSummary
         lines={summaryLines(cart)}
         amounts={previewAmounts(store, cart)}

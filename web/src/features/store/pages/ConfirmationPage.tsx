@@ -23,10 +23,35 @@ export default function ConfirmationPage() {
   return <Receipt key={result.orderId} result={result} />;
 }
 
+/**
+ * The pictures of the store's products by id, for the summary's thumbnails (null while asked; empty if the
+ * store cannot say). Asked alongside the order, so the receipt appears whole rather than shifting.
+ */
+function useProductPictures(storeId: string): ReadonlyMap<number, string> | null {
+  const [pictures, setPictures] = useState<ReadonlyMap<number, string> | null>(null);
+  useEffect(() => {
+    let live = true;
+    storeApi.getStore(storeId).then(
+      (store) => {
+        const entries = store.products.flatMap((p) => (p.images[0] ? [[p.id, p.images[0]] as const] : []));
+        if (live) setPictures(new Map(entries));
+      },
+      () => {
+        if (live) setPictures(new Map());
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [storeId]);
+  return pictures;
+}
+
 function Receipt({ result }: { result: PaymentReceiptRef }) {
   useDocumentTitle('Order confirmation');
   const [loaded, setLoaded] = useState<Loaded<OrderReceipt>>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  const pictures = useProductPictures(result.storeId);
 
   useEffect(() => {
     let live = true;
@@ -54,7 +79,7 @@ function Receipt({ result }: { result: PaymentReceiptRef }) {
     };
   }, [result, attempt]);
 
-  if (loaded.status === 'loading') {
+  if (loaded.status === 'loading' || (loaded.status === 'ready' && pictures === null)) {
     return (
       <p className="store-loading" role="status">
         Loading your receipt…
@@ -124,7 +149,11 @@ function Receipt({ result }: { result: PaymentReceiptRef }) {
       </section>
       <CartSummary
         title="Order summary"
-        lines={order.lines.map((line) => ({ key: line.productId, ...line }))}
+        lines={order.lines.map((line) => ({
+          key: line.productId,
+          picture: pictures?.get(line.productId) ?? null,
+          ...line,
+        }))}
         amounts={order}
         currency={order.currency}
       />

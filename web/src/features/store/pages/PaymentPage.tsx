@@ -6,6 +6,7 @@ import {
   STORE_CLOSED_TRANSACTION,
 } from '@avp/shared';
 import { Suspense, useEffect, useRef, useState, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { lazyModule } from '../../../lib/lazyModule';
 import { Button, Checkbox } from '../../../ui';
@@ -15,6 +16,7 @@ import { CartSummary } from '../components/CartSummary';
 import { StoreFrame } from '../components/StoreFrame';
 import { isStaleIntentError, renewIntent, useOrderIntent } from '../intent';
 import { TestCardForm } from '../payment/TestCardForm';
+import { ConfirmationPage } from '../routes';
 import { CardInputError, PaymentFailure, type PaymentMethodHandle } from '../payment/types';
 import { currencyOf, currentCart, previewAmounts, summaryLines } from '../pricing';
 import {
@@ -38,6 +40,7 @@ export const RENTAL_TERMS =
   'I accept the rental terms: rental does NOT include electrical services in the booth, and the renter is responsible for loss or damage of equipment in the booth.';
 export const PAY_NOW = 'Pay now';
 export const PROCESSING = 'Processing your payment…';
+export const LOADING_RECEIPT = 'Payment received. Loading your receipt…';
 
 /** /payment (SPEC §2): the card form, the terms and Pay now, for the store the exhibitor is ordering from. */
 export default function PaymentPage() {
@@ -94,8 +97,14 @@ function Payment({ store }: { store: StoreData }) {
   const customer = customerOf(draft);
   const infoComplete = checkoutFormSchema(store).safeParse(customer).success;
 
+  // The receipt's code is fetched while the exhibitor types, so the confirmation follows at once.
+  useEffect(() => {
+    void ConfirmationPage.preload();
+  }, []);
+
   const succeed = (result: PaymentResult, paidIntent: StoredIntent) => {
-    setPhase('success');
+    // Committed before the cart is cleared: the emptied payment page must never be drawn.
+    flushSync(() => setPhase('success'));
     recordPayment({ orderId: result.orderId, token: paidIntent.token, storeId: store.store_id });
     void navigate('/confirmation');
   };
@@ -159,6 +168,17 @@ function Payment({ store }: { store: StoreData }) {
       setPhase('idle');
     }
   };
+
+  if (phase === 'success') {
+    return (
+      <section className="store-panel" aria-label="Payment">
+        <h2 className="store-panel__title">Thank you</h2>
+        <p className="store-loading" role="status">
+          {LOADING_RECEIPT}
+        </p>
+      </section>
+    );
+  }
 
   return (
     <>

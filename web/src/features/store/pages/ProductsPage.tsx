@@ -1,5 +1,12 @@
-import { CART_EMPTY, formatPrice, QUANTITY_DEFAULT, QUANTITY_MAX, QUANTITY_MIN } from '@avp/shared';
-import { useState } from 'react';
+import {
+  CART_EMPTY,
+  formatPrice,
+  NOTHING_FOR_SALE,
+  QUANTITY_DEFAULT,
+  QUANTITY_MAX,
+  QUANTITY_MIN,
+} from '@avp/shared';
+import { useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Button, NumberInput } from '../../../ui';
 import type { StoreData, StoreProduct } from '../api';
@@ -20,6 +27,14 @@ export default function ProductsPage() {
 }
 
 function Products({ store }: { store: StoreData }) {
+  if (store.products.length === 0) {
+    return (
+      <section className="store-products" aria-label="Products">
+        <h2 className="store-panel__title">Equipment</h2>
+        <p className="store-empty">{NOTHING_FOR_SALE}</p>
+      </section>
+    );
+  }
   return (
     <div className="store-columns">
       <section className="store-products" aria-label="Products">
@@ -31,7 +46,35 @@ function Products({ store }: { store: StoreData }) {
         </ul>
       </section>
       <CartEditor store={store} />
+      <CartBar store={store} />
     </div>
+  );
+}
+
+const checkoutPath = (storeId: string) => `/exhibitor_order/${encodeURIComponent(storeId)}/checkout`;
+
+/**
+ * On a phone the cart sits below every product: this bar keeps its count, total and Checkout in view
+ * (hidden by the stylesheet where the cart itself stays beside the products).
+ */
+function CartBar({ store }: { store: StoreData }) {
+  const { cart: stored } = useCart(store.store_id);
+  const cart = currentCart(store, stored);
+  if (cart.length === 0) return null;
+  const items = cart.reduce((sum, line) => sum + line.count, 0);
+  const { total } = previewAmounts(store, cart);
+  return (
+    <section className="store-cartbar" aria-label="Cart total">
+      <p className="store-cartbar__sum">
+        <a href="#cart">
+          {items} {items === 1 ? 'item' : 'items'}
+        </a>
+        <strong>{formatPrice(total, currencyOf(store))}</strong>
+      </p>
+      <Link className="kit-button kit-button--primary" to={checkoutPath(store.store_id)}>
+        Checkout
+      </Link>
+    </section>
   );
 }
 
@@ -47,7 +90,16 @@ function ProductCard({ storeId, product }: { storeId: string; product: StoreProd
   };
   return (
     <li className="store-product" aria-labelledby={`product-${product.id}`}>
-      {image ? <img className="store-product__image" src={image} alt="" loading="lazy" /> : null}
+      {image ? (
+        <img
+          className="store-product__image"
+          src={image}
+          alt={product.name}
+          width={120}
+          height={120}
+          loading="lazy"
+        />
+      ) : null}
       <div className="store-product__body">
         <h3 id={`product-${product.id}`} className="store-product__name">
           {product.name}
@@ -84,7 +136,7 @@ function CartEditor({ store }: { store: StoreData }) {
   const cart = currentCart(store, stored);
   const currency = currencyOf(store);
   return (
-    <section className="store-panel store-cart" aria-label="Cart">
+    <section className="store-panel store-cart" aria-label="Cart" id="cart" tabIndex={-1}>
       <h2 className="store-panel__title">Cart</h2>
       {cart.length === 0 ? (
         <p className="store-empty">{CART_EMPTY}</p>
@@ -93,7 +145,7 @@ function CartEditor({ store }: { store: StoreData }) {
           <ul className="store-cart__lines">
             {cart.map((line) => (
               <CartLineEditor
-                key={`${line.product.id}:${line.count}`}
+                key={line.product.id}
                 storeId={store.store_id}
                 product={line.product}
                 count={line.count}
@@ -106,7 +158,7 @@ function CartEditor({ store }: { store: StoreData }) {
       {cart.length > 0 ? (
         <Link
           className="kit-button kit-button--primary store-cart__checkout"
-          to={`/exhibitor_order/${encodeURIComponent(store.store_id)}/checkout`}
+          to={checkoutPath(store.store_id)}
         >
           Checkout
         </Link>
@@ -125,6 +177,25 @@ function CartLineEditor({
   count: number;
 }) {
   const [draft, setDraft] = useState<number | null>(count);
+  const [shown, setShown] = useState(count);
+  if (shown !== count) {
+    // The cart changed (Update here, or Add to cart above): the field starts again from the new count.
+    setShown(count);
+    setDraft(count);
+  }
+  const field = useRef<HTMLInputElement>(null);
+  const update = () => {
+    if (draft === null) return;
+    // The Update button goes away once applied: focus returns to the count (or the cart, when removed).
+    if (draft === 0) document.getElementById('cart')?.focus();
+    else field.current?.focus();
+    setCount(storeId, product, draft);
+  };
+  // SPEC §4: Update appears as soon as the count changes, not only once the field is left.
+  const typed = (text: string) => {
+    const value = /^\d+$/.test(text.trim()) ? Number(text) : null;
+    setDraft(value === null ? null : Math.min(QUANTITY_MAX, value));
+  };
   const changed = draft !== null && draft !== count;
   return (
     <li className="store-cart__line" aria-label={product.name}>
@@ -145,10 +216,12 @@ function CartLineEditor({
           max={QUANTITY_MAX}
           value={draft}
           onChange={setDraft}
+          onInputChange={typed}
+          inputRef={field}
           description={`${formatPrice(product.price, product.currency)} each`}
         />
         {changed ? (
-          <Button variant="secondary" dense onPress={() => setCount(storeId, product, draft)}>
+          <Button variant="secondary" dense onPress={update}>
             Update
           </Button>
         ) : null}
