@@ -190,6 +190,7 @@ const ROUTES: Record<string, { rule: Rule } & Call> = {
     body: () => ({ is_archived: false }),
   },
   'DELETE /api/staff/stores/:id': { rule: 'staff', params: (w) => ({ id: w.archivedStoreKey }) },
+  'GET /api/staff/store-images': { rule: 'staff' },
   'POST /api/staff/store-images': {
     rule: 'staff',
     query: '?name=logo.png',

@@ -363,6 +363,7 @@ function endpoints(f: Fixture): Endpoint[] {
       fields: { is_archived: field(true, false) },
     },
     { route: 'DELETE /api/staff/stores/:id', caller: 'staff', params: storeKey },
+    { route: 'GET /api/staff/store-images', caller: 'staff' },
     {
       route: 'POST /api/staff/store-images',
       caller: 'staff',
