@@ -135,7 +135,7 @@ const ROUTES: Record<string, { rule: Rule } & Call> = {
   'GET /api/getAllStores.php': { rule: 'public' },
   'POST /api/getAllStores.php': { rule: 'public', body: () => ({}) },
   'POST /api/updateStore.php': { rule: 'staff', body: () => ({}) },
-  'POST /api/deleteStore.php': { rule: 'staff', body: () => ({}) },
+  'POST /api/deleteStore.php': { rule: 'staff', body: (w) => ({ storeId: w.storeKey }) },
   'POST /api/stripeIntent.php': { rule: 'public', body: () => ({}) },
   'POST /api/sendOrderConfirmationEmail.php': { rule: 'public', body: () => ({}) },
   'POST /api/charge.php': { rule: 'staff', body: () => ({}) },
