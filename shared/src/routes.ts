@@ -38,6 +38,7 @@ export const STAFF_ROUTES = [
   '/staff/pull-sheet',
   '/staff/audit',
   '/staff/uploads',
+  '/staff/payment-test',
 ] as const;
 
 /** Pages that hide the marketing header, contact panel and footer (SPEC §2 'Layout elements'). */
