@@ -448,6 +448,8 @@ test.describe('accessibility (axe-core)', () => {
   test('the 404 page, the open lightbox, the newsletter dialog and the mobile menu have no axe violations', async ({
     page,
   }) => {
+    // Four full axe analyses in one test: more than the default 30 s on a 2-core runner.
+    test.slow();
     const check = async () => {
       const results = await new AxeBuilder({ page }).analyze();
       expect(
