@@ -313,8 +313,9 @@ test.describe('client upload portal', () => {
     browser,
     baseURL,
   }) => {
-    // 12–20 s on this two-CPU machine; the rest is room for a busy CI runner.
-    test.setTimeout(45_000);
+    // 12–20 s on this two-CPU machine. A part abandoned mid-body keeps its write claim until the lease
+    // runs out (up to 10 s), so the resumed send may wait that long: room for it and a busy CI runner.
+    test.setTimeout(90_000);
     const dir = mkdtempSync(join(tmpdir(), 'avp-e2e-pause-'));
     try {
       const MiB = 1024 * 1024;
@@ -369,7 +370,7 @@ test.describe('client upload portal', () => {
       // Resume: the keynote continues where it stopped, and the submission is sent.
       await gate.open();
       await page.getByRole('button', { name: 'Resume keynote-session.mp4' }).click();
-      await expect(page.getByText('Thank you! Your files were received.')).toBeVisible({ timeout: 20_000 });
+      await expect(page.getByText('Thank you! Your files were received.')).toBeVisible({ timeout: 45_000 });
       // Part 1 was stored before the pause and not sent again; the other six after the resume.
       const keynoteId = gate.stored[0]!.split('/')[0]!;
       const keynoteParts = gate.partsOf(keynoteId);
