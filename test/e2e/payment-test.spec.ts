@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
+import { createStaff, STAFF_PASSWORD } from '../support/staff-account';
 
 /**
  * SPEC §2 'A payment test page posts a card form to /api/charge.php', against the real server with the
@@ -9,33 +8,7 @@ import { expect, test } from '../support/fixtures';
  * account is turned away.
  */
 
-const root = resolve(import.meta.dirname, '..', '..');
-const PASSWORD = 'Staff passphrase 9';
-
-function createStaff(email: string): void {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: the Playwright global setup did not run.');
-  execFileSync(
-    process.execPath,
-    [
-      join(root, 'api', 'dist', 'cli', 'admin.js'),
-      'create',
-      '--email',
-      email,
-      '--password',
-      PASSWORD,
-      '--first',
-      'Ada',
-      '--last',
-      'Tester',
-    ],
-    {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-      stdio: 'pipe',
-    },
-  );
-}
+const PASSWORD = STAFF_PASSWORD;
 
 function text(scope: Page | Locator, name: string): Locator {
   return scope.getByRole('textbox', { name, exact: true });
@@ -51,7 +24,7 @@ async function fillCard(form: Locator, number: string) {
 test.describe('the staff payment test page', () => {
   test('staff charge test cards and read each outcome', async ({ page }) => {
     const email = `payment-test-${Date.now()}@example.com`;
-    createStaff(email);
+    createStaff(email, 'Tester');
     await page.goto('/manage_order_forms');
     const signIn = page.getByRole('form', { name: 'Staff sign in' });
     await text(signIn, 'Email').fill(email);

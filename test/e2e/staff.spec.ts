@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import {
   formatPrice,
@@ -13,6 +11,7 @@ import {
   storeImageUnknown,
 } from '@avp/shared';
 import { expect, test } from '../support/fixtures';
+import { createStaff, STAFF_PASSWORD } from '../support/staff-account';
 
 /**
  * The staff screens end to end (issue 7) against the real server: the store manager of SPEC §2 (new store,
@@ -21,36 +20,10 @@ import { expect, test } from '../support/fixtures';
  * export, and the audit log of these changes.
  */
 
-const root = resolve(import.meta.dirname, '..', '..');
 /** A 1×1 PNG, small enough to upload as a store image or a product picture. */
 const PNG_1PX =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-const PASSWORD = 'Staff passphrase 9';
-
-function createStaff(email: string): void {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: the Playwright global setup did not run.');
-  execFileSync(
-    process.execPath,
-    [
-      join(root, 'api', 'dist', 'cli', 'admin.js'),
-      'create',
-      '--email',
-      email,
-      '--password',
-      PASSWORD,
-      '--first',
-      'Ada',
-      '--last',
-      'Staffer',
-    ],
-    {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-      stdio: 'pipe',
-    },
-  );
-}
+const PASSWORD = STAFF_PASSWORD;
 
 function text(scope: Page | Locator, name: string): Locator {
   return scope.getByRole('textbox', { name, exact: true });

@@ -295,10 +295,6 @@ export async function createIntent(
   };
 }
 
-function deps(config: Config, db: Database, logger: Logger): OrderDeps {
-  return { config, db, logger };
-}
-
 /** A provider call whose failure is the provider's: 502 with the spec's text, the cause logged. */
 async function gatewayCall<T>(logger: Logger, run: () => Promise<T>): Promise<T> {
   try {
@@ -311,7 +307,7 @@ async function gatewayCall<T>(logger: Logger, run: () => Promise<T>): Promise<T>
 
 /** Best effort: points the intent back at the amount the order holds after a change that did not apply. */
 async function restoreIntentAmount(
-  { db, logger }: OrderDeps,
+  { db, logger }: Pick<OrderDeps, 'db' | 'logger'>,
   orderId: string,
   store: StoreInstance,
   gateway: PaymentGateway,
@@ -403,7 +399,7 @@ export async function updateIntent(
       );
     });
   } catch (error) {
-    await restoreIntentAmount(deps(config, db, logger), order.id, store, gateway, intentId);
+    await restoreIntentAmount({ db, logger }, order.id, store, gateway, intentId);
     const current = await Order.findByPk(order.id);
     if (error instanceof AppError && current && current.status !== 'pending') {
       throw new AppError(409, 'order_not_pending', ORDER_NOT_PENDING);
