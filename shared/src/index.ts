@@ -16,3 +16,5 @@ export * from './schemas/index.js';
 export * from './upload-client/index.js';
 export type * from './api/store.js';
 export type * from './api/staff.js';
+export type * from './api/imports.js';
+export { IMPORT_STATUSES } from './api/imports.js';

@@ -13,3 +13,37 @@ export const cloudPickResultSchema = z.object({
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 export type CloudPickResult = z.infer<typeof cloudPickResultSchema>;
+
+/**
+ * What the browser or the desktop app posts to start a server-side import: the provider, the provider's
+ * file id or (Dropbox Chooser, Box or Graph links) a link on the provider's own hosts, the name, the size
+ * when the picker knows it, and the access token the picker or the app's sign-in gave.
+ */
+export const cloudImportRequestSchema = z
+  .object({
+    provider: z.enum(CLOUD_PROVIDERS),
+    fileId: z.string().min(1).max(512).optional(),
+    link: z
+      .url({ protocol: /^https?$/ })
+      .max(4096)
+      .optional(),
+    name: z.string().trim().min(1).max(255),
+    size: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+    mimeType: z.string().max(255).optional(),
+    accessToken: z.string().min(1).max(8192).optional(),
+  })
+  .refine((v) => v.fileId !== undefined || v.link !== undefined, {
+    message: 'A file id or a link is required.',
+    path: ['fileId'],
+  });
+export type CloudImportRequest = z.infer<typeof cloudImportRequestSchema>;
+
+/** A fresh token (and, for link-based picks, optionally a fresh link) for an import waiting in needs_auth. */
+export const cloudImportTokenSchema = z.object({
+  accessToken: z.string().min(1).max(8192),
+  link: z
+    .url({ protocol: /^https?$/ })
+    .max(4096)
+    .optional(),
+});
+export type CloudImportToken = z.infer<typeof cloudImportTokenSchema>;

@@ -1,3 +1,5 @@
+import type { CloudImportInfo } from '../api/imports.js';
+
 /**
  * The multipart upload protocol's wire shapes (DESIGN 'Uploads', docs/api.md 'Uploads'), shared by the
  * server, the browser and the desktop app.
@@ -69,6 +71,8 @@ export interface UploadFileInfo {
   status: UploadFileStatus;
   /** Part numbers the server holds, ascending (absent in lists of many files). */
   receivedParts?: number[];
+  /** Present when the server imports this file from a cloud provider (api/imports.ts); it owns the parts. */
+  import?: CloudImportInfo;
 }
 
 export interface SubmissionInfo {
