@@ -110,6 +110,26 @@ function timeZone(fallback: string) {
   });
 }
 
+const trimSlash = (value: string): string => value.replace(/\/+$/, '');
+
+/** A comma-separated list of http(s) URLs, with a default. */
+function urlList(fallback: string) {
+  return raw.transform((value, ctx): string[] => {
+    const items = (value ?? fallback)
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+    for (const item of items) {
+      const parsed = URL.parse(item);
+      if (parsed === null || !['http:', 'https:'].includes(parsed.protocol)) {
+        ctx.addIssue({ code: 'custom', message: `must be comma-separated http(s) URLs ${got(item)}` });
+        return z.NEVER;
+      }
+    }
+    return items;
+  });
+}
+
 /** true/false, a hop count, or Express's list of trusted addresses ('loopback', '10.0.0.0/8', ...). */
 const trustProxy = raw.transform((value): boolean | number | string => {
   if (value === undefined) return false;
@@ -149,11 +169,39 @@ const schema = z
     STRIPE_WEBHOOK_SECRET: pattern(/^whsec_\w+$/, 'a Stripe webhook signing secret (whsec_…)'),
     // Where the Stripe SDK sends API calls (default: Stripe's own API); tests point it at a local stand-in.
     STRIPE_API_URL: url(['http:', 'https:']),
+    // Cloud sources (README 'Files from cloud accounts'): a provider's picker shows only when its keys are set.
     GOOGLE_CLIENT_ID: raw,
     GOOGLE_API_KEY: raw,
+    GOOGLE_APP_ID: pattern(/^\d{1,20}$/, 'the Google Cloud project number (digits)'),
     DROPBOX_APP_KEY: raw,
     BOX_CLIENT_ID: raw,
+    BOX_CLIENT_SECRET: raw,
     ONEDRIVE_CLIENT_ID: raw,
+    // Where the server reaches each provider's API (default: the provider's own); tests aim them at stand-ins.
+    GOOGLE_API_URL: url(['http:', 'https:']).transform((v) => trimSlash(v ?? 'https://www.googleapis.com')),
+    DROPBOX_API_URL: url(['http:', 'https:']).transform((v) => trimSlash(v ?? 'https://api.dropboxapi.com')),
+    DROPBOX_CONTENT_URL: url(['http:', 'https:']).transform((v) =>
+      trimSlash(v ?? 'https://content.dropboxapi.com'),
+    ),
+    BOX_API_URL: url(['http:', 'https:']).transform((v) => trimSlash(v ?? 'https://api.box.com')),
+    BOX_AUTHORIZE_URL: url(['http:', 'https:']).transform(
+      (v) => v ?? 'https://account.box.com/api/oauth2/authorize',
+    ),
+    GRAPH_API_URL: url(['http:', 'https:']).transform((v) =>
+      trimSlash(v ?? 'https://graph.microsoft.com/v1.0'),
+    ),
+    ONEDRIVE_AUTHORITY: url(['https:']).transform((v) => v ?? 'https://login.microsoftonline.com/common'),
+    // What the browser loads for each picker (comma-separated); tests serve stand-ins.
+    GOOGLE_PICKER_SCRIPTS: urlList(
+      'https://apis.google.com/js/api.js,https://accounts.google.com/gsi/client',
+    ),
+    DROPBOX_PICKER_SCRIPTS: urlList('https://www.dropbox.com/static/api/2/dropins.js'),
+    BOX_PICKER_SCRIPTS: urlList(
+      'https://cdn01.boxcdn.net/platform/elements/23.0.0/en-US/picker.js,https://cdn01.boxcdn.net/platform/elements/23.0.0/en-US/picker.css',
+    ),
+    ONEDRIVE_PICKER_URL: urlList('https://onedrive.live.com/picker'),
+    // Cloud imports copied at once by each API process.
+    IMPORT_CONCURRENCY: integer(2, 1, 64),
     TZ_STORE: timeZone('America/New_York'),
     MAILING_LIST_URL: url(['http:', 'https:']),
     MEDIA_BASE_URL: url(['http:', 'https:']),
