@@ -24,11 +24,15 @@ import {
 import { staffMediaRoutes, staffRoutes } from './modules/staff/index.js';
 import { storePageExists, storeRoutes, stripeWebhookRoutes } from './modules/store/index.js';
 import { RunningHashes, uploadsRoutes } from './modules/uploads/index.js';
+import { importsRoutes } from './modules/imports/index.js';
+import { createCloudSources } from './adapters/cloud/index.js';
 
 export interface AppDeps {
   config: Config;
   db: Database;
   logger: Logger;
+  /** This process's import worker, woken when an import is queued (it also looks every second). */
+  importWorker?: { wake(): void };
 }
 
 export const JSON_BODY_LIMIT = '1mb';
@@ -71,6 +75,15 @@ export function createApp(deps: AppDeps): Express {
   // Upload parts are raw bytes streamed to storage; express.json above reads application/json only.
   const storage = createUploadStorage(config);
   const hashes = new RunningHashes();
+  api.use(
+    importsRoutes({
+      ...deps,
+      storage,
+      hashes,
+      sources: createCloudSources(config),
+      onQueued: () => deps.importWorker?.wake(),
+    }),
+  );
   api.use(uploadsRoutes({ ...deps, storage, hashes }));
   api.use('/staff', staffRoutes(deps));
   api.use(legacyRoutes({ ...deps, storage, hashes }));

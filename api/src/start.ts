@@ -12,6 +12,8 @@ import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
 import { startMailWorker } from './modules/mail/index.js';
 import type { MailWorker } from './modules/mail/index.js';
+import { startImportWorker } from './modules/imports/index.js';
+import type { ImportWorker } from './modules/imports/index.js';
 import { startUploadCleanup } from './modules/uploads/index.js';
 import type { UploadCleanup } from './modules/uploads/index.js';
 
@@ -33,6 +35,8 @@ export interface RunningServer {
   mailWorker: MailWorker;
   /** Removes unfinished uploads older than UPLOAD_RETENTION_DAYS; stopped by close(). */
   uploadCleanup: UploadCleanup;
+  /** Copies cloud imports; stopped by close(), its leases released for another process. */
+  importWorker: ImportWorker;
   /** Stops accepting connections, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -52,6 +56,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let server: Server | undefined;
   let mailWorker: MailWorker | undefined;
   let uploadCleanup: UploadCleanup | undefined;
+  let importWorker: ImportWorker | undefined;
   try {
     const applied = await migrateUp(db, logger);
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
@@ -59,7 +64,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
     mailWorker = startMailWorker({ config, db, logger });
     uploadCleanup = startUploadCleanup({ config, db, logger });
-    const app = createApp({ config, db, logger });
+    importWorker = startImportWorker({ config, db, logger });
+    const app = createApp({ config, db, logger, importWorker });
     server = createServer(app);
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
@@ -74,6 +80,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const listening = server;
     const worker = mailWorker;
     const cleanup = uploadCleanup;
+    const imports = importWorker;
     return {
       url,
       port,
@@ -83,12 +90,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       logger,
       mailWorker: worker,
       uploadCleanup: cleanup,
-      close: () => (closing ??= shutdown(listening, db, worker, cleanup)),
+      importWorker: imports,
+      close: () => (closing ??= shutdown(listening, db, [worker, cleanup, imports])),
     };
   } catch (error) {
     server?.close();
     await mailWorker?.stop().catch(() => undefined);
     await uploadCleanup?.stop().catch(() => undefined);
+    await importWorker?.stop().catch(() => undefined);
     await db.close().catch(() => undefined);
     throw error;
   }
@@ -119,8 +128,8 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 async function shutdown(
   server: Server,
   db: Database,
-  mailWorker: MailWorker,
-  uploadCleanup: UploadCleanup,
+  /** Background jobs, stopped in order after the last request and before the database closes. */
+  jobs: { stop(): Promise<void> }[],
 ): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
@@ -128,7 +137,6 @@ async function shutdown(
   force.unref();
   await closed;
   clearTimeout(force);
-  await mailWorker.stop();
-  await uploadCleanup.stop();
+  for (const job of jobs) await job.stop();
   await db.close();
 }

@@ -294,9 +294,7 @@ describe.each(DIALECTS)('legacy calls on %s', (dialect) => {
       // The answer goes out before the work (its timing must not tell whether the account exists).
       const app = t;
       await expect
-        .poll(async () =>
-          (await app.db.models.MailOutbox.findAll()).map((m) => [m.toAddress, m.subject]),
-        )
+        .poll(async () => (await app.db.models.MailOutbox.findAll()).map((m) => [m.toAddress, m.subject]))
         .toEqual([['ada@example.com', RESET_MAIL_SUBJECT]]);
       const empty = await post(t, '/api/forgotPassword.php', { email: '' });
       expect(empty.status).toBe(400);
@@ -314,7 +312,10 @@ describe.each(DIALECTS)('legacy calls on %s', (dialect) => {
             .status,
         ).toBe(401);
       }
-      const last = await post(t, '/api/login.php', { email: 'ada@example.com', password: b64('wrong guess') });
+      const last = await post(t, '/api/login.php', {
+        email: 'ada@example.com',
+        password: b64('wrong guess'),
+      });
       expect(last.status).toBe(401);
       // The address has now guessed wrong `max` times for this account: even the right password waits.
       const limited = await post(t, '/api/login.php', { email: 'ada@example.com', password: b64(PASSWORD) });

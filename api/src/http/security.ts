@@ -35,18 +35,112 @@ export const CSP_DIRECTIVES: Record<string, string[]> = {
   'frame-src': ["'self'", 'https://www.facebook.com', ...STRIPE_CSP.frame],
 };
 
-/** The directives for this deployment: gallery media from MEDIA_BASE_URL's origin when it is set. */
-export function cspDirectives(config: Partial<Pick<Config, 'MEDIA_BASE_URL'>> = {}): Record<string, string[]> {
-  const media = config.MEDIA_BASE_URL ? URL.parse(config.MEDIA_BASE_URL)?.origin : undefined;
-  if (!media) return CSP_DIRECTIVES;
-  return {
-    ...CSP_DIRECTIVES,
-    'img-src': [...(CSP_DIRECTIVES['img-src'] ?? []), media],
-    'media-src': [...(CSP_DIRECTIVES['media-src'] ?? []), media],
+type CspConfig = Partial<
+  Pick<
+    Config,
+    | 'MEDIA_BASE_URL'
+    | 'GOOGLE_CLIENT_ID'
+    | 'GOOGLE_API_KEY'
+    | 'GOOGLE_PICKER_SCRIPTS'
+    | 'DROPBOX_APP_KEY'
+    | 'DROPBOX_PICKER_SCRIPTS'
+    | 'BOX_CLIENT_ID'
+    | 'BOX_CLIENT_SECRET'
+    | 'BOX_PICKER_SCRIPTS'
+    | 'BOX_API_URL'
+    | 'ONEDRIVE_CLIENT_ID'
+    | 'ONEDRIVE_PICKER_URL'
+    | 'ONEDRIVE_AUTHORITY'
+  >
+>;
+
+/**
+ * What each cloud picker loads and talks to, from its provider's documentation, added only when the
+ * provider is configured: Google's Picker and Identity Services (scripts, the picker frame, the token
+ * popup's messages, thumbnails), the Dropbox Chooser (script and frame), Box's Content Picker (script,
+ * style sheet, API calls, thumbnails), and OneDrive's v8 picker with MSAL (sign-in and Graph calls; the
+ * picker itself opens in a popup).
+ */
+function cloudPickerSources(config: CspConfig): Partial<Record<string, string[]>> {
+  const origins = (urls: readonly string[] | undefined) =>
+    (urls ?? []).flatMap((url) => URL.parse(url)?.origin ?? []);
+  const add: Record<string, string[]> = {};
+  const push = (directive: string, values: string[]) => {
+    add[directive] = [...(add[directive] ?? []), ...values];
   };
+  if (config.GOOGLE_CLIENT_ID && config.GOOGLE_API_KEY) {
+    const scripts = origins(config.GOOGLE_PICKER_SCRIPTS);
+    push('script-src', [...scripts, 'https://apis.google.com', 'https://accounts.google.com']);
+    push('style-src', ['https://accounts.google.com']);
+    push('frame-src', [
+      ...scripts,
+      'https://docs.google.com',
+      'https://drive.google.com',
+      'https://accounts.google.com',
+      'https://content.googleapis.com',
+    ]);
+    push('connect-src', [
+      ...scripts,
+      'https://accounts.google.com',
+      'https://www.googleapis.com',
+      'https://content.googleapis.com',
+    ]);
+    push('img-src', [
+      'https://*.googleusercontent.com',
+      'https://ssl.gstatic.com',
+      'https://drive-thirdparty.googleusercontent.com',
+    ]);
+  }
+  if (config.DROPBOX_APP_KEY) {
+    const scripts = origins(config.DROPBOX_PICKER_SCRIPTS);
+    push('script-src', [...scripts, 'https://www.dropbox.com']);
+    push('frame-src', [...scripts, 'https://www.dropbox.com']);
+  }
+  if (config.BOX_CLIENT_ID && config.BOX_CLIENT_SECRET) {
+    const scripts = origins(config.BOX_PICKER_SCRIPTS);
+    const api = origins(config.BOX_API_URL ? [config.BOX_API_URL] : []);
+    push('script-src', [...scripts, 'https://cdn01.boxcdn.net']);
+    push('style-src', [...scripts, 'https://cdn01.boxcdn.net']);
+    push('connect-src', [
+      ...scripts,
+      ...api,
+      'https://api.box.com',
+      'https://upload.box.com',
+      'https://*.boxcloud.com',
+    ]);
+    push('img-src', [...scripts, 'https://*.boxcdn.net', 'https://*.boxcloud.com']);
+  }
+  if (config.ONEDRIVE_CLIENT_ID) {
+    const authority = origins(config.ONEDRIVE_AUTHORITY ? [config.ONEDRIVE_AUTHORITY] : []);
+    push('connect-src', [...authority, 'https://login.microsoftonline.com', 'https://graph.microsoft.com']);
+    push('frame-src', [
+      ...authority,
+      ...origins(config.ONEDRIVE_PICKER_URL),
+      'https://login.microsoftonline.com',
+    ]);
+  }
+  return add;
 }
 
-export function securityHeaders(config: Partial<Pick<Config, 'MEDIA_BASE_URL'>> = {}) {
+/**
+ * The directives for this deployment: gallery media from MEDIA_BASE_URL's origin when it is set, and
+ * the configured cloud pickers' sources.
+ */
+export function cspDirectives(config: CspConfig = {}): Record<string, string[]> {
+  const media = config.MEDIA_BASE_URL ? URL.parse(config.MEDIA_BASE_URL)?.origin : undefined;
+  const extra = cloudPickerSources(config);
+  if (media) {
+    extra['img-src'] = [...(extra['img-src'] ?? []), media];
+    extra['media-src'] = [...(extra['media-src'] ?? []), media];
+  }
+  const directives: Record<string, string[]> = { ...CSP_DIRECTIVES };
+  for (const [name, values] of Object.entries(extra)) {
+    directives[name] = [...new Set([...(directives[name] ?? []), ...(values ?? [])])];
+  }
+  return directives;
+}
+
+export function securityHeaders(config: CspConfig = {}) {
   return helmet({
     // Exactly the directives above: helmet's defaults would add upgrade-insecure-requests, which breaks
     // the plain-HTTP http://127.0.0.1:3000 of the operating contract.

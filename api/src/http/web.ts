@@ -205,7 +205,10 @@ export function webApp(distDir: string, options: WebAppOptions = {}): Router {
     }
     const manifest = await readManifest(path.join(prerenderDir, 'manifest.json'));
     const pathname = normalise(req.path);
-    const publicUrl = (options.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).replace(/\/+$/, '');
+    const publicUrl = (options.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).replace(
+      /\/+$/,
+      '',
+    );
 
     if (manifest && pathname === '/sitemap.xml') {
       res.type('application/xml').set('Cache-Control', REVALIDATE).send(sitemapXml(manifest, publicUrl));

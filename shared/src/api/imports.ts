@@ -55,6 +55,10 @@ export interface CloudPickerConfig {
   appId?: string;
   /** Scripts (or, for OneDrive v8, the picker page) the browser loads, configurable so tests can serve stand-ins. */
   scripts: string[];
+  /** Box only: where the browser sends the user to authorise (OAuth 2.0 code flow; the server exchanges the code). */
+  authorizeUrl?: string;
+  /** OneDrive only: the Microsoft identity authority MSAL signs in against. */
+  authority?: string;
 }
 
 export interface CloudConfigAnswer {

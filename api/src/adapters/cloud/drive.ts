@@ -11,6 +11,11 @@ import type { CloudFileFacts, CloudFileRef, CloudSource } from './types.js';
 export const GOOGLE_NATIVE_REFUSED =
   'Google Docs, Sheets and Slides have no file to copy. Download it as a file (File → Download) and send that instead.';
 
+/** The SDK hands back either a Headers object or a plain record, depending on the path it took. */
+function asHeaders(headers: unknown): Headers {
+  return headers instanceof Headers ? headers : new Headers(headers as Record<string, string>);
+}
+
 /** A file id as Drive makes them (letters, digits, - and _), so nothing else reaches a URL path. */
 const DRIVE_ID = /^[\w-]{1,256}$/;
 
@@ -51,8 +56,7 @@ export function createDriveSource(
     const status = (error as { status?: number; response?: { status?: number } }).response?.status;
     if (typeof status === 'number') {
       const response = (error as { response: { headers?: Headers | Record<string, string> } }).response;
-      const headers = response.headers;
-      const retry = headers instanceof Headers ? headers.get('retry-after') : headers?.['retry-after'];
+      const retry = asHeaders(response.headers ?? {}).get('retry-after');
       return errorForStatus(status, retry, (error as Error).message);
     }
     return networkError(error);
@@ -91,7 +95,7 @@ export function createDriveSource(
             responseType: 'stream',
           },
         );
-        checkRange({ status: response.status, headers: response.headers as unknown as Headers }, range);
+        checkRange({ status: response.status, headers: asHeaders(response.headers) }, range);
         const body = response.data as unknown;
         return body instanceof Readable ? body : Readable.fromWeb(body as WebReadableStream<Uint8Array>);
       } catch (error) {

@@ -11,7 +11,7 @@ import {
   defineStore,
   defineStorePrice,
 } from './store.js';
-import { defineFilePart, defineSubmission, defineSubmissionFile } from './uploads.js';
+import { defineFileImport, defineFilePart, defineSubmission, defineSubmissionFile } from './uploads.js';
 
 export * from './accounts.js';
 export * from './contact.js';
@@ -39,6 +39,7 @@ export function defineModels(sequelize: Sequelize) {
     Submission: defineSubmission(sequelize),
     SubmissionFile: defineSubmissionFile(sequelize),
     FilePart: defineFilePart(sequelize),
+    FileImport: defineFileImport(sequelize),
     MailOutbox: defineMailOutbox(sequelize),
     WebhookEvent: defineWebhookEvent(sequelize),
     AuditLog: defineAuditLog(sequelize),
@@ -67,6 +68,8 @@ export function defineModels(sequelize: Sequelize) {
   m.SubmissionFile.belongsTo(m.Submission, { foreignKey: 'submissionId', as: 'submission' });
   m.SubmissionFile.hasMany(m.FilePart, { foreignKey: 'fileId', as: 'parts' });
   m.FilePart.belongsTo(m.SubmissionFile, { foreignKey: 'fileId', as: 'file' });
+  m.SubmissionFile.hasOne(m.FileImport, { foreignKey: 'fileId', as: 'import' });
+  m.FileImport.belongsTo(m.SubmissionFile, { foreignKey: 'fileId', as: 'file' });
   m.AuditLog.belongsTo(m.User, { foreignKey: 'actorUserId', as: 'actor' });
   m.ClientLog.belongsTo(m.User, { foreignKey: 'userId', as: 'user' });
   return models;

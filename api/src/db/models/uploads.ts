@@ -1,4 +1,6 @@
 import { DataTypes } from 'sequelize';
+import { CLOUD_PROVIDERS, IMPORT_STATUSES } from '@avp/shared';
+import type { CloudProvider, ImportStatus } from '@avp/shared';
 import type { Model, ModelStatic, Optional, Sequelize } from 'sequelize';
 
 export const FORM_TYPES = ['creative', 'event', 'sponsor'] as const;
@@ -14,12 +16,14 @@ export interface SubmissionAttributes {
   submittedAt: Date | null;
   /** When staff marked the received upload as dealt with. */
   handledAt: Date | null;
+  /** Sent while cloud imports were still copying: the staff notice goes out when the last one completes. */
+  noticePending: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
 export type SubmissionCreation = Optional<
   SubmissionAttributes,
-  'id' | 'status' | 'submittedAt' | 'handledAt' | 'createdAt' | 'updatedAt'
+  'id' | 'status' | 'submittedAt' | 'handledAt' | 'noticePending' | 'createdAt' | 'updatedAt'
 >;
 export interface SubmissionInstance
   extends Model<SubmissionAttributes, SubmissionCreation>, SubmissionAttributes {}
@@ -40,6 +44,7 @@ export function defineSubmission(sequelize: Sequelize): ModelStatic<SubmissionIn
       },
       submittedAt: { type: DataTypes.DATE, allowNull: true },
       handledAt: { type: DataTypes.DATE, allowNull: true },
+      noticePending: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       createdAt: { type: DataTypes.DATE, allowNull: false },
       updatedAt: { type: DataTypes.DATE, allowNull: false },
     },
@@ -130,5 +135,75 @@ export function defineFilePart(sequelize: Sequelize): ModelStatic<FilePartInstan
       createdAt: { type: DataTypes.DATE, allowNull: false },
     },
     { tableName: 'file_parts', underscored: true, updatedAt: false },
+  );
+}
+
+export interface FileImportAttributes {
+  fileId: string;
+  userId: number;
+  provider: CloudProvider;
+  sourceFileId: string | null;
+  sourceLink: string | null;
+  /** Encrypted (modules/imports/token-box.ts); cleared once the import is complete. */
+  accessToken: string | null;
+  status: ImportStatus;
+  bytesDone: number;
+  bytesPerSecond: number | null;
+  error: string | null;
+  /** Failures in a row without progress; reset when a part is stored. */
+  attempts: number;
+  /** Not before this (ms since the epoch, by the database's clock): backoff after a failure. */
+  nextAttemptAt: number;
+  leaseToken: string | null;
+  leaseExpiresAt: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+export type FileImportCreation = Optional<
+  FileImportAttributes,
+  | 'sourceFileId'
+  | 'sourceLink'
+  | 'accessToken'
+  | 'status'
+  | 'bytesDone'
+  | 'bytesPerSecond'
+  | 'error'
+  | 'attempts'
+  | 'nextAttemptAt'
+  | 'leaseToken'
+  | 'leaseExpiresAt'
+  | 'createdAt'
+  | 'updatedAt'
+>;
+export interface FileImportInstance
+  extends Model<FileImportAttributes, FileImportCreation>, FileImportAttributes {}
+
+export function defineFileImport(sequelize: Sequelize): ModelStatic<FileImportInstance> {
+  return sequelize.define<FileImportInstance>(
+    'FileImport',
+    {
+      fileId: { type: DataTypes.UUID, primaryKey: true },
+      userId: { type: DataTypes.INTEGER, allowNull: false },
+      provider: { type: DataTypes.STRING(16), allowNull: false, validate: { isIn: [CLOUD_PROVIDERS] } },
+      sourceFileId: { type: DataTypes.STRING(512), allowNull: true },
+      sourceLink: { type: DataTypes.TEXT, allowNull: true },
+      accessToken: { type: DataTypes.TEXT, allowNull: true },
+      status: {
+        type: DataTypes.STRING(16),
+        allowNull: false,
+        defaultValue: 'queued',
+        validate: { isIn: [IMPORT_STATUSES] },
+      },
+      bytesDone: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 },
+      bytesPerSecond: { type: DataTypes.BIGINT, allowNull: true },
+      error: { type: DataTypes.STRING(512), allowNull: true },
+      attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      nextAttemptAt: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 },
+      leaseToken: { type: DataTypes.STRING(36), allowNull: true },
+      leaseExpiresAt: { type: DataTypes.BIGINT, allowNull: true },
+      createdAt: { type: DataTypes.DATE, allowNull: false },
+      updatedAt: { type: DataTypes.DATE, allowNull: false },
+    },
+    { tableName: 'file_imports', underscored: true },
   );
 }

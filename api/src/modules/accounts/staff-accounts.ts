@@ -5,7 +5,6 @@ import { normaliseEmail } from '../../db/models/index.js';
 import type { UserInstance } from '../../db/models/index.js';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
 
-
 export const staffAccountInput = z.object({
   email: z
     .string({ error: 'is required' })

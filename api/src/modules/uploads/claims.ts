@@ -32,7 +32,7 @@ export class ClaimLost extends Error {
 }
 
 /** Milliseconds since the epoch, by the database's clock. */
-function nowMs(db: Database): string {
+export function nowMs(db: Database): string {
   return db.dialect === 'postgres'
     ? '(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint'
     : "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";

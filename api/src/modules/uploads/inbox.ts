@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/index.js';
 import type { SubmissionAttributes, SubmissionInstance } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
-import { FILE_NOT_FOUND, SUBMISSION_NOT_FOUND, toFileInfo, toSubmissionInfo } from './service.js';
+import { FILE_NOT_FOUND, importsOf, SUBMISSION_NOT_FOUND, toFileInfo, toSubmissionInfo } from './service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -40,12 +40,16 @@ export async function listInbox(db: Database, query: unknown): Promise<InboxSubm
   const files = ids.length
     ? await SubmissionFile.findAll({ where: { submissionId: ids }, order: [['createdAt', 'ASC']] })
     : [];
+  const imports = await importsOf(
+    db,
+    files.map((f) => f.id),
+  );
   const users = await User.findAll({ where: { id: [...new Set(rows.map((r) => r.userId))] } });
   const byUser = new Map(users.map((u) => [u.id, u]));
   return rows.map((row) =>
     toInbox(
       row,
-      files.filter((f) => f.submissionId === row.id).map((f) => toFileInfo(f)),
+      files.filter((f) => f.submissionId === row.id).map((f) => toFileInfo(f, undefined, imports.get(f.id))),
       byUser.get(row.userId),
     ),
   );

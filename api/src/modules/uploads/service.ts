@@ -9,15 +9,16 @@ import {
   UPLOAD_FILE_REQUIRED,
   uploadFileRegistrationSchema,
 } from '@avp/shared';
-import type { SubmissionInfo, UploadFileInfo } from '@avp/shared';
+import type { CloudImportInfo, SubmissionInfo, UploadFileInfo } from '@avp/shared';
 import { ForeignKeyConstraintError, Op } from 'sequelize';
-import type { WhereOptions } from 'sequelize';
+import type { Transaction, WhereOptions } from 'sequelize';
 import { z } from 'zod';
 import { PartSizeError } from '../../adapters/storage/index.js';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type {
+  FileImportInstance,
   FilePartInstance,
   SubmissionAttributes,
   SubmissionFileInstance,
@@ -51,7 +52,31 @@ export function storageKey(submissionId: string, fileId: string): string {
   return `submissions/${submissionId}/${fileId}`;
 }
 
-export function toFileInfo(file: SubmissionFileInstance, receivedParts?: number[]): UploadFileInfo {
+/** What the client and staff see of an import's state. */
+export function toImportInfo(row: FileImportInstance): CloudImportInfo {
+  return {
+    provider: row.provider,
+    status: row.status,
+    bytesDone: Number(row.bytesDone),
+    bytesPerSecond:
+      row.status === 'running' && row.bytesPerSecond !== null ? Number(row.bytesPerSecond) : null,
+    error: row.error,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The import rows of these files, by file id (files the browser sent have none). */
+export async function importsOf(db: Database, fileIds: string[]): Promise<Map<string, FileImportInstance>> {
+  if (fileIds.length === 0) return new Map();
+  const rows = await db.models.FileImport.findAll({ where: { fileId: fileIds } });
+  return new Map(rows.map((row) => [row.fileId, row]));
+}
+
+export function toFileInfo(
+  file: SubmissionFileInstance,
+  receivedParts?: number[],
+  cloudImport?: FileImportInstance,
+): UploadFileInfo {
   return {
     id: file.id,
     name: file.name,
@@ -64,6 +89,7 @@ export function toFileInfo(file: SubmissionFileInstance, receivedParts?: number[
     partCount: file.partCount,
     status: file.status,
     ...(receivedParts ? { receivedParts } : {}),
+    ...(cloudImport ? { import: toImportInfo(cloudImport) } : {}),
   };
 }
 
@@ -79,7 +105,7 @@ export function toSubmissionInfo(submission: SubmissionInstance, files: UploadFi
   };
 }
 
-async function receivedParts(db: Database, fileId: string): Promise<number[]> {
+export async function receivedParts(db: Database, fileId: string): Promise<number[]> {
   const parts = await db.models.FilePart.findAll({
     attributes: ['partNumber'],
     where: { fileId },
@@ -89,7 +115,11 @@ async function receivedParts(db: Database, fileId: string): Promise<number[]> {
 }
 
 /** The caller's own submission, else 404 (another user's is indistinguishable from none). */
-async function ownSubmission(db: Database, user: SessionUser, id: string): Promise<SubmissionInstance> {
+export async function ownSubmission(
+  db: Database,
+  user: SessionUser,
+  id: string,
+): Promise<SubmissionInstance> {
   const submission = UUID.test(id)
     ? await db.models.Submission.findOne({ where: { id, userId: user.id } })
     : null;
@@ -97,14 +127,14 @@ async function ownSubmission(db: Database, user: SessionUser, id: string): Promi
   return submission;
 }
 
-function assertOpen(submission: SubmissionInstance): void {
+export function assertOpen(submission: SubmissionInstance): void {
   if (submission.status !== 'open') {
     throw new AppError(409, 'already_submitted', 'This submission has already been sent.');
   }
 }
 
 /** The caller's own file with its submission, else 404. */
-async function ownFile(
+export async function ownFile(
   db: Database,
   user: SessionUser,
   fileId: string,
@@ -118,7 +148,7 @@ async function ownFile(
 }
 
 /** Marks the submission as active now, so the clean-up job leaves it alone for another retention period. */
-async function touch(db: Database, submissionId: string): Promise<void> {
+export async function touch(db: Database, submissionId: string): Promise<void> {
   await db.models.Submission.update({ updatedAt: new Date() }, { where: { id: submissionId } });
 }
 
@@ -163,9 +193,17 @@ async function describeSubmission(
     where: { submissionId: submission.id },
     order: [['createdAt', 'ASC']],
   });
+  const imports = await importsOf(
+    deps.db,
+    files.map((f) => f.id),
+  );
   const infos = await Promise.all(
     files.map(async (f) =>
-      toFileInfo(f, f.status === 'complete' ? undefined : await receivedParts(deps.db, f.id)),
+      toFileInfo(
+        f,
+        f.status === 'complete' ? undefined : await receivedParts(deps.db, f.id),
+        imports.get(f.id),
+      ),
     ),
   );
   return toSubmissionInfo(submission, infos);
@@ -198,7 +236,49 @@ export async function registerFile(
   const submission = await ownSubmission(deps.db, user, submissionId);
   assertOpen(submission);
   const body = registrationSchema.parse(input);
-  if (body.size > deps.config.UPLOAD_MAX_BYTES) {
+  const lastModified = body.lastModified ?? null;
+  return addFile(deps, user, submissionId, {
+    name: body.name,
+    size: body.size,
+    type: body.type,
+    lastModified,
+    sha256: body.sha256 ?? null,
+    findSame:
+      lastModified === null
+        ? undefined
+        : (transaction) =>
+            deps.db.models.SubmissionFile.findOne({
+              where: { submissionId, name: body.name, size: body.size, lastModified },
+              transaction,
+            }),
+  });
+}
+
+/** A new file of a submission, as registerFile and the cloud imports add them. */
+export interface NewFile {
+  name: string;
+  size: number;
+  type: string;
+  lastModified: number | null;
+  sha256: string | null;
+  /** The same file already in the submission, if any: it is answered instead of a new one. */
+  findSame?: (transaction: Transaction) => Promise<SubmissionFileInstance | null>;
+  /** Rows that belong with the new file (a cloud import), inserted in its transaction. */
+  alsoInsert?: (file: SubmissionFileInstance, transaction: Transaction) => Promise<void>;
+}
+
+/**
+ * Adds a file to an open submission: it must fit the client's quota of unfinished bytes (quota.ts),
+ * checked in the transaction that inserts it with the client's row locked, so concurrent registrations
+ * are counted one after the other; then its storage is prepared.
+ */
+export async function addFile(
+  deps: UploadsDeps,
+  user: SessionUser,
+  submissionId: string,
+  spec: NewFile,
+): Promise<{ created: boolean; file: UploadFileInfo; row: SubmissionFileInstance }> {
+  if (spec.size > deps.config.UPLOAD_MAX_BYTES) {
     throw new AppError(
       413,
       'file_too_large',
@@ -206,34 +286,28 @@ export async function registerFile(
     );
   }
   const { SubmissionFile, User } = deps.db.models;
-  const lastModified = body.lastModified ?? null;
   const id = randomUUID();
   const key = storageKey(submissionId, id);
-  const plan = planUpload(body.size);
+  const plan = planUpload(spec.size);
   const { created, file } = await deps.db.sequelize.transaction(async (transaction) => {
     // The client's row is the lock: their registrations wait here for each other, so each sum below
     // includes the files of the one before (PostgreSQL; SQLite runs one write transaction at a time).
     await User.findByPk(user.id, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
-    if (lastModified !== null) {
-      const same = await SubmissionFile.findOne({
-        where: { submissionId, name: body.name, size: body.size, lastModified },
-        transaction,
-      });
-      if (same) return { created: false, file: same };
-    }
+    const same = spec.findSame ? await spec.findSame(transaction) : null;
+    if (same) return { created: false, file: same };
     const pending = await unfinishedBytes(deps.db, user.id, transaction);
-    if (pending + body.size > deps.config.UPLOAD_QUOTA_BYTES) {
-      throw quotaExceeded(deps.config.UPLOAD_QUOTA_BYTES, pending, body.size);
+    if (pending + spec.size > deps.config.UPLOAD_QUOTA_BYTES) {
+      throw quotaExceeded(deps.config.UPLOAD_QUOTA_BYTES, pending, spec.size);
     }
     const inserted = await SubmissionFile.create(
       {
         id,
         submissionId,
-        name: body.name,
-        size: body.size,
-        type: body.type,
-        lastModified,
-        sha256: body.sha256 ?? null,
+        name: spec.name,
+        size: spec.size,
+        type: spec.type,
+        lastModified: spec.lastModified,
+        sha256: spec.sha256,
         partSize: plan.partSize,
         partCount: plan.partCount,
         storageKey: key,
@@ -241,28 +315,34 @@ export async function registerFile(
       },
       { transaction },
     );
+    await spec.alsoInsert?.(inserted, transaction);
     return { created: true, file: inserted };
   });
   if (!created) {
     await touch(deps.db, submissionId);
     const parts = file.status === 'complete' ? undefined : await receivedParts(deps.db, file.id);
-    return { created: false, file: toFileInfo(file, parts) };
+    return { created: false, file: toFileInfo(file, parts), row: file };
   }
   // Storage is prepared after the row is in, so no transaction waits on S3.
   try {
-    const uploadId = await deps.storage.begin(key, body.size, body.type);
+    const uploadId = await deps.storage.begin(key, spec.size, spec.type);
     if (uploadId !== null) await file.update({ storageUploadId: uploadId });
   } catch (error) {
     await file.destroy().catch(() => undefined);
     throw error;
   }
   await touch(deps.db, submissionId);
-  return { created: true, file: toFileInfo(file, []) };
+  return { created: true, file: toFileInfo(file, []), row: file };
 }
 
 export async function getFile(deps: UploadsDeps, user: SessionUser, fileId: string): Promise<UploadFileInfo> {
   const { file } = await ownFile(deps.db, user, fileId);
-  return toFileInfo(file, file.status === 'complete' ? undefined : await receivedParts(deps.db, file.id));
+  const cloudImport = (await importsOf(deps.db, [file.id])).get(file.id);
+  return toFileInfo(
+    file,
+    file.status === 'complete' ? undefined : await receivedParts(deps.db, file.id),
+    cloudImport,
+  );
 }
 
 /** Answers for a write that found its part or file claimed by another request (claims.ts). */
@@ -271,6 +351,8 @@ export const PART_IN_PROGRESS = (partNumber: number) =>
 export const COMPLETION_IN_PROGRESS = () =>
   new AppError(409, 'completion_in_progress', 'This file is being completed in another request.');
 const FILE_COMPLETE = () => new AppError(409, 'file_complete', 'This file is already complete.');
+const IMPORTED_BY_SERVER = () =>
+  new AppError(409, 'cloud_import', 'This file is being copied from its cloud provider by the server.');
 
 /**
  * Stores one part, streamed from the request. The part number and the declared Content-Length are
@@ -290,6 +372,7 @@ export async function putPart(
   const { file, submission } = await ownFile(deps.db, user, fileId);
   assertOpen(submission);
   if (file.status === 'complete') throw FILE_COMPLETE();
+  if (await deps.db.models.FileImport.count({ where: { fileId: file.id } })) throw IMPORTED_BY_SERVER();
   const plan = planUpload(Number(file.size));
   const partNumber = /^\d{1,5}$/.test(partParam) ? Number(partParam) : NaN;
   if (!(partNumber >= 1 && partNumber <= plan.partCount)) {
@@ -316,7 +399,11 @@ export async function putPart(
 }
 
 /** A claim on (file, part), or null while another write holds it; 404 when the file has gone. */
-async function claimOrGone(db: Database, fileId: string, partNumber: number): Promise<WriteClaim | null> {
+export async function claimOrGone(
+  db: Database,
+  fileId: string,
+  partNumber: number,
+): Promise<WriteClaim | null> {
   try {
     return await claimWrite(db, fileId, partNumber);
   } catch (error) {
@@ -325,7 +412,7 @@ async function claimOrGone(db: Database, fileId: string, partNumber: number): Pr
   }
 }
 
-async function writeClaimedPart(
+export async function writeClaimedPart(
   deps: UploadsDeps,
   claim: WriteClaim,
   body: Readable,
@@ -466,6 +553,7 @@ export async function completeFile(
   const body = completeSchema.parse(input ?? {});
   if (file.status === 'complete') return completed(file, body.sha256);
   assertOpen(submission);
+  if (await deps.db.models.FileImport.count({ where: { fileId: file.id } })) throw IMPORTED_BY_SERVER();
   const claim = await claimOrGone(deps.db, file.id, COMPLETION);
   if (!claim) throw COMPLETION_IN_PROGRESS();
   claim.keepAlive();
@@ -490,7 +578,7 @@ function completed(file: SubmissionFileInstance, sha256: string | undefined): Up
   return toFileInfo(file);
 }
 
-async function verifyAndComplete(
+export async function verifyAndComplete(
   deps: UploadsDeps,
   file: SubmissionFileInstance,
   claim: WriteClaim,
@@ -574,9 +662,11 @@ export async function removeFile(deps: UploadsDeps, user: SessionUser, fileId: s
 const submitSchema = z.object({ files: z.array(z.string()).max(10_000).optional() });
 
 /**
- * Sends the submission: the named files (default: all) must be complete; other files are dropped. Staff
- * and the client get their e-mails through the outbox, in the transaction that marks it submitted. A
- * repeated call answers the submission as sent.
+ * Sends the submission: the named files (default: all) must be complete, except cloud imports still on
+ * their way (the client may close the tab: the server finishes them); other files are dropped. Staff and
+ * the client get their e-mails through the outbox, in the transaction that marks it submitted, or, while
+ * imports are still copying, when the last of them completes (sendPendingNotice). A repeated call answers
+ * the submission as sent.
  */
 export async function submitSubmission(
   deps: UploadsDeps,
@@ -594,19 +684,33 @@ export async function submitSubmission(
   if (kept.length === 0 || kept.length !== wanted.size) {
     throw new AppError(400, 'validation_failed', UPLOAD_FILE_REQUIRED, { files: UPLOAD_FILE_REQUIRED });
   }
+  const imports = await importsOf(
+    deps.db,
+    kept.map((f) => f.id),
+  );
   const incomplete = kept.filter((f) => f.status !== 'complete');
-  if (incomplete.length > 0) {
-    throw new AppError(409, 'files_incomplete', `${incomplete.length} file(s) have not finished uploading.`);
+  const stuck = incomplete.filter((f) => imports.get(f.id)?.status === 'failed');
+  if (stuck.length > 0) {
+    throw new AppError(
+      409,
+      'files_incomplete',
+      `${stuck.length} file(s) could not be copied from the cloud.`,
+    );
   }
+  const local = incomplete.filter((f) => !imports.has(f.id));
+  if (local.length > 0) {
+    throw new AppError(409, 'files_incomplete', `${local.length} file(s) have not finished uploading.`);
+  }
+  const waiting = incomplete.length > 0;
   for (const extra of files.filter((f) => !wanted.has(f.id))) await destroyFile(deps, extra);
   const owner = await User.findByPk(user.id);
   const sent = await deps.db.sequelize.transaction(async (transaction) => {
     const now = new Date();
     const [changed] = await Submission.update(
-      { status: 'submitted', submittedAt: now },
+      { status: 'submitted', submittedAt: now, noticePending: waiting },
       { where: { id: submissionId, status: 'open' }, transaction },
     );
-    if (changed === 1) {
+    if (changed === 1 && !waiting) {
       await queueSubmissionMails(
         deps,
         {
@@ -620,8 +724,47 @@ export async function submitSubmission(
     return changed === 1;
   });
   await submission.reload();
-  if (sent) deps.logger.info({ submissionId, files: kept.length }, 'upload submitted');
+  if (sent) deps.logger.info({ submissionId, files: kept.length, importing: waiting }, 'upload submitted');
+  // An import may have completed between the check above and the update: its notice check ran too soon.
+  if (sent && waiting) await sendPendingNotice(deps, submissionId);
   return describeSubmission(deps, submission);
+}
+
+/**
+ * Queues the e-mails of a submission sent while imports were copying, once every file is complete.
+ * Called after each import completes (and after such a submit); the conditional update lets exactly one
+ * caller send them, whichever process it runs in.
+ */
+export async function sendPendingNotice(
+  deps: Pick<UploadsDeps, 'db' | 'config' | 'logger'>,
+  submissionId: string,
+): Promise<boolean> {
+  const { Submission, SubmissionFile, User } = deps.db.models;
+  const submission = await Submission.findByPk(submissionId);
+  if (!submission || submission.status !== 'submitted' || !submission.noticePending) return false;
+  const files = await SubmissionFile.findAll({ where: { submissionId }, order: [['createdAt', 'ASC']] });
+  if (files.some((f) => f.status !== 'complete')) return false;
+  const owner = await User.findByPk(submission.userId);
+  const sent = await deps.db.sequelize.transaction(async (transaction) => {
+    const [changed] = await Submission.update(
+      { noticePending: false },
+      { where: { id: submissionId, noticePending: true }, transaction },
+    );
+    if (changed !== 1) return false;
+    await queueSubmissionMails(
+      deps,
+      {
+        submission: { id: submissionId, formType: submission.formType, fields: submission.fields },
+        files,
+        owner,
+      },
+      transaction,
+    );
+    return true;
+  });
+  if (sent)
+    deps.logger.info({ submissionId, files: files.length }, 'imports complete: submission notice queued');
+  return sent;
 }
 
 /** Unfinished submissions untouched for longer than this are stale. */

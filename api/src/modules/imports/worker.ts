@@ -1,0 +1,383 @@
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { missingParts, partRange, planUpload, SpeedMeter } from '@avp/shared';
+import { QueryTypes } from 'sequelize';
+import {
+  CloudAuthError,
+  CloudRefusedError,
+  CloudTransientError,
+  createCloudSources,
+} from '../../adapters/cloud/index.js';
+import type { CloudFileRef, CloudSources } from '../../adapters/cloud/index.js';
+import { createUploadStorage } from '../../adapters/storage/index.js';
+import type { UploadStorage } from '../../adapters/storage/index.js';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/index.js';
+import type { SubmissionFileInstance } from '../../db/models/index.js';
+import { AppError } from '../../http/errors.js';
+import type { Logger } from '../../logger.js';
+import {
+  claimOrGone,
+  COMPLETION,
+  liveClaims,
+  nowMs,
+  receivedParts,
+  RunningHashes,
+  sendPendingNotice,
+  touch,
+  verifyAndComplete,
+  writeClaimedPart,
+} from '../uploads/index.js';
+import type { UploadsDeps } from '../uploads/index.js';
+import { TokenBox } from './token-box.js';
+
+/**
+ * The import worker: every API process runs one. It leases queued imports from the database (a row
+ * claim that, on PostgreSQL, skips rows another process is claiming at the same moment, so two processes
+ * never copy the same file), and copies each file from its provider part by part, PARTS_IN_FLIGHT at a
+ * time, through the same path as browser parts: a write claim per part, the storage driver, the running
+ * hash and a file_parts row. So whatever stops a copy (a dropped connection, a provider 5xx, an expired
+ * token, a restart, a kill -9) costs at most the parts in flight: the next attempt starts from the first
+ * part not recorded.
+ *
+ * The lease is held while the copy runs and renewed every RENEW_MS; a process that died leaves a lease
+ * that runs out LEASE_MS later, and the import passes to the next worker that looks.
+ */
+
+export const LEASE_MS = 15_000;
+const RENEW_MS = 4_000;
+const PARTS_IN_FLIGHT = 4;
+/** Failures in a row, without a part stored between them, before an import is given up. */
+export const MAX_ATTEMPTS = 8;
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+export const IMPORT_GAVE_UP =
+  'The cloud provider kept failing to send this file. Pick it again to retry, or contact us for help.';
+export const IMPORT_SIZE_MISMATCH =
+  'The file received from the cloud provider does not have the size the provider reported. Pick it again to retry.';
+
+export interface ImportWorkerOptions {
+  config: Config;
+  db: Database;
+  logger: Logger;
+  storage?: UploadStorage;
+  sources?: CloudSources;
+  /** How often an idle worker looks for queued imports. */
+  pollMs?: number;
+}
+
+export interface ImportWorker {
+  /** Looks for queued imports now (after an import is started in this process). */
+  wake(): void;
+  /** Stops taking imports and ends the copies in flight; their leases are released for another process. */
+  stop(): Promise<void>;
+}
+
+/** The lease on one import, lost when another worker took it over or the file was removed. */
+class ImportLease {
+  readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Database,
+    readonly fileId: string,
+    readonly token: string,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  keepAlive(onLost: () => void): void {
+    this.timer = setInterval(() => {
+      this.renew()
+        .then((held) => {
+          if (!held) onLost();
+        })
+        .catch(() => undefined);
+    }, RENEW_MS);
+    this.timer.unref();
+  }
+
+  /** Pushes the lease on; false when it is no longer ours. */
+  async renew(): Promise<boolean> {
+    const rows = await this.db.sequelize.query(
+      `UPDATE file_imports SET lease_expires_at = ${nowMs(this.db)} + :lease
+       WHERE file_id = :fileId AND lease_token = :token RETURNING file_id`,
+      { replacements: { lease: LEASE_MS, fileId: this.fileId, token: this.token }, type: QueryTypes.SELECT },
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Ends the lease with the import's new state, if the lease is still ours. `delayMs` postpones the next
+   * attempt (by the database's clock).
+   */
+  async settle(
+    fields: { status: string; error?: string | null; attempts?: number; accessToken?: null },
+    delayMs = 0,
+  ): Promise<void> {
+    clearInterval(this.timer);
+    const sets = ['status = :status', 'lease_token = NULL', 'lease_expires_at = NULL', 'updated_at = :now'];
+    sets.push(`next_attempt_at = ${nowMs(this.db)} + :delay`);
+    if (fields.error !== undefined) sets.push('error = :error');
+    if (fields.attempts !== undefined) sets.push('attempts = :attempts');
+    if (fields.accessToken === null) sets.push('access_token = NULL');
+    await this.db.sequelize.query(
+      `UPDATE file_imports SET ${sets.join(', ')} WHERE file_id = :fileId AND lease_token = :token`,
+      {
+        replacements: {
+          status: fields.status,
+          error: fields.error ?? null,
+          attempts: fields.attempts ?? 0,
+          now: new Date(),
+          delay: Math.round(delayMs),
+          fileId: this.fileId,
+          token: this.token,
+        },
+      },
+    );
+  }
+
+  stopRenewing(): void {
+    clearInterval(this.timer);
+  }
+}
+
+/** Claims the oldest import that is due, or null. */
+async function leaseNext(db: Database, exclude: string[]): Promise<ImportLease | null> {
+  const token = randomUUID();
+  const now = nowMs(db);
+  const due = `status IN ('queued', 'running') AND next_attempt_at <= ${now}
+    AND (lease_expires_at IS NULL OR lease_expires_at < ${now})`;
+  const skip = exclude.length ? 'AND file_id NOT IN (:exclude)' : '';
+  const lock = db.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
+  const rows = await db.sequelize.query<{ file_id: string }>(
+    `UPDATE file_imports SET status = 'running', lease_token = :token, lease_expires_at = ${now} + :lease,
+       updated_at = :updated
+     WHERE file_id = (SELECT file_id FROM file_imports WHERE ${due} ${skip}
+       ORDER BY next_attempt_at, created_at LIMIT 1 ${lock})
+     AND ${due}
+     RETURNING file_id`,
+    {
+      replacements: { token, lease: LEASE_MS, updated: new Date(), exclude: exclude.length ? exclude : [''] },
+      type: QueryTypes.SELECT,
+    },
+  );
+  const row = rows[0];
+  return row ? new ImportLease(db, String(row.file_id), token) : null;
+}
+
+/** 2 s, 4 s, 8 s … up to five minutes, with jitter so failing imports do not move in step. */
+function backoffMs(attempts: number): number {
+  const base = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempts, 16));
+  return base / 2 + Math.random() * (base / 2);
+}
+
+export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
+  const { config, db } = options;
+  const logger = options.logger.child({ component: 'cloud-imports' });
+  const storage = options.storage ?? createUploadStorage(config);
+  const sources = options.sources ?? createCloudSources(config);
+  const tokens = new TokenBox(config.SESSION_SECRET);
+  const deps: UploadsDeps = { config, db, logger, storage, hashes: new RunningHashes() };
+  const active = new Map<string, { lease: ImportLease; done: Promise<void> }>();
+  let stopped = false;
+  let filling: Promise<void> | undefined;
+
+  async function fill(): Promise<void> {
+    while (!stopped && active.size < config.IMPORT_CONCURRENCY) {
+      const lease = await leaseNext(db, [...active.keys()]);
+      if (!lease || stopped) {
+        if (lease) await lease.settle({ status: 'queued' });
+        return;
+      }
+      const done = run(lease).finally(() => {
+        active.delete(lease.fileId);
+        wake();
+      });
+      active.set(lease.fileId, { lease, done });
+    }
+  }
+
+  function wake(): void {
+    if (stopped || filling) return;
+    filling = fill()
+      .catch((error: unknown) => logger.error({ err: error }, 'could not take a cloud import'))
+      .finally(() => {
+        filling = undefined;
+      });
+  }
+
+  async function run(lease: ImportLease): Promise<void> {
+    const log = logger.child({ fileId: lease.fileId });
+    lease.keepAlive(() => lease.controller.abort(new LeaseLost()));
+    try {
+      await copy(lease, log);
+    } catch (error) {
+      await settleFailure(lease, error, log).catch((settleError: unknown) => {
+        log.error({ err: settleError }, 'could not record a cloud import failure');
+      });
+    } finally {
+      lease.stopRenewing();
+    }
+  }
+
+  async function copy(lease: ImportLease, log: Logger): Promise<void> {
+    const { FileImport, SubmissionFile } = db.models;
+    const row = await FileImport.findByPk(lease.fileId);
+    const file = await SubmissionFile.findByPk(lease.fileId);
+    if (!row || !file) return;
+    if (file.status !== 'complete') {
+      const source = sources.get(row.provider);
+      if (!source) throw new CloudRefusedError('Files from this cloud provider cannot be imported here.');
+      const token = tokens.open(row.accessToken);
+      const ref: CloudFileRef = { provider: row.provider, fileId: row.sourceFileId, link: row.sourceLink };
+      await copyParts(lease, file, (range) => source.read(ref, token, range, lease.signal), log);
+      await complete(lease, file);
+    }
+    await lease.settle({ status: 'complete', error: null, accessToken: null });
+    await FileImport.update({ bytesDone: Number(file.size) }, { where: { fileId: file.id } });
+    log.info({ size: Number(file.size), provider: row.provider }, 'cloud import complete');
+    await sendPendingNotice(deps, file.submissionId);
+  }
+
+  async function copyParts(
+    lease: ImportLease,
+    file: SubmissionFileInstance,
+    read: (range: { start: number; end: number }) => Promise<Readable>,
+    log: Logger,
+  ): Promise<void> {
+    const plan = planUpload(Number(file.size));
+    const have = await receivedParts(db, file.id);
+    const queue = missingParts(plan, have);
+    let done = have.reduce((sum, part) => sum + partRange(plan, part).size, 0);
+    const meter = new SpeedMeter(() => performance.now());
+    let busy = 0;
+    let lastTouch = 0;
+    log.debug({ missing: queue.length, of: plan.partCount }, 'copying from the provider');
+
+    const copyOne = async (partNumber: number): Promise<void> => {
+      const range = partRange(plan, partNumber);
+      const claim = await claimOrGone(db, file.id, partNumber);
+      if (!claim) {
+        // A write that an earlier holder left behind: its claim runs out, and the next attempt takes it.
+        busy++;
+        return;
+      }
+      try {
+        const body =
+          range.size === 0 ? Readable.from([]) : await read({ start: range.start, end: range.end - 1 });
+        lease.signal.throwIfAborted();
+        await writeClaimedPart(deps, claim, body, range);
+      } finally {
+        await claim.release().catch(() => undefined);
+      }
+      done += range.size;
+      meter.add(range.size);
+      const [updated] = await db.models.FileImport.update(
+        { bytesDone: done, bytesPerSecond: Math.round(meter.rate()), attempts: 0, error: null },
+        { where: { fileId: file.id, leaseToken: lease.token } },
+      );
+      if (updated === 0) throw new LeaseLost();
+      if (Date.now() - lastTouch > 60_000) {
+        lastTouch = Date.now();
+        await touch(db, file.submissionId);
+      }
+    };
+
+    const lanes = Array.from({ length: Math.min(PARTS_IN_FLIGHT, queue.length) }, async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        lease.signal.throwIfAborted();
+        await copyOne(next);
+      }
+    });
+    const results = await Promise.allSettled(lanes);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    if (busy > 0) throw new CloudTransientError(`${busy} part(s) are held by an earlier write.`, 10_000);
+  }
+
+  async function complete(lease: ImportLease, file: SubmissionFileInstance): Promise<void> {
+    const claim = await claimOrGone(db, file.id, COMPLETION);
+    if (!claim) throw new CloudTransientError('The file is being completed elsewhere.', 10_000);
+    claim.keepAlive();
+    try {
+      const writing = (await liveClaims(db, file.id)).filter((part) => part !== COMPLETION);
+      if (writing.length > 0) throw new CloudTransientError('Parts are still being written.', 10_000);
+      lease.signal.throwIfAborted();
+      if ((await file.reload()).get('status') !== 'complete') {
+        await verifyAndComplete(deps, file, claim, undefined);
+      }
+    } finally {
+      await claim.release().catch(() => undefined);
+    }
+  }
+
+  async function settleFailure(lease: ImportLease, error: unknown, log: Logger): Promise<void> {
+    const reason = lease.signal.reason as unknown;
+    if (reason instanceof LeaseLost || error instanceof LeaseLost) {
+      log.info('cloud import lease lost: another process has it, or the file was removed');
+      return;
+    }
+    if (stopped && lease.signal.aborted) {
+      await lease.settle({ status: 'queued' });
+      return;
+    }
+    if (error instanceof AppError && error.status === 404) return; // the file was removed meanwhile
+    if (error instanceof CloudAuthError) {
+      log.info({ reason: error.message }, 'cloud import waits for the client to sign in again');
+      await lease.settle({ status: 'needs_auth', error: error.message });
+      return;
+    }
+    if (error instanceof CloudRefusedError) {
+      log.warn({ reason: error.message }, 'cloud import refused by the provider');
+      await lease.settle({ status: 'failed', error: error.message });
+      return;
+    }
+    if (error instanceof AppError && (error.code === 'size_mismatch' || error.code === 'checksum_mismatch')) {
+      log.error({ code: error.code }, 'cloud import stored a file of the wrong size');
+      await lease.settle({ status: 'failed', error: IMPORT_SIZE_MISMATCH });
+      return;
+    }
+    const row = await db.models.FileImport.findByPk(lease.fileId, { attributes: ['attempts'] });
+    if (!row) return;
+    const attempts = row.attempts + 1;
+    if (attempts >= MAX_ATTEMPTS) {
+      log.error({ err: error, attempts }, 'cloud import given up');
+      await lease.settle({ status: 'failed', error: IMPORT_GAVE_UP, attempts });
+      return;
+    }
+    const wait =
+      error instanceof CloudTransientError && error.retryAfterMs !== null
+        ? Math.min(error.retryAfterMs, MAX_BACKOFF_MS)
+        : backoffMs(attempts);
+    log.warn(
+      { err: error, attempts, retryInMs: Math.round(wait) },
+      'cloud import interrupted; it will resume',
+    );
+    await lease.settle({ status: 'queued', attempts }, wait);
+  }
+
+  const timer = setInterval(wake, options.pollMs ?? 1_000);
+  timer.unref();
+  wake();
+
+  return {
+    wake,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await filling;
+      for (const { lease } of active.values()) lease.controller.abort(new Error('stopping'));
+      await Promise.all([...active.values()].map((a) => a.done));
+    },
+  };
+}
+
+class LeaseLost extends Error {
+  override name = 'LeaseLost';
+  constructor() {
+    super('The import lease passed to another worker, or the file was removed.');
+  }
+}
