@@ -24,7 +24,7 @@ import {
 import { staffMediaRoutes, staffRoutes } from './modules/staff/index.js';
 import { storePageExists, storeRoutes, stripeWebhookRoutes } from './modules/store/index.js';
 import { RunningHashes, uploadsRoutes } from './modules/uploads/index.js';
-import { importsRoutes } from './modules/imports/index.js';
+import { importsRoutes, TokenBox } from './modules/imports/index.js';
 import { createCloudSources } from './adapters/cloud/index.js';
 
 export interface AppDeps {
@@ -75,18 +75,11 @@ export function createApp(deps: AppDeps): Express {
   // Upload parts are raw bytes streamed to storage; express.json above reads application/json only.
   const storage = createUploadStorage(config);
   const hashes = new RunningHashes();
-  api.use(
-    importsRoutes({
-      ...deps,
-      storage,
-      hashes,
-      sources: createCloudSources(config),
-      onQueued: () => deps.importWorker?.wake(),
-    }),
-  );
+  const cloud = { sources: createCloudSources(config), tokens: new TokenBox(config.SESSION_SECRET) };
+  api.use(importsRoutes({ ...deps, storage, hashes, ...cloud, onQueued: () => deps.importWorker?.wake() }));
   api.use(uploadsRoutes({ ...deps, storage, hashes }));
   api.use('/staff', staffRoutes(deps));
-  api.use(legacyRoutes({ ...deps, storage, hashes }));
+  api.use(legacyRoutes({ ...deps, storage, hashes, ...cloud }));
   api.use(apiNotFound);
   app.use('/api', api);
 

@@ -165,6 +165,19 @@ const ROUTES: Record<string, { rule: Rule } & Call> = {
   },
   'POST /api/uploads/submissions/:submissionId/submit': { rule: 'own', params: submissionOf },
   'GET /api/uploads/files/:fileId': { rule: 'own', params: fileOf },
+  // Cloud imports: the pickers' public keys for anyone; starting and renewing on the caller's own files.
+  'GET /api/uploads/cloud-config': { rule: 'public' },
+  'GET /api/uploads/imports': { rule: 'user' },
+  'POST /api/uploads/submissions/:submissionId/imports': {
+    rule: 'own',
+    params: submissionOf,
+    body: () => ({ provider: 'dropbox', link: 'http://169.254.169.254/latest', name: 'clip.mov' }),
+  },
+  'POST /api/uploads/imports/:fileId/token': {
+    rule: 'own',
+    params: fileOf,
+    body: () => ({ accessToken: 'fresh-token' }),
+  },
   'PUT /api/uploads/files/:fileId/parts/:partNumber': {
     rule: 'own',
     params: (_w, u) => ({ fileId: u.fileId, partNumber: 1 }),

@@ -258,6 +258,38 @@ describe.each(DIALECTS)('cloud imports: faults (%s)', (dialect) => {
   });
 });
 
+describe('cloud imports through the original upload call (auth_file_url)', () => {
+  it("imports a picked Drive link and sends it with the form's other files", async () => {
+    const d = await drive();
+    const h = await harness(d);
+    const data = randomBytes(PART + 10);
+    d.files.set('f-legacy', { name: 'legacy.mov', mimeType: 'video/mp4', data });
+    const picks = {
+      'legacy.mov': { link: `${d.url}/drive/v3/files/f-legacy?alt=media`, token: 'picker-token' },
+    };
+    const init = await h.client.post('/api/submitForm.php', {
+      ...sponsorForm,
+      action: 'init',
+      auth_file_url: picks,
+    });
+    expect(init.status).toBe(200);
+    const row = await h.t.db.models.FileImport.findOne({ where: { sourceFileId: 'f-legacy' } });
+    expect(row).toMatchObject({
+      provider: 'google-drive',
+      status: expect.stringMatching(/queued|running|complete/),
+    });
+    const done = await h.waitFor(row!.fileId, isComplete);
+    expect(done.sha256).toBe(sha256(data));
+    const sent = await h.client.post('/api/submitForm.php', {
+      ...sponsorForm,
+      action: 'send',
+      auth_file_url: picks,
+    });
+    expect(sent.status).toBe(200);
+    expect(await h.t.db.models.FileImport.count()).toBe(1);
+  });
+});
+
 describe.runIf(TEST_DATABASE_URL)('cloud imports on one PostgreSQL shared by two processes', () => {
   it('never copies the same import twice', async () => {
     const d = await drive();

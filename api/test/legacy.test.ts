@@ -16,7 +16,7 @@ import { TOO_MANY_SIGN_INS } from '../src/modules/accounts/routes.js';
 import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
 import { CROSS_SITE_MESSAGE } from '../src/http/same-origin.js';
 import { CLIENT_LOG_LIMITS, CLIENT_LOG_TOO_LARGE } from '../src/modules/legacy/client-log.js';
-import { CLOUD_IMPORT_UNAVAILABLE } from '../src/modules/legacy/cloud.js';
+import { FOREIGN_LINK } from '../src/adapters/cloud/index.js';
 import { NOT_BASE64 } from '../src/modules/legacy/encoding.js';
 import { ORDER_NOT_PAID, PAYMENT_TEST_NEEDS_TEST_GATEWAY } from '../src/modules/legacy/payments.js';
 import { startTestApp } from './helpers/app.js';
@@ -438,6 +438,7 @@ describe.each(DIALECTS)('legacy calls on %s', (dialect) => {
         error: SPONSOR_COMPANY_REQUIRED,
         fields: { sponsor_company: SPONSOR_COMPANY_REQUIRED },
       });
+      // A cloud pick whose link is on no provider's hosts is refused before anything is fetched.
       const cloud = await post(t, '/api/submitForm.php', {
         ...SPONSOR,
         action: 'init',
@@ -446,11 +447,7 @@ describe.each(DIALECTS)('legacy calls on %s', (dialect) => {
       });
       expect(cloud).toEqual({
         status: 400,
-        body: {
-          error: CLOUD_IMPORT_UNAVAILABLE,
-          code: 'cloud_import_unavailable',
-          fields: { auth_file_url: CLOUD_IMPORT_UNAVAILABLE },
-        },
+        body: { error: FOREIGN_LINK, code: 'foreign_link', fields: { auth_file_url: FOREIGN_LINK } },
       });
       // A chunk that is not base64, and one of the wrong size, store nothing.
       await post(t, '/api/submitForm.php', { ...SPONSOR, action: 'init', token, files: { 'a.mov': 10 } });

@@ -20,6 +20,7 @@ const TABLES = [
   'audit_log',
   'client_logs',
   'contact_messages',
+  'file_imports',
   'file_parts',
   'mail_outbox',
   'order_lines',

@@ -6,5 +6,6 @@ export { importsRoutes } from './routes.js';
 export { startImportWorker, LEASE_MS as IMPORT_LEASE_MS, MAX_ATTEMPTS, IMPORT_GAVE_UP } from './worker.js';
 export type { ImportWorker, ImportWorkerOptions } from './worker.js';
 export { cloudPickers } from './cloud-config.js';
-export { CLOUD_AUTH_FAILED, CLOUD_UNAVAILABLE, SIZE_UNKNOWN } from './service.js';
+export { CLOUD_AUTH_FAILED, CLOUD_UNAVAILABLE, SIZE_UNKNOWN, startImport } from './service.js';
+export type { ImportsDeps } from './service.js';
 export { TokenBox } from './token-box.js';

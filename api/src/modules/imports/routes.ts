@@ -5,7 +5,7 @@ import { requireUser } from '../accounts/index.js';
 import type { UploadsDeps } from '../uploads/index.js';
 import { cloudPickers } from './cloud-config.js';
 import { listImports, renewImportToken, startImport } from './service.js';
-import { TokenBox } from './token-box.js';
+import type { TokenBox } from './token-box.js';
 
 const param = (req: Request, name: string) => String(req.params[name] ?? '');
 
@@ -20,8 +20,10 @@ const param = (req: Request, name: string) => String(req.params[name] ?? '');
  * The bytes are copied by the import worker (worker.ts), not in these requests; progress is read from
  * GET /api/uploads/files/:fileId like any file's.
  */
-export function importsRoutes(deps: UploadsDeps & { sources: CloudSources; onQueued?: () => void }): Router {
-  const d = { ...deps, tokens: new TokenBox(deps.config.SESSION_SECRET) };
+export function importsRoutes(
+  deps: UploadsDeps & { sources: CloudSources; tokens: TokenBox; onQueued?: () => void },
+): Router {
+  const d = deps;
   const router = express.Router();
   const user = (req: Request) => req.user!;
 

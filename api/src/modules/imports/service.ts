@@ -15,7 +15,6 @@ import type { SessionUser } from '../accounts/index.js';
 import {
   addFile,
   assertOpen,
-  FILE_NOT_FOUND,
   ownFile,
   ownSubmission,
   receivedParts,
@@ -159,7 +158,7 @@ export async function renewImportToken(
 ): Promise<UploadFileInfo> {
   const { file } = await ownFile(deps.db, user, fileId);
   const row = await deps.db.models.FileImport.findByPk(file.id);
-  if (!row) throw new AppError(404, 'not_found', FILE_NOT_FOUND);
+  if (!row) throw new AppError(409, 'not_an_import', 'This file was not picked from a cloud account.');
   if (row.status === 'complete' || file.status === 'complete') {
     throw new AppError(409, 'file_complete', 'This file is already complete.');
   }

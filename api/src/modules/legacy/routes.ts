@@ -4,6 +4,8 @@ import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type { Logger } from '../../logger.js';
+import type { CloudSources } from '../../adapters/cloud/index.js';
+import type { TokenBox } from '../imports/index.js';
 import type { RunningHashes } from '../uploads/index.js';
 import { legacyAccountRoutes } from './accounts.js';
 import { legacyLogRoutes } from './client-log.js';
@@ -17,6 +19,9 @@ export interface LegacyDeps {
   logger: Logger;
   storage: UploadStorage;
   hashes: RunningHashes;
+  /** For cloud-picked files (auth_file_url), imported by the server like the portal's. */
+  sources: CloudSources;
+  tokens: TokenBox;
 }
 
 /**
