@@ -38,12 +38,20 @@ export const cloudImportRequestSchema = z
   });
 export type CloudImportRequest = z.infer<typeof cloudImportRequestSchema>;
 
-/** A fresh token (and, for link-based picks, optionally a fresh link) for an import waiting in needs_auth. */
-export const cloudImportTokenSchema = z.object({
-  accessToken: z.string().min(1).max(8192),
-  link: z
-    .url({ protocol: /^https?$/ })
-    .max(4096)
-    .optional(),
-});
+/**
+ * A fresh token, or for a link pick (Dropbox's direct links last 4 hours) a fresh link, or both, for an
+ * import waiting in needs_auth.
+ */
+export const cloudImportTokenSchema = z
+  .object({
+    accessToken: z.string().min(1).max(8192).optional(),
+    link: z
+      .url({ protocol: /^https?$/ })
+      .max(4096)
+      .optional(),
+  })
+  .refine((v) => v.accessToken !== undefined || v.link !== undefined, {
+    message: 'A token or a link is required.',
+    path: ['accessToken'],
+  });
 export type CloudImportToken = z.infer<typeof cloudImportTokenSchema>;

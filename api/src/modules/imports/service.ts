@@ -133,11 +133,11 @@ export async function startImport(
 async function requeue(
   deps: ImportsDeps,
   row: FileImportInstance,
-  accessToken: string,
+  accessToken: string | undefined,
   link: string | null,
 ): Promise<void> {
   await row.update({
-    accessToken: deps.tokens.seal(accessToken),
+    ...(accessToken ? { accessToken: deps.tokens.seal(accessToken) } : {}),
     ...(link && row.sourceLink ? { sourceLink: link } : {}),
     ...(row.status === 'running' ? {} : { status: 'queued' as const }),
     attempts: 0,

@@ -3,12 +3,13 @@
  * fields; each file with name, size, sha-256, status and a download link (served with Range support);
  * mark as handled; filters by form type and handled state. The staff shell around it signs staff in.
  */
-import { formatBytes, type InboxSubmission } from '@avp/shared';
+import { formatBytes, type InboxSubmission, type UploadFileInfo } from '@avp/shared';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { apiRequest, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Button, SelectField } from '../../ui';
+import { PROVIDER_LABELS } from './cloud/pickers';
 import { TITLES } from './UploadForms';
 import './uploads.css';
 
@@ -139,7 +140,7 @@ export default function InboxPage() {
                     <td>{file.name}</td>
                     <td>{formatBytes(file.size)}</td>
                     <td className="uploads-sha">{file.sha256}</td>
-                    <td>{file.status === 'complete' ? 'Complete' : 'Uploading'}</td>
+                    <td>{inboxStatus(file)}</td>
                     <td>
                       {file.status === 'complete' ? (
                         <a href={`/api/uploads/inbox/files/${file.id}/download`} download>
@@ -159,4 +160,23 @@ export default function InboxPage() {
       ))}
     </section>
   );
+}
+
+/** A file's state for staff; an imported file names its provider and, while copying, how far it is. */
+export function inboxStatus(file: UploadFileInfo): string {
+  const info = file.import;
+  if (!info) return file.status === 'complete' ? 'Complete' : 'Uploading';
+  const provider = PROVIDER_LABELS[info.provider];
+  switch (info.status) {
+    case 'complete':
+      return `Complete (from ${provider})`;
+    case 'needs_auth':
+      return `Waiting for the client to sign in to ${provider} again`;
+    case 'failed':
+      return `Import from ${provider} failed: ${info.error ?? ''}`.trim();
+    default: {
+      const percent = file.size > 0 ? Math.floor((Math.min(info.bytesDone, file.size) / file.size) * 100) : 0;
+      return `Copying from ${provider} (${percent}%)`;
+    }
+  }
 }

@@ -18,12 +18,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { Button, FormDateInput, FormTextArea, FormTextField, TimeSelect, useFieldProps } from '../../ui';
-import { FilePicker } from './FilePicker';
+import { FilePicker, type CloudFilesProps } from './FilePicker';
 
 export interface UploadFormProps {
   formType: UploadFormType;
   files: File[];
   onFilesChange: (files: File[]) => void;
+  /** Files picked from cloud accounts, in the same list (absent: no cloud buttons). */
+  cloud?: CloudFilesProps | undefined;
   onSubmit: (fields: SubmissionFields) => void;
   children?: ReactNode;
 }
@@ -66,7 +68,10 @@ function emptyValues(formType: UploadFormType): Values {
   };
 }
 
-const refs = (files: File[]) => files.map((f) => ({ name: f.name, size: f.size, type: f.type }));
+const refs = (files: File[], cloud: CloudFilesProps['files'] = []) => [
+  ...files.map((f) => ({ name: f.name, size: f.size, type: f.type })),
+  ...cloud.map((f) => ({ name: f.name, size: f.size ?? 0, type: f.mimeType ?? '' })),
+];
 
 /** The values of a valid form as the protocol's submission fields (session_datetime for events). */
 export function toSubmissionFields(values: Values): SubmissionFields {
@@ -97,7 +102,7 @@ export function toSubmissionFields(values: Values): SubmissionFields {
   };
 }
 
-export function UploadForm({ formType, files, onFilesChange, onSubmit, children }: UploadFormProps) {
+export function UploadForm({ formType, files, onFilesChange, cloud, onSubmit, children }: UploadFormProps) {
   const resolver = useMemo(
     () => zodResolver(SCHEMAS[formType] as never) as unknown as Resolver<Values>,
     [formType],
@@ -113,9 +118,10 @@ export function UploadForm({ formType, files, onFilesChange, onSubmit, children 
   const minute = useFieldProps(control, 'minute');
   const ampm = useFieldProps(control, 'ampm');
 
+  const cloudFiles = cloud?.files;
   useEffect(() => {
-    setValue('files', refs(files), { shouldValidate: isSubmitted });
-  }, [files, setValue, isSubmitted]);
+    setValue('files', refs(files, cloudFiles), { shouldValidate: isSubmitted });
+  }, [files, cloudFiles, setValue, isSubmitted]);
 
   const submit = handleSubmit((values) => onSubmit(toSubmissionFields(values)));
   const fileError = errors.files?.message ?? errors.files?.root?.message;
@@ -154,7 +160,7 @@ export function UploadForm({ formType, files, onFilesChange, onSubmit, children 
         <FormTextField control={control} name="sponsor_company" label="Sponsor company" isRequired />
       ) : null}
       <FormTextArea control={control} name="description" label="Description" />
-      <FilePicker files={files} onChange={onFilesChange} errorMessage={fileError} />
+      <FilePicker files={files} onChange={onFilesChange} cloud={cloud} errorMessage={fileError} />
       {children}
       <Button type="submit" variant="primary">
         Submit

@@ -17,12 +17,18 @@ import {
   type RetryNotice,
   type SubmissionFields,
   type UploadFormType,
+  type UploadFileInfo,
   type UploadQueue,
 } from '@avp/shared';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Button } from '../../ui';
+import { errorMessage } from '../../lib/api';
 import { useSession } from '../../lib/session';
+import { startCloudImport } from './cloud/api';
+import { useCloudPickers } from './cloud/CloudButtons';
+import { CloudImportsPanel, ImportRow, useImportProgress } from './cloud/CloudImports';
+import type { PickedCloudFile } from './cloud/pickers';
 import { browserUploadClient, fileSource } from './transport';
 import { UploadForm } from './UploadForms';
 import './uploads.css';
@@ -135,10 +141,58 @@ const STATE_LABELS: Record<FileUpload['state'], string> = {
   removed: 'Removed',
 };
 
+/** A cloud file of the submission: the server's import, or why the server would not start it. */
+interface StartedImport {
+  picked: PickedCloudFile;
+  file: UploadFileInfo | null;
+  error: string | null;
+}
+
 type Phase =
   | { kind: 'editing' }
-  | { kind: 'sending'; queue: UploadQueue | null; failed: string | null }
+  | { kind: 'sending'; queue: UploadQueue | null; failed: string | null; imports: StartedImport[] }
   | { kind: 'done' };
+
+const NO_IMPORTS: StartedImport[] = [];
+
+/** The imports started with the submission, with the server's progress. */
+function ImportRows({
+  imports,
+  providers,
+}: {
+  imports: StartedImport[];
+  providers: ReturnType<typeof useCloudPickers>;
+}) {
+  const started = imports.flatMap((i) => (i.file ? [i.file] : []));
+  const [files, update] = useImportProgress(started);
+  return (
+    <>
+      {files.map((file) =>
+        file.import ? (
+          <ImportRow
+            key={file.id}
+            row={{ fileId: file.id, name: file.name, size: file.size, import: file.import }}
+            providers={providers}
+            onChange={update}
+          />
+        ) : null,
+      )}
+      {imports
+        .filter((i) => i.error)
+        .map((i) => (
+          <li
+            key={`${i.picked.provider}-${i.picked.fileId ?? i.picked.link}`}
+            className="uploads-row uploads-row--failed"
+          >
+            <span className="uploads-file-name" title={i.picked.name}>
+              {truncateFileName(i.picked.name)}
+            </span>
+            <span className="kit-error uploads-error">{i.error}</span>
+          </li>
+        ))}
+    </>
+  );
+}
 
 /** The first file waiting to retry a part, if any. */
 function retryNotice(queue: UploadQueue | null): RetryNotice | null {
@@ -161,6 +215,8 @@ export default function UploadUtility() {
   const step = stepOf(hash);
   const session = useSession();
   const [files, setFiles] = useState<File[]>([]);
+  const [cloudFiles, setCloudFiles] = useState<PickedCloudFile[]>([]);
+  const providers = useCloudPickers();
   const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
   const [error, setError] = useState<string | null>(null);
   // Each sent submission gives a new form, as the spec's reload after send would.
@@ -222,7 +278,7 @@ export default function UploadUtility() {
     const user = session.user;
     if (!user) return;
     setError(null);
-    setPhase({ kind: 'sending', queue: null, failed: null });
+    setPhase({ kind: 'sending', queue: null, failed: null, imports: NO_IMPORTS });
     const api = client.current;
     let submissionId: string;
     try {
@@ -251,13 +307,28 @@ export default function UploadUtility() {
       setError(SESSION_EXPIRED);
       return;
     }
+    // The server fetches cloud files itself: each is started here, and goes on if the page is closed.
+    const imports: StartedImport[] = [];
+    for (const picked of cloudFiles) {
+      try {
+        imports.push({ picked, file: await startCloudImport(submissionId, picked), error: null });
+      } catch (caught) {
+        const status = (caught as { status?: number }).status ?? 0;
+        if (status === 401) {
+          setPhase({ kind: 'editing' });
+          await sessionLost(status);
+          return;
+        }
+        imports.push({ picked, file: null, error: errorMessage(caught) });
+      }
+    }
     const queue = api.queue(submissionId, { onChange: () => setTick((n) => n + 1) });
     for (const file of files) queue.add(fileSource(file));
-    setPhase({ kind: 'sending', queue, failed: null });
-    await finish(queue);
+    setPhase({ kind: 'sending', queue, failed: null, imports });
+    await finish(queue, imports);
   }
 
-  async function finish(queue: UploadQueue) {
+  async function finish(queue: UploadQueue, imports: StartedImport[]) {
     const outcomes = await queue.settled();
     const lost = outcomes.find(
       (o) => o.state === 'failed' && (o.error.status === 401 || o.error.status === 403),
@@ -268,12 +339,22 @@ export default function UploadUtility() {
       return;
     }
     if (outcomes.some((o) => o.state === 'failed')) {
-      setPhase({ kind: 'sending', queue, failed: UPLOAD_CHUNK_FAILED });
+      setPhase({ kind: 'sending', queue, failed: UPLOAD_CHUNK_FAILED, imports });
       return;
     }
-    const done = queue.files.filter((f) => f.state === 'complete').map((f) => f.fileId!);
+    // Imports need not be finished: the server completes them and then tells staff.
+    const done = [
+      ...queue.files.filter((f) => f.state === 'complete').map((f) => f.fileId!),
+      ...imports.flatMap((i) => (i.file ? [i.file.id] : [])),
+    ];
     if (done.length === 0) {
+      const refused = imports.find((i) => i.error)?.error;
+      if (refused) {
+        setPhase({ kind: 'sending', queue, failed: refused, imports });
+        return;
+      }
       setFiles([]);
+      setCloudFiles([]);
       setPhase({ kind: 'editing' });
       setError(UPLOAD_FILE_REQUIRED);
       return;
@@ -287,22 +368,24 @@ export default function UploadUtility() {
         await sessionLost(status);
         return;
       }
-      setPhase({ kind: 'sending', queue, failed: UPLOAD_CHUNK_FAILED });
+      setPhase({ kind: 'sending', queue, failed: UPLOAD_CHUNK_FAILED, imports });
       return;
     }
     localStorage.removeItem(OPEN_SUBMISSION_KEY);
     setFiles([]);
+    setCloudFiles([]);
     setRound((n) => n + 1);
     setPhase({ kind: 'done' });
   }
 
-  function retry(queue: UploadQueue) {
-    setPhase({ kind: 'sending', queue, failed: null });
+  function retry(queue: UploadQueue, imports: StartedImport[]) {
+    setPhase({ kind: 'sending', queue, failed: null, imports });
     for (const file of queue.files) if (file.state === 'failed') file.resume();
-    void finish(queue);
+    void finish(queue, imports);
   }
 
   const queue = phase.kind === 'sending' ? phase.queue : null;
+  const imports = phase.kind === 'sending' ? phase.imports : NO_IMPORTS;
   return (
     <section className="uploads-utility" aria-label="File upload">
       {/* One live region for the whole flow, so that each change of its text is announced. */}
@@ -324,7 +407,9 @@ export default function UploadUtility() {
         <div className="uploads-sending" role="group" aria-label="Sending files">
           {queue ? (
             <>
-              <ProgressLine progress={queue.progress()} label="Overall progress" />
+              {queue.files.length > 0 ? (
+                <ProgressLine progress={queue.progress()} label="Overall progress" />
+              ) : null}
               <ul className="uploads-rows">
                 {queue.files.map((upload) => (
                   <FileRow
@@ -332,13 +417,14 @@ export default function UploadUtility() {
                     upload={upload}
                   />
                 ))}
+                <ImportRows imports={imports} providers={providers} />
               </ul>
               {/* Under the files, so that their Pause and Remove buttons do not move as it comes and goes. */}
               <p className="uploads-retrying" aria-live="polite">
                 {retrying ? retryingText(retrying, Date.now()) : null}
               </p>
               {failed ? (
-                <Button ref={retryButton} variant="primary" onPress={() => retry(queue)}>
+                <Button ref={retryButton} variant="primary" onPress={() => retry(queue, imports)}>
                   Retry
                 </Button>
               ) : null}
@@ -377,9 +463,22 @@ export default function UploadUtility() {
             setFiles(next);
             if (phase.kind === 'done') setPhase({ kind: 'editing' });
           }}
+          cloud={
+            providers.length > 0
+              ? {
+                  providers,
+                  files: cloudFiles,
+                  onChange: (next) => {
+                    setCloudFiles(next);
+                    if (phase.kind === 'done') setPhase({ kind: 'editing' });
+                  },
+                }
+              : undefined
+          }
           onSubmit={(fields) => void send(fields)}
         />
       ) : null}
+      {!sending ? <CloudImportsPanel refreshKey={round} /> : null}
     </section>
   );
 }
