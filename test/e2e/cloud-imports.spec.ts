@@ -1,0 +1,181 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { cloudEnv, standInFile, startCloudStandIn, type CloudStandIn } from '../support/cloud-standin';
+import { expect, test } from '../support/fixtures';
+import { root, startServerProcess, type ServerProcess } from '../support/server-process';
+
+/**
+ * Files from cloud accounts in the portal, against the real server with its provider settings aimed at
+ * a stand-in (test/support/cloud-standin.ts): the pickers' buttons only when configured, a pick joining
+ * the file list, the server's import shown with its progress, the page closed and /client opened again
+ * while it runs, and staff finding the file with its checksum. A failing sign-in shows SPEC §8's text; a
+ * cancel shows nothing.
+ */
+
+const PASSWORD = 'Difference Engine 1843';
+const STAFF_PASSWORD = 'Staff passphrase 9';
+const suffix = `${Date.now().toString(36)}.${process.pid}`;
+const CLOUD_PICK_FAILED = 'Unable to Save File. Please Try Again or Contact For Help';
+const SHOTS = process.env.E2E_SHOTS_DIR;
+
+let standIn: CloudStandIn;
+let server: ServerProcess;
+const keynote = standInFile('drive-keynote', 'Keynote opening reel final cut.mov', 44 * 1024 * 1024 + 321);
+const promo = standInFile('drive-promo', 'promo.mp4', 3 * 1024 * 1024);
+
+test.beforeAll(async () => {
+  standIn = await startCloudStandIn([keynote, promo]);
+  server = await startServerProcess(cloudEnv(standIn));
+});
+test.afterAll(async () => {
+  await server?.stop();
+  await standIn?.close();
+});
+
+async function register(baseURL: string, email: string): Promise<void> {
+  const res = await fetch(`${baseURL}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseURL },
+    body: JSON.stringify({
+      email,
+      firstname: 'Ada',
+      lastname: 'Cloud',
+      company: 'Analytical Engines',
+      phone: '(555) 123-4567',
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+    }),
+  });
+  if (res.status !== 201) throw new Error(`registration answered ${res.status}`);
+}
+
+async function signIn(page: Page, baseURL: string, email: string, hash = '#sponsor'): Promise<void> {
+  await page.goto(`${baseURL}/client${hash}`);
+  const form = page.getByRole('form', { name: 'Sign in' });
+  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+  await form.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Logged in as Ada Cloud')).toBeVisible();
+}
+
+async function fillSponsor(page: Page, event: string): Promise<void> {
+  const form = page.getByRole('form', { name: 'Sponsor Commercial form' });
+  await form.getByRole('textbox', { name: 'Event name', exact: true }).fill(event);
+  await form.getByRole('textbox', { name: 'Sponsor company', exact: true }).fill('Acme AV');
+}
+
+test('no cloud buttons on a server without provider keys', async ({ page, baseURL }) => {
+  const email = `nocloud.${suffix}@example.com`;
+  await register(baseURL!, email);
+  await signIn(page, baseURL!, email);
+  await expect(page.getByRole('button', { name: 'Choose files' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /Add files from/ })).toHaveCount(0);
+});
+
+test('a Drive file is imported by the server, goes on while the page is closed, and reaches staff with its checksum', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const email = `cloud.${suffix}@example.com`;
+  await register(server.url, email);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, server.url, email);
+
+  // Both configured providers have a button; a failed sign-in shows the spec's text, a cancel nothing
+  // (the sign-in is kept for the token's lifetime, so the failure comes first).
+  await expect(page.getByRole('button', { name: 'Add files from Google Drive' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add files from Dropbox' })).toBeVisible();
+  if (SHOTS) {
+    mkdirSync(SHOTS, { recursive: true });
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: join(SHOTS, `cloud-buttons-${width}.png`), fullPage: true });
+    }
+  }
+  await page.evaluate(() => {
+    (window as unknown as { __cloudStandIn: object }).__cloudStandIn = { tokenError: true };
+  });
+  await page.getByRole('button', { name: 'Add files from Google Drive' }).click();
+  await expect(page.getByRole('alert')).toHaveText(CLOUD_PICK_FAILED);
+  await page.evaluate(() => {
+    (window as unknown as { __cloudStandIn: object }).__cloudStandIn = {};
+  });
+
+  await page.getByRole('button', { name: 'Add files from Google Drive' }).click();
+  const picker = page.getByRole('dialog', { name: 'Google Picker (stand-in)' });
+  await picker.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByRole('list', { name: 'Chosen files' })).toHaveCount(0);
+
+  // The pick joins the list, name cut at 24 characters, with its size and provider.
+  await page.getByRole('button', { name: 'Add files from Google Drive' }).click();
+  await picker.getByRole('checkbox', { name: keynote.name }).check();
+  await picker.getByRole('button', { name: 'Select' }).click();
+  const chosen = page.getByRole('list', { name: 'Chosen files' });
+  await expect(chosen).toContainText('Keynote opening reel fin');
+  await expect(chosen).toContainText('44 MB');
+  await expect(chosen).toContainText('Google Drive');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, 'cloud-picked-1280.png'), fullPage: true });
+
+  // Sent: the server copies it slowly enough to watch.
+  standIn.delayMs = 1_500;
+  await fillSponsor(page, `Cloud Expo ${suffix}`);
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('Thank you! Your files were received.')).toBeVisible();
+  const panel = page.getByRole('region', { name: 'Files from cloud accounts' });
+  await expect(panel.getByTestId('import-row')).toContainText(/Waiting|Copying/);
+  if (SHOTS) {
+    await page.setViewportSize({ width: 375, height: 900 });
+    await panel.screenshot({ path: join(SHOTS, 'cloud-imports-375.png') });
+  }
+  await page.close();
+
+  // Back later: /client shows it still going, then done.
+  const again = await context.newPage();
+  await again.goto(`${server.url}/client`);
+  const row = again.getByRole('region', { name: 'Files from cloud accounts' }).getByTestId('import-row');
+  await expect(row).toContainText('Keynote opening reel fin');
+  await expect(row).toContainText('from Google Drive');
+  await expect(row).toContainText(/Waiting|Copying/);
+  standIn.delayMs = 0;
+  await expect(row).toContainText('Done', { timeout: 30_000 });
+  await expect(row.getByRole('progressbar')).toHaveAttribute('value', '100');
+  await context.close();
+
+  // Staff find it with the checksum of the provider's bytes.
+  const staffEmail = `cloud.staff.${suffix}@example.com`;
+  execFileSync(
+    process.execPath,
+    [
+      join(root, 'api', 'dist', 'cli', 'admin.js'),
+      'create',
+      '--email',
+      staffEmail,
+      '--password',
+      STAFF_PASSWORD,
+      '--first',
+      'Grace',
+      '--last',
+      'Hopper',
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+      stdio: 'pipe',
+    },
+  );
+  const staff = await browser.newPage();
+  await staff.goto(`${server.url}/staff/uploads`);
+  const login = staff.getByRole('form', { name: 'Sign in' });
+  await login.getByRole('textbox', { name: 'Email', exact: true }).fill(staffEmail);
+  await login.getByRole('textbox', { name: 'Password', exact: true }).fill(STAFF_PASSWORD);
+  await login.getByRole('button', { name: 'Sign in' }).click();
+  const file = staff.getByTestId('inbox-file').filter({ hasText: keynote.name });
+  await expect(file).toContainText(keynote.sha256);
+  await expect(file).toContainText('Complete (from Google Drive)');
+  await staff.close();
+});
