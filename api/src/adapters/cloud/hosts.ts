@@ -22,7 +22,7 @@ const PUBLIC_HOSTS: Record<CloudProvider, readonly string[]> = {
   ],
 };
 
-type HostConfig = Pick<
+export type HostConfig = Pick<
   Config,
   'GOOGLE_API_URL' | 'DROPBOX_API_URL' | 'DROPBOX_CONTENT_URL' | 'BOX_API_URL' | 'GRAPH_API_URL'
 >;
@@ -63,9 +63,9 @@ export function assertProviderUrl(config: HostConfig, provider: CloudProvider, u
 const MAX_REDIRECTS = 5;
 
 /**
- * fetch() that follows redirects itself, only to the provider's hosts. The Authorization header goes
- * with a redirect only to the same origin: the pre-authenticated download URLs that Box and Graph
- * redirect to must not receive the client's token (and some refuse a request that carries one).
+ * fetch() that follows redirects itself, only to the provider's hosts. The Authorization header never
+ * follows a redirect: the download URLs Box, Graph and Drive redirect to are pre-authenticated, must not
+ * receive the client's token, and some refuse a request that carries one.
  */
 export async function providerFetch(
   config: HostConfig,
@@ -83,9 +83,8 @@ export async function providerFetch(
       return response;
     }
     await response.body?.cancel();
-    const next = new URL(location, current);
-    if (next.origin !== new URL(current).origin) headers.delete('authorization');
-    current = next.href;
+    headers.delete('authorization');
+    current = new URL(location, current).href;
   }
   throw new CloudRefusedError('The provider redirected this file too many times.', 400);
 }

@@ -1,6 +1,9 @@
 import type { CloudProvider } from '@avp/shared';
 import type { Config } from '../../config.js';
+import { createBoxSource } from './box.js';
 import { createDriveSource } from './drive.js';
+import { createDropboxSource } from './dropbox.js';
+import { createOneDriveSource } from './onedrive.js';
 import type { CloudSource } from './types.js';
 
 export * from './types.js';
@@ -14,6 +17,11 @@ export type CloudSources = ReadonlyMap<CloudProvider, CloudSource>;
  * picker (or the desktop app's sign-in) hands it an access token scoped to what the user picked.
  */
 export function createCloudSources(config: Config): CloudSources {
-  const sources: CloudSource[] = [createDriveSource(config)];
+  const sources: CloudSource[] = [
+    createDriveSource(config),
+    createDropboxSource(config),
+    createBoxSource(config),
+    createOneDriveSource(config),
+  ];
   return new Map(sources.map((source) => [source.provider, source]));
 }

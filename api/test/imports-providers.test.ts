@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import { UPLOAD_PART_SIZE } from '@avp/shared';
+import type { UploadFileInfo } from '@avp/shared';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FOREIGN_LINK } from '../src/adapters/cloud/index.js';
+import { startProvidersStandIn } from './helpers/cloud-standins/providers.js';
+import type { ProvidersStandIn } from './helpers/cloud-standins/providers.js';
+import { providersEnv } from './helpers/cloud-standins/providers.js';
+import { sha256, startImportHarness } from './helpers/imports.js';
+
+/**
+ * Dropbox, Box and OneDrive imports through the real API and worker, against stand-ins of their APIs
+ * (helpers/cloud-standins/providers.ts): each file of several parts arrives intact, with each provider's
+ * own ways: Dropbox's 4-hour links, Box's 202 and 302, Graph's pre-authenticated redirect.
+ */
+
+const PART = UPLOAD_PART_SIZE;
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!().catch(() => undefined);
+});
+
+async function setup() {
+  const p = await startProvidersStandIn();
+  cleanups.push(() => p.close());
+  const h = await startImportHarness({
+    env: { ...providersEnv(p), LOG_LEVEL: process.env.X_LOG ?? 'silent' },
+  });
+  cleanups.push(() => h.close());
+  return { p, h };
+}
+
+function file(p: ProvidersStandIn, id: string, name: string, size = 2 * PART + 999) {
+  const data = randomBytes(size);
+  p.files.set(id, { id, name, data });
+  return data;
+}
+
+const complete = (f: UploadFileInfo) => f.status === 'complete';
+
+describe('cloud imports from Dropbox, Box and OneDrive', () => {
+  it('Dropbox Chooser link: read with Range and no token; an expired link waits for a fresh pick', async () => {
+    const { p, h } = await setup();
+    const data = file(p, 'dbx-1', 'reel.mov', 4 * PART);
+    p.expireLinksAfter = 1;
+    const started = await h.start({
+      provider: 'dropbox',
+      link: `${p.url}/dropbox/direct/dbx-1/reel.mov?t=${Date.now()}`,
+      name: 'reel.mov',
+    });
+    expect(started.status).toBe(201);
+    // The size comes from the provider, not the client.
+    expect(started.file).toMatchObject({ size: data.length, partCount: 4 });
+    const waiting = await h.waitFor(started.file.id, (f) => f.import?.status === 'needs_auth');
+    expect(waiting.import!.error).toMatch(/expired/);
+    const renewed = await h.client.post(`/api/uploads/imports/${started.file.id}/token`, {
+      link: `${p.url}/dropbox/direct/dbx-1/reel.mov?t=${Date.now() + 5}`,
+    });
+    expect(renewed.status).toBe(200);
+    const done = await h.waitFor(started.file.id, complete);
+    expect(done.sha256).toBe(sha256(data));
+    expect(p.leakedTokens).toBe(0);
+  });
+
+  it('Dropbox file id: metadata and a temporary link through the SDK; a link that runs out is replaced', async () => {
+    const { p, h } = await setup();
+    const data = file(p, 'id:dbx2', 'keynote.mov', 3 * PART + 10);
+    p.linksValidFrom = 0;
+    const started = await h.start({
+      provider: 'dropbox',
+      fileId: 'id:dbx2',
+      name: 'keynote.mov',
+      accessToken: p.token,
+    });
+    expect(started.status).toBe(201);
+    expect(started.file.size).toBe(data.length);
+    const done = await h.waitFor(started.file.id, complete);
+    expect(done.sha256).toBe(sha256(data));
+    // Four parts: two before the links expired, and a fresh link for the other two (one retried).
+    expect(p.downloads.filter((d) => d.startsWith('dropbox-temp')).length).toBeGreaterThanOrEqual(4);
+    // Refused tokens and missing files are answered when the import is started.
+    expect(
+      (await h.start({ provider: 'dropbox', fileId: 'id:dbx2', name: 'k.mov', accessToken: 'wrong' })).status,
+    ).toBe(403);
+    expect(
+      (await h.start({ provider: 'dropbox', fileId: 'id:none', name: 'k.mov', accessToken: p.token })).status,
+    ).toBe(404);
+  });
+
+  it('Box: a 202 with Retry-After first, then the 302 to the download host, which never sees the token', async () => {
+    const { p, h } = await setup();
+    const data = file(p, 'box-123', 'booth.mp4');
+    p.boxNotReady = 1;
+    const started = await h.start({
+      provider: 'box',
+      fileId: '123',
+      name: 'booth.mp4',
+      accessToken: p.token,
+    });
+    expect(started.status).toBe(201);
+    const done = await h.waitFor(started.file.id, complete);
+    expect(done.sha256).toBe(sha256(data));
+    expect(p.leakedTokens).toBe(0);
+    expect(p.downloads.filter((d) => d.startsWith('box-dl box-123'))).toHaveLength(3);
+  });
+
+  it('OneDrive: Graph metadata, the pre-authenticated redirect without the token, and a token refused mid-file', async () => {
+    const { p, h } = await setup();
+    const data = file(p, 'drive-b!item-9', 'sponsor spot.mov', 3 * PART);
+    p.expireTokenAfter = 1;
+    const started = await h.start({
+      provider: 'onedrive',
+      fileId: 'drive-b!item-9',
+      name: 'sponsor spot.mov',
+      accessToken: p.token,
+    });
+    expect(started.status).toBe(201);
+    expect(started.file.size).toBe(data.length);
+    const waiting = await h.waitFor(started.file.id, (f) => f.import?.status === 'needs_auth');
+    expect(waiting.import!.error).toMatch(/expired/);
+    p.token = 'second-token';
+    await h.client.post(`/api/uploads/imports/${started.file.id}/token`, { accessToken: 'second-token' });
+    const done = await h.waitFor(started.file.id, complete);
+    expect(done.sha256).toBe(sha256(data));
+    expect(p.leakedTokens).toBe(0);
+  });
+
+  it('a provider redirecting off its hosts fails the import without a connection to the foreign host', async () => {
+    const { p, h } = await setup();
+    file(p, 'box-77', 'evil.mov', PART);
+    p.redirectTo = 'http://169.254.169.254/latest/meta-data/';
+    const started = await h.start({ provider: 'box', fileId: '77', name: 'evil.mov', accessToken: p.token });
+    expect(started.status).toBe(201);
+    const failed = await h.waitFor(started.file.id, (f) => f.import?.status === 'failed');
+    expect(failed.import!.error).toBe(FOREIGN_LINK);
+    expect(p.downloads).toHaveLength(0);
+  });
+});
