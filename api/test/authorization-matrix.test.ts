@@ -173,6 +173,7 @@ const ROUTES: Record<string, { rule: Rule } & Call> = {
     params: submissionOf,
     body: () => ({ provider: 'dropbox', link: 'http://169.254.169.254/latest', name: 'clip.mov' }),
   },
+  'POST /api/uploads/cloud/box/token': { rule: 'user', body: () => ({ code: 'a-code' }) },
   'POST /api/uploads/imports/:fileId/token': {
     rule: 'own',
     params: fileOf,

@@ -20,12 +20,10 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!().catch(() => undefined);
 });
 
-async function setup() {
+async function setup(env: Record<string, string> = {}) {
   const p = await startProvidersStandIn();
   cleanups.push(() => p.close());
-  const h = await startImportHarness({
-    env: { ...providersEnv(p), LOG_LEVEL: process.env.X_LOG ?? 'silent' },
-  });
+  const h = await startImportHarness({ env: { ...providersEnv(p), ...env } });
   cleanups.push(() => h.close());
   return { p, h };
 }
@@ -134,5 +132,27 @@ describe('cloud imports from Dropbox, Box and OneDrive', () => {
     const failed = await h.waitFor(started.file.id, (f) => f.import?.status === 'failed');
     expect(failed.import!.error).toBe(FOREIGN_LINK);
     expect(p.downloads).toHaveLength(0);
+  });
+
+  it("Box's sign-in code is exchanged on the server, with the app's secret, for the picker's token", async () => {
+    const { p, h } = await setup({ BOX_CLIENT_ID: 'box-client', BOX_CLIENT_SECRET: 'box-secret' });
+    const config = await h.client.get<{ providers: { provider: string; authorizeUrl?: string }[] }>(
+      '/api/uploads/cloud-config',
+    );
+    expect(config.body.providers).toEqual([
+      expect.objectContaining({ provider: 'box', clientId: 'box-client' }),
+    ]);
+    expect(JSON.stringify(config.body)).not.toContain('box-secret');
+    const good = await h.client.post('/api/uploads/cloud/box/token', { code: 'good-code' });
+    expect(good).toMatchObject({ status: 200, body: { accessToken: p.token, expiresIn: 3600 } });
+    const bad = await h.client.post('/api/uploads/cloud/box/token', { code: 'stale-code' });
+    expect(bad).toMatchObject({ status: 400, body: { error: { code: 'box_code_refused' } } });
+    expect((await h.client.post('/api/uploads/cloud/box/token', {})).status).toBe(400);
+    const anonymous = await fetch(`${h.t.url}/api/uploads/cloud/box/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: h.t.url },
+      body: JSON.stringify({ code: 'good-code' }),
+    });
+    expect(anonymous.status).toBe(401);
   });
 });

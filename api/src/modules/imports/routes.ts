@@ -1,7 +1,9 @@
 import express from 'express';
 import type { Request, Router } from 'express';
 import type { CloudSources } from '../../adapters/cloud/index.js';
+import { clientIp, rateLimit } from '../../http/rate-limit.js';
 import { requireUser } from '../accounts/index.js';
+import { exchangeBoxCode } from './box-auth.js';
 import type { UploadsDeps } from '../uploads/index.js';
 import { cloudPickers } from './cloud-config.js';
 import { listImports, renewImportToken, startImport } from './service.js';
@@ -16,6 +18,7 @@ const param = (req: Request, name: string) => String(req.params[name] ?? '');
  *   POST /api/uploads/submissions/:submissionId/imports   start importing a picked file → 201 { file }
  *   GET  /api/uploads/imports                             the caller's recent imports
  *   POST /api/uploads/imports/:fileId/token               a fresh token for one waiting on the client
+ *   POST /api/uploads/cloud/box/token                     the Box picker's token, for its sign-in code
  *
  * The bytes are copied by the import worker (worker.ts), not in these requests; progress is read from
  * GET /api/uploads/files/:fileId like any file's.
@@ -53,6 +56,17 @@ export function importsRoutes(
     const file = await renewImportToken(d, user(req), param(req, 'fileId'), req.body);
     deps.onQueued?.();
     res.set('Cache-Control', 'no-store').json({ file });
+  });
+
+  const boxLimit = rateLimit({
+    name: 'box-token',
+    windowSeconds: 600,
+    max: 30,
+    key: (req) => clientIp(req),
+    message: 'Too many Box sign-ins. Please wait a few minutes and try again.',
+  });
+  router.post('/uploads/cloud/box/token', requireUser, boxLimit, async (req, res) => {
+    res.set('Cache-Control', 'no-store').json(await exchangeBoxCode(deps.config, req.body));
   });
 
   return router;

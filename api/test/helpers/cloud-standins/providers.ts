@@ -125,6 +125,29 @@ export async function startProvidersStandIn(): Promise<ProvidersStandIn> {
       return bytes(req, res, `dropbox-${m[1]}`, file);
     }
 
+    // Box's OAuth 2.0 token endpoint: the code 'good-code' for the app 'box-client' / 'box-secret'.
+    if (req.method === 'POST' && path === '/oauth2/token') {
+      let text = '';
+      for await (const chunk of req) text += String(chunk);
+      const form = new URLSearchParams(text);
+      const ok =
+        form.get('grant_type') === 'authorization_code' &&
+        form.get('code') === 'good-code' &&
+        form.get('client_id') === 'box-client' &&
+        form.get('client_secret') === 'box-secret';
+      if (!ok)
+        return json(res, 400, {
+          error: 'invalid_grant',
+          error_description: "Auth code doesn't exist or is invalid",
+        });
+      return json(res, 200, {
+        access_token: state.token,
+        expires_in: 3600,
+        token_type: 'bearer',
+        refresh_token: 'r',
+      });
+    }
+
     // Box
     if ((m = /^\/2\.0\/files\/(\d+)(\/content)?$/.exec(path))) {
       if (!authorised(req)) return json(res, 401, { type: 'error', status: 401, code: 'unauthorized' });
