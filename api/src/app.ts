@@ -52,6 +52,13 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestLogger(deps.logger));
   app.use(securityHeaders(config));
+  // The cloud pickers' sign-in popups come back here from the provider's pages: without this the
+  // popup would be cut off from the page that opened it (a browsing-context-group switch), and could
+  // neither hand it the sign-in nor be seen to close.
+  app.use('/client/cloud-callback', (_req, res, next) => {
+    res.setHeader('Cross-Origin-Opener-Policy', 'unsafe-none');
+    next();
+  });
 
   // Stripe signs the raw bytes of its webhook: this route reads its own body, ahead of the JSON parser.
   app.use('/api', stripeWebhookRoutes(deps));

@@ -19,7 +19,14 @@ export const PUBLIC_ROUTES = [
   '/coming_soon',
 ] as const;
 
-export const CLIENT_ROUTES = ['/client', '/client_test', '/register', '/reset_password'] as const;
+export const CLIENT_ROUTES = [
+  '/client',
+  '/client_test',
+  '/register',
+  '/reset_password',
+  // Where the cloud pickers' sign-in popups return (Box, OneDrive).
+  '/client/cloud-callback',
+] as const;
 
 export const STORE_ROUTES = [
   '/exhibitor_order',
@@ -43,6 +50,7 @@ export const STAFF_ROUTES = [
 
 /** Pages that hide the marketing header, contact panel and footer (SPEC §2 'Layout elements'). */
 export const BARE_LAYOUT_PREFIXES = [
+  '/client/cloud-callback',
   '/manage_order_forms',
   '/staff',
   '/exhibitor_order',

@@ -24,9 +24,10 @@ let standIn: CloudStandIn;
 let server: ServerProcess;
 const keynote = standInFile('drive-keynote', 'Keynote opening reel final cut.mov', 44 * 1024 * 1024 + 321);
 const promo = standInFile('drive-promo', 'promo.mp4', 3 * 1024 * 1024);
+const booth = standInFile('box-42', 'booth loop.mp4', 7 * 1024 * 1024);
 
 test.beforeAll(async () => {
-  standIn = await startCloudStandIn([keynote, promo]);
+  standIn = await startCloudStandIn([keynote, promo, booth]);
   server = await startServerProcess(cloudEnv(standIn));
 });
 test.afterAll(async () => {
@@ -178,4 +179,46 @@ test('a Drive file is imported by the server, goes on while the page is closed, 
   await expect(file).toContainText(keynote.sha256);
   await expect(file).toContainText('Complete (from Google Drive)');
   await staff.close();
+});
+
+test('Box (after its sign-in popup) and Dropbox picks travel with a local file in one submission', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const email = `cloud.mixed.${suffix}@example.com`;
+  await register(server.url, email);
+  const page = await browser.newPage();
+  await signIn(page, server.url, email, '#creative');
+  const form = page.getByRole('form', { name: 'Creative Asset form' });
+  await form.getByRole('textbox', { name: 'Project name', exact: true }).fill(`Mixed ${suffix}`);
+
+  // Box: the sign-in popup comes back with a code the server exchanges; the picker opens in a dialog.
+  await page.getByRole('button', { name: 'Add files from Box' }).click();
+  const boxDialog = page.getByRole('dialog', { name: 'Choose files from Box' });
+  await boxDialog.getByRole('checkbox', { name: booth.name }).check();
+  await boxDialog.getByRole('button', { name: 'Choose' }).click();
+  await expect(boxDialog).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Add files from Dropbox' }).click();
+  const chooser = page.getByRole('dialog', { name: 'Dropbox Chooser (stand-in)' });
+  await chooser.getByRole('checkbox', { name: promo.name }).check();
+  await chooser.getByRole('button', { name: 'Select' }).click();
+
+  await page.getByTestId('upload-file-input').setInputFiles({
+    name: 'notes.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('run of show\n'),
+  });
+  const chosen = page.getByRole('list', { name: 'Chosen files' });
+  await expect(chosen.getByRole('listitem')).toHaveCount(3);
+  await expect(chosen).toContainText('Box');
+  await expect(chosen).toContainText('Dropbox');
+
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('Thank you! Your files were received.')).toBeVisible({ timeout: 30_000 });
+  const rows = page.getByRole('region', { name: 'Files from cloud accounts' }).getByTestId('import-row');
+  await expect(rows.filter({ hasText: booth.name })).toContainText('Done', { timeout: 30_000 });
+  await expect(rows.filter({ hasText: promo.name })).toContainText('Done', { timeout: 30_000 });
+  await expect(rows.filter({ hasText: booth.name })).toContainText('from Box');
+  await page.close();
 });

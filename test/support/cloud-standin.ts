@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * The cloud providers at the network boundary, for the browser tests. For the page: stand-ins of the
- * scripts the portal loads (Google Identity Services, gapi and the Google Picker; the Dropbox Chooser),
+ * scripts the portal loads (Google Identity Services, gapi and the Google Picker; the Dropbox Chooser;
+ * Box's Content Picker, with its sign-in page and token endpoint),
  * defining just the globals the real ones define, with a small dialog listing this stand-in's files.
  * For the server: Drive v3 `files/{id}` (metadata, and `alt=media` with Range) and Dropbox direct links
  * with Range. A page may set `window.__cloudStandIn = { tokenError: true }` (an init script) to make
@@ -134,6 +135,38 @@ window.Dropbox = { choose(options) {
 } };`;
 }
 
+function boxScript(files: StandInFile[]): string {
+  const listed = JSON.stringify(files.map((f) => ({ id: f.id, name: f.name, size: f.data.length })));
+  return `window.Box = { ContentPicker: function () {
+  const listeners = {};
+  this.addListener = (event, listener) => { listeners[event] = listener; };
+  this.show = (folder, token, options) => {
+    if (token !== 'box-token-from-stand-in' || !options.container) throw new Error('stand-in: no token');
+    const list = document.createElement('ul');
+    for (const file of ${listed}) {
+      const item = document.createElement('li');
+      const label = document.createElement('label');
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.value = file.id;
+      label.append(box, ' ' + file.name);
+      item.append(label);
+      list.append(item);
+    }
+    const choose = document.createElement('button');
+    choose.textContent = 'Choose';
+    choose.onclick = () => listeners.choose([...list.querySelectorAll('input:checked')].map((b) => {
+      const f = ${listed}.find((x) => x.id === b.value);
+      return { id: f.id.replace('box-', ''), name: f.name, size: f.size, type: 'file' };
+    }));
+    const cancel = document.createElement('button');
+    cancel.textContent = 'Cancel';
+    cancel.onclick = () => listeners.cancel();
+    options.container.append(list, choose, cancel);
+  };
+} };`;
+}
+
 export async function startCloudStandIn(files: StandInFile[]): Promise<CloudStandIn> {
   const state = { files, delayMs: 0, mediaRequests: 0 };
   let base = '';
@@ -160,6 +193,53 @@ export async function startCloudStandIn(files: StandInFile[]): Promise<CloudStan
     if (url.pathname === '/google/gsi.js') return void js(scripts.gsi);
     if (url.pathname === '/google/api.js') return void js(scripts.api);
     if (url.pathname === '/dropbox/dropins.js') return void js(dropboxScript(base, state.files));
+    if (url.pathname === '/box/picker.js') return void js(boxScript(state.files));
+    if (url.pathname === '/box/picker.css')
+      return void res.writeHead(200, { 'content-type': 'text/css' }).end('');
+    // Box's sign-in page: straight back to the app with a code, as after the user allows access.
+    if (url.pathname === '/box/authorize') {
+      const back = new URL(url.searchParams.get('redirect_uri') ?? '');
+      back.searchParams.set(
+        'code',
+        url.searchParams.get('client_id') === 'box-stand-in-client' ? 'good-code' : 'bad',
+      );
+      back.searchParams.set('state', url.searchParams.get('state') ?? '');
+      return void res.writeHead(302, { location: back.href }).end();
+    }
+    if (req.method === 'POST' && url.pathname === '/oauth2/token') {
+      let text = '';
+      for await (const chunk of req) text += String(chunk);
+      const form = new URLSearchParams(text);
+      if (form.get('code') !== 'good-code' || form.get('client_secret') !== 'box-stand-in-secret') {
+        return void res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end('{"error":"invalid_grant"}');
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(
+        JSON.stringify({ access_token: 'box-token-from-stand-in', expires_in: 3600, token_type: 'bearer' }),
+      );
+    }
+    const box = /^\/2\.0\/files\/(\d+)(\/content)?$/.exec(url.pathname);
+    if (box) {
+      if (req.headers.authorization !== 'Bearer box-token-from-stand-in')
+        return void res.writeHead(401).end();
+      const file = state.files.find((f) => f.id === `box-${box[1]}`);
+      if (!file) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+      if (!box[2]) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end(
+          JSON.stringify({ type: 'file', id: box[1], name: file.name, size: file.data.length }),
+        );
+      }
+      return void res.writeHead(302, { location: `${base}/box/dl/${file.id}` }).end();
+    }
+    const boxDl = /^\/box\/dl\/([^/]+)$/.exec(url.pathname);
+    if (boxDl) {
+      const file = state.files.find((f) => f.id === decodeURIComponent(boxDl[1]!));
+      if (file && !req.headers.authorization) return media(req, res, file);
+      return void res.writeHead(400).end();
+    }
     const drive = /^\/drive\/v3\/files\/([^/]+)$/.exec(url.pathname);
     if (drive) {
       if (req.headers.authorization !== 'Bearer drive-token-from-stand-in') {
@@ -212,5 +292,10 @@ export function cloudEnv(standIn: CloudStandIn): Record<string, string> {
     DROPBOX_APP_KEY: 'stand-in-app-key',
     DROPBOX_PICKER_SCRIPTS: `${standIn.url}/dropbox/dropins.js`,
     DROPBOX_CONTENT_URL: standIn.url,
+    BOX_CLIENT_ID: 'box-stand-in-client',
+    BOX_CLIENT_SECRET: 'box-stand-in-secret',
+    BOX_API_URL: standIn.url,
+    BOX_AUTHORIZE_URL: `${standIn.url}/box/authorize`,
+    BOX_PICKER_SCRIPTS: `${standIn.url}/box/picker.js,${standIn.url}/box/picker.css`,
   };
 }

@@ -12,15 +12,19 @@ function renderAt(path: string) {
 }
 
 describe('app shell (SPEC §2 routes and layout elements)', () => {
-  it.each(['/', '/home'])('renders the splash with three panels at %s', async (path) => {
-    // Pages are code-split: the first render suspends until the page's module has loaded.
-    await act(async () => {
-      renderAt(path);
-    });
-    for (const name of ['Creative Services', 'Event Production', 'Planner Resources']) {
-      expect(await screen.findByRole('heading', { level: 2, name }, { timeout: 15_000 })).toBeTruthy();
-    }
-  }, 20_000);
+  it.each(['/', '/home'])(
+    'renders the splash with three panels at %s',
+    async (path) => {
+      // Pages are code-split: the first render suspends until the page's module has loaded.
+      await act(async () => {
+        renderAt(path);
+      });
+      for (const name of ['Creative Services', 'Event Production', 'Planner Resources']) {
+        expect(await screen.findByRole('heading', { level: 2, name }, { timeout: 15_000 })).toBeTruthy();
+      }
+    },
+    20_000,
+  );
 
   it('shows the spec text for an unknown route', () => {
     renderAt('/no/such/page');
@@ -49,7 +53,11 @@ describe('app shell (SPEC §2 routes and layout elements)', () => {
       renderAt('/blog');
     });
     expect(
-      await screen.findByRole('heading', { level: 1, name: 'Notes from the production desk' }, { timeout: 15_000 }),
+      await screen.findByRole(
+        'heading',
+        { level: 1, name: 'Notes from the production desk' },
+        { timeout: 15_000 },
+      ),
     ).toBeTruthy();
     expect(document.getElementById('contact')).toBeNull();
     expect(screen.getByRole('contentinfo')).toBeTruthy();

@@ -4,6 +4,7 @@ import { accountRoutes } from '../features/account';
 import { adminRoutes } from '../features/admin';
 import { marketingRoutes } from '../features/marketing';
 import { storeRoutes } from '../features/store';
+import { CloudCallbackPage } from '../features/uploads';
 import { SessionProvider } from '../lib/session';
 import { SiteLayout } from './layout/SiteLayout';
 import { NotFoundPage } from './NotFoundPage';
@@ -31,6 +32,7 @@ export function App() {
             }
           />
         ) : null}
+        <Route path="client/cloud-callback" element={<CloudCallbackPage />} />
         <Route element={<SiteLayout />}>
           {marketingRoutes}
           {accountRoutes}

@@ -19,6 +19,20 @@ const LazyUploadUtility = lazyModule(
   afterZodSetup(() => import('./UploadUtility')),
 );
 
+const LazyCloudCallbackPage = lazyModule(
+  `${U}/cloud/CloudCallbackPage.tsx`,
+  () => import('./cloud/CloudCallbackPage'),
+);
+
+/** /client/cloud-callback: where the cloud pickers' sign-in popups return (Box, OneDrive). */
+export function CloudCallbackPage() {
+  return (
+    <Suspense fallback={null}>
+      <LazyCloudCallbackPage />
+    </Suspense>
+  );
+}
+
 const LazyIncompatibleBrowserDialog = lazyModule(
   `${U}/IncompatibleBrowserDialog.tsx`,
   () => import('./IncompatibleBrowserDialog'),

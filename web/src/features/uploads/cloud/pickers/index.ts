@@ -21,6 +21,9 @@ const MODULES: Partial<Record<CloudProvider, () => Promise<PickerModule>>> = {
   'google-drive': () =>
     import('./google').then((m) => ({ pick: m.pickFromGoogleDrive, preload: m.preloadGoogle })),
   dropbox: () => import('./dropbox').then((m) => ({ pick: m.pickFromDropbox, preload: m.preloadDropbox })),
+  box: () => import('./box').then((m) => ({ pick: m.pickFromBox, preload: m.preloadBox })),
+  onedrive: () =>
+    import('./onedrive').then((m) => ({ pick: m.pickFromOneDrive, preload: m.preloadOneDrive })),
 };
 
 export function hasPicker(provider: CloudProvider): boolean {
