@@ -28,7 +28,12 @@ import type {
   PersistedFile,
   PersistedJob,
 } from './state.js';
+import { bandwidthWindowSchema, MAX_WINDOWS, rateAt } from './schedule.js';
 import { TokenBucket } from './token-bucket.js';
+import type { WatchStore } from './watch.js';
+
+/** Files remembered per watch folder as sent. */
+const MAX_WATCH_MEMORY = 50_000;
 import { gotTransport } from './transport.js';
 
 export interface EngineOptions {
@@ -42,6 +47,8 @@ export interface EngineOptions {
   historyLimit?: number;
   /** For tests: another transport (wrapped around the got one, say). */
   wrapTransport?: (transport: UploadTransport) => UploadTransport;
+  /** For tests: the wall clock the bandwidth schedule reads. */
+  clock?: () => Date;
 }
 
 export interface FileView {
@@ -126,9 +133,17 @@ export function clampSettings(
 ): EngineSettings {
   const parts = Math.round(settings.partConcurrency ?? base.partConcurrency);
   const rate = Math.round(settings.bandwidthBytesPerSecond ?? base.bandwidthBytesPerSecond);
+  // Windows that do not parse are dropped rather than trusted (a hand-edited settings file, say).
+  const schedule = (settings.schedule ?? base.schedule ?? [])
+    .flatMap((w) => {
+      const parsed = bandwidthWindowSchema.safeParse(w);
+      return parsed.success ? [parsed.data] : [];
+    })
+    .slice(0, MAX_WINDOWS);
   return {
     partConcurrency: Math.min(MAX_PART_CONCURRENCY, Math.max(1, Number.isFinite(parts) ? parts : 4)),
     bandwidthBytesPerSecond: Math.max(0, Number.isFinite(rate) ? rate : 0),
+    ...(schedule.length > 0 ? { schedule } : {}),
   };
 }
 
@@ -144,13 +159,16 @@ export class UploadEngine {
   private stopped = false;
   private started = false;
   private readonly historyLimit: number;
+  private readonly clock: () => Date;
+  private scheduleTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(private readonly options: EngineOptions) {
     const loaded = options.store.load();
     this.state = loaded ?? emptyState();
     this.state.settings = clampSettings(this.state.settings ?? {});
     this.historyLimit = options.historyLimit ?? 200;
-    this.bucket = new TokenBucket(this.state.settings.bandwidthBytesPerSecond);
+    this.clock = options.clock ?? (() => new Date());
+    this.bucket = new TokenBucket(rateAt(this.state.settings, this.clock()));
     const base = gotTransport({
       baseUrl: options.baseUrl,
       token: options.token,
@@ -210,9 +228,47 @@ export class UploadEngine {
     return { ...this.state.settings };
   }
 
+  /** Watch folders and what was sent from them, kept with the queue (watch.ts). */
+  watchStore(): WatchStore {
+    return {
+      watches: () => [...(this.state.watches ?? [])],
+      setWatches: (watches) => {
+        this.state.watches = watches;
+        const ids = new Set(watches.map((w) => w.id));
+        for (const id of Object.keys(this.state.watchSent ?? {})) {
+          if (!ids.has(id)) delete this.state.watchSent![id];
+        }
+        this.changed();
+      },
+      sent: (id) => new Set(this.state.watchSent?.[id] ?? []),
+      markSent: (id, identities, sent = true) => {
+        const all = (this.state.watchSent ??= {});
+        const known = new Set(all[id] ?? []);
+        for (const identity of identities) {
+          if (sent) known.add(identity);
+          else known.delete(identity);
+        }
+        // The oldest first: a long-running watch forgets files from long ago, not recent ones.
+        all[id] = [...known].slice(-MAX_WATCH_MEMORY);
+        this.save();
+      },
+    };
+  }
+
+  /** The bandwidth limit in effect now: the schedule's window for this hour, else the plain limit. */
+  get bandwidthNow(): number {
+    return rateAt(this.state.settings, this.clock());
+  }
+
+  /** Applies the limit the schedule sets for this moment (called each half minute, and on changes). */
+  applySchedule(): void {
+    const rate = this.bandwidthNow;
+    if (rate !== this.bucket.bytesPerSecond) this.bucket.setRate(rate);
+  }
+
   setSettings(settings: Partial<EngineSettings>): EngineSettings {
     this.state.settings = clampSettings(settings, this.state.settings);
-    this.bucket.setRate(this.state.settings.bandwidthBytesPerSecond);
+    this.applySchedule();
     this.client.setPartConcurrency(this.state.settings.partConcurrency);
     this.changed();
     return this.settings;
@@ -222,6 +278,8 @@ export class UploadEngine {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    this.scheduleTimer = setInterval(() => this.applySchedule(), 30_000);
+    this.scheduleTimer.unref?.();
     for (const job of this.state.jobs) {
       for (const file of job.files) {
         if (file.state === 'complete' || this.live.has(file.key)) continue;
@@ -572,6 +630,7 @@ export class UploadEngine {
   async stop(): Promise<void> {
     this.save();
     this.stopped = true;
+    if (this.scheduleTimer) clearInterval(this.scheduleTimer);
     for (const { upload, source } of this.live.values()) {
       upload.pause();
       await source.close();

@@ -6,3 +6,5 @@ export * from './token-bucket.js';
 export * from './transport.js';
 export { checkUploadForm } from './forms.js';
 export type { FormCheck, FormValues } from './forms.js';
+export * from './schedule.js';
+export * from './watch.js';

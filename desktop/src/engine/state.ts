@@ -7,6 +7,8 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SubmissionFields } from '@avp/shared';
+import type { BandwidthWindow } from './schedule.js';
+import type { WatchFolder } from './watch.js';
 
 export type EngineFileState = 'queued' | 'uploading' | 'paused' | 'complete' | 'failed';
 
@@ -52,6 +54,8 @@ export interface EngineSettings {
   partConcurrency: number;
   /** Bytes per second for all uploads together; 0 = unlimited. */
   bandwidthBytesPerSecond: number;
+  /** Limits for chosen hours (schedule.ts); outside them bandwidthBytesPerSecond applies. */
+  schedule?: BandwidthWindow[];
 }
 
 export const DEFAULT_SETTINGS: EngineSettings = { partConcurrency: 4, bandwidthBytesPerSecond: 0 };
@@ -62,6 +66,9 @@ export interface EngineState {
   jobs: PersistedJob[];
   history: HistoryEntry[];
   settings: EngineSettings;
+  /** Watch folders (watch.ts) and, per watch, the identities of the files already queued from it. */
+  watches?: WatchFolder[];
+  watchSent?: Record<string, string[]>;
 }
 
 export function emptyState(): EngineState {
