@@ -5,7 +5,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -238,4 +238,51 @@ describe('av-upload', () => {
       message: expect.stringMatching(/changed on disk after it was queued/),
     });
   });
+
+  it('watch folders: add (form checked), list, and run until Ctrl-C, sending a dropped file once it stops growing', async () => {
+    const login = await run(['login', '--email', 'cli@example.com', '--password-stdin'], { input: PASSWORD });
+    expect(login.code).toBe(0);
+    const folder = path.join(dir, 'drop');
+    await mkdir(folder);
+    const bad = await run(['watch', 'add', folder, '--form', 'sponsor', '--event-name', 'Expo']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--sponsor-company: Please enter a sponsor company.');
+    const args = ['--form', 'sponsor', '--event-name', 'Watch Expo', '--sponsor-company', 'Acme AV'];
+    const added = await run([
+      'watch',
+      'add',
+      folder,
+      ...args,
+      '--schedule',
+      'Mon-Fri 09:00-18:00 2MB',
+      '--json',
+    ]);
+    expect(added.code).toBe(0);
+    expect(added.lines[0]).toMatchObject({ event: 'watching', folder, form: 'sponsor' });
+    expect((await run(['watch', 'add', folder, ...args])).code).toBe(2);
+    const listed = await run(['watch', 'list', '--json']);
+    expect(listed.lines[0]).toMatchObject({
+      event: 'watches',
+      watches: [expect.objectContaining({ folder })],
+    });
+    const status = await run(['status', '--json']);
+    expect(status.lines[0]).toMatchObject({
+      settings: { schedule: [expect.objectContaining({ from: '09:00' })] },
+    });
+
+    const file = path.join(folder, 'drop.mov');
+    await writeFile(file, randomBytes(4096));
+    const ran = await run(['watch', '--json'], { until: (line) => line.event === 'submitted' });
+    expect(ran.code).toBe(130);
+    expect(ran.lines.find((line) => line.event === 'submitted')).toMatchObject({
+      files: [expect.objectContaining({ name: 'drop.mov', sha256: await sha256File(file) })],
+    });
+    const removed = await run([
+      'watch',
+      'remove',
+      String((listed.lines[0]!.watches as { id: string }[])[0]!.id),
+    ]);
+    expect(removed.code).toBe(0);
+    expect((await run(['watch', '--json'])).code).toBe(2);
+  }, 90_000);
 });

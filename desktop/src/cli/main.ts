@@ -8,6 +8,9 @@
  *   av-upload resume          continue the persisted queue (paused and failed files too)
  *   av-upload status          the queue and the history
  *   av-upload logout          revoke the token on the server and forget it
+ *   av-upload watch add FOLDER --form … [fields]   send each new file in FOLDER once it stops growing
+ *   av-upload watch [list|remove ID]               run the watch folders (until Ctrl-C), list, remove
+ *   --schedule 'Mon-Fri 09:00-18:00 2MB'           a bandwidth limit for those hours (repeatable)
  *
  * Progress is a line redrawn on a terminal, JSON lines otherwise (or with --json). Exit codes: EXIT.
  */
@@ -18,8 +21,11 @@ import type { UploadFileRef } from '@avp/shared';
 import { AuthClient, AuthError } from '../engine/auth.js';
 import { expandPaths, UploadEngine } from '../engine/engine.js';
 import type { EngineEvent, EngineSnapshot } from '../engine/engine.js';
+import type { EngineSettings } from '../engine/state.js';
 import { checkUploadForm } from '../engine/forms.js';
+import { describeWindow, parseWindow } from '../engine/schedule.js';
 import { JsonFileStore } from '../engine/state.js';
+import { FolderWatcher } from '../engine/watch.js';
 import { deleteCredentials, homeDir, readCredentials, stateFile, writeCredentials } from './config.js';
 import type { Credentials } from './config.js';
 import { bytes, duration, parseRate } from './format.js';
@@ -72,6 +78,7 @@ const OPTIONS = {
   ampm: { type: 'string' },
   bandwidth: { type: 'string' },
   parallel: { type: 'string' },
+  schedule: { type: 'string', multiple: true },
 } as const;
 
 const USAGE = `Usage: av-upload <command> [options]
@@ -86,8 +93,11 @@ Commands:
   resume  continue the saved queue (paused and failed files too)
   status  the queue and the sent submissions
   logout  end the session on the server and forget the token
+  watch add FOLDER --form … [fields]   send every new file in FOLDER once it has stopped growing (10 s)
+  watch [run] | list | remove ID       run the watch folders until Ctrl-C; list them; stop one
 
-Options: --json (JSON lines), --bandwidth 2M (0 = unlimited), --parallel 1-8 (parts at once)
+Options: --json (JSON lines), --bandwidth 2M (0 = unlimited), --parallel 1-8 (parts at once),
+         --schedule 'Mon-Fri 09:00-18:00 2MB' (a limit for those hours; repeat for more, 'none' clears)
 Exit codes: 0 ok, 1 error, 2 usage or invalid fields, 3 not signed in, 4 upload failed,
             5 a file changed on disk, 6 server unreachable, 130 interrupted (queue saved)
 Environment: AV_UPLOAD_SERVER, AV_UPLOAD_HOME, AV_UPLOAD_PASSWORD, HTTP(S)_PROXY, NO_PROXY`;
@@ -249,10 +259,16 @@ function openEngine(credentials: Credentials, home: string, values: Record<strin
     store: new JsonFileStore(stateFile(home)),
     token: () => credentials.token,
   }));
-  const settings: { bandwidthBytesPerSecond?: number; partConcurrency?: number } = {};
+  const settings: Partial<EngineSettings> = {};
   try {
     if (values.bandwidth !== undefined)
       settings.bandwidthBytesPerSecond = parseRate(String(values.bandwidth));
+    const windows = values.schedule as string[] | undefined;
+    if (windows !== undefined) {
+      settings.schedule = windows.some((w) => w.trim().toLowerCase() === 'none')
+        ? []
+        : windows.map(parseWindow);
+    }
   } catch (error) {
     throw new CliError(EXIT.usage, (error as Error).message);
   }
@@ -443,6 +459,7 @@ function status(home: string, o: Io): number {
     return EXIT.ok;
   }
   o.out(credentials ? `Signed in to ${credentials.server} as ${credentials.email}.` : 'Not signed in.');
+  for (const window of snap.settings.schedule ?? []) o.out(`Bandwidth schedule: ${describeWindow(window)}`);
   if (snap.jobs.length === 0) o.out('Queue: empty.');
   for (const job of snap.jobs) {
     o.out(`Queue: ${job.formType} submission ${job.submissionId} (${job.state})`);
@@ -454,6 +471,99 @@ function status(home: string, o: Io): number {
     for (const f of entry.files) o.out(`  ${f.name}  ${bytes(f.size)}  sha-256 ${f.sha256}`);
   }
   return EXIT.ok;
+}
+
+/** `watch add|list|remove|run`: folders whose new files are sent once they stop growing. */
+async function watch(
+  values: Record<string, unknown>,
+  [action = 'run', ...rest]: string[],
+  home: string,
+  o: Io,
+): Promise<number> {
+  const credentials = signedIn(home);
+  const engine = openEngine(credentials, home, values);
+  const watcher = new FolderWatcher(engine, engine.watchStore(), {
+    onError: (w, error) =>
+      o.json
+        ? o.event({ event: 'watch_error', folder: w.folder, message: error.message })
+        : o.err(`${w.folder}: ${error.message}`),
+  });
+  switch (action) {
+    case 'add': {
+      const folder = rest[0];
+      if (!folder || rest.length > 1) throw new CliError(EXIT.usage, 'watch add takes one FOLDER.');
+      const check = checkUploadForm(
+        formValues(values, [{ name: folder }]) as Parameters<typeof checkUploadForm>[0],
+      );
+      if (!check.ok) {
+        for (const [field, message] of Object.entries(check.errors))
+          o.err(`${FLAG_OF[field] ?? field}: ${message}`);
+        return EXIT.usage;
+      }
+      const added = await watcher.add(folder, check.fields).catch((error: Error) => {
+        throw new CliError(EXIT.usage, error.message);
+      });
+      if (o.json)
+        o.event({ event: 'watching', id: added.id, folder: added.folder, form: added.fields.form_type });
+      else
+        o.out(
+          `Watching ${added.folder} (${added.fields.form_type}); id ${added.id}. Run \`av-upload watch\` to send.`,
+        );
+      await engine.stop();
+      return EXIT.ok;
+    }
+    case 'list': {
+      const all = watcher.list();
+      if (o.json) o.event({ event: 'watches', watches: all });
+      else if (all.length === 0) o.out('No watch folders.');
+      else for (const w of all) o.out(`${w.id}  ${w.fields.form_type.padEnd(8)}  ${w.folder}`);
+      await engine.stop();
+      return EXIT.ok;
+    }
+    case 'remove': {
+      const id = rest[0];
+      if (!id || !watcher.list().some((w) => w.id === id))
+        throw new CliError(EXIT.usage, `No watch folder with id ${id ?? '(none)'}.`);
+      watcher.remove(id);
+      if (!o.json) o.out('Stopped watching; files already queued still go.');
+      await engine.stop();
+      return EXIT.ok;
+    }
+    case 'run': {
+      if (watcher.list().length === 0)
+        throw new CliError(
+          EXIT.usage,
+          'No watch folders: add one with `av-upload watch add FOLDER --form …`.',
+        );
+      if (!o.json)
+        for (const w of watcher.list())
+          o.out(`Watching ${w.folder} (${w.fields.form_type}). Ctrl-C to stop.`);
+      const off = engine.on((event) => {
+        if (event.type === 'submitted') {
+          if (o.json) o.event({ event: 'submitted', ...event.entry });
+          else
+            o.out(
+              `Sent ${event.entry.files.map((f) => f.name).join(', ')} (submission ${event.entry.submissionId})`,
+            );
+        } else if (event.type === 'failed') {
+          if (o.json) o.event({ event: 'failed', file: event.file, message: event.message });
+          else o.err(`Failed${event.file ? ` (${event.file})` : ''}: ${event.message}`);
+        }
+      });
+      await engine.start();
+      watcher.start();
+      // The watcher's and the engine's timers do not hold a process open on their own: this one does.
+      const alive = setInterval(() => undefined, 60_000);
+      const code = await interrupted;
+      clearInterval(alive);
+      await watcher.stop();
+      off();
+      if (stopping) await stopping;
+      return code;
+    }
+    default:
+      throw new CliError(EXIT.usage, `Unknown watch action: ${action} (add, list, remove or run).`);
+  }
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -485,6 +595,8 @@ export async function main(argv: string[]): Promise<number> {
         return await resume(values, home, o);
       case 'status':
         return status(home, o);
+      case 'watch':
+        return await watch(values, rest, home, o);
       default:
         o.err(`Unknown command: ${command}\n\n${USAGE}`);
         return EXIT.usage;

@@ -8,3 +8,4 @@ export { checkUploadForm } from './forms.js';
 export type { FormCheck, FormValues } from './forms.js';
 export * from './schedule.js';
 export * from './watch.js';
+export * from './daily-log.js';
