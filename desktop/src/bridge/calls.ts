@@ -5,6 +5,7 @@
  * pathForFile stays in the page (client/shim.ts).
  */
 import type { DesktopApi, FormInput } from '../main/api.js';
+import type { EngineSettings } from '../engine/index.js';
 import type { DesktopService } from '../main/service.js';
 
 export type BridgeMethod = Exclude<keyof DesktopApi, 'onChange' | 'pathForFile'>;
@@ -28,7 +29,12 @@ function formInput(raw: unknown): FormInput {
  * `openAtLogin` has no meaning outside the installed app; the bridge keeps the choice in memory so the
  * settings screen behaves as it does in the app.
  */
-export function bridgeCalls(service: DesktopService, login = { openAtLogin: false }): Calls {
+export function bridgeCalls(
+  service: DesktopService,
+  login = { openAtLogin: false },
+  /** Stands in for the system's folder chooser (the bridge has no windows of its own). */
+  chosenFolder: () => string | null = () => process.env.AV_BRIDGE_FOLDER ?? null,
+): Calls {
   return {
     session: () => service.session(),
     login: ([server, email, password]) => service.login(str(server), str(email), str(password)),
@@ -53,9 +59,16 @@ export function bridgeCalls(service: DesktopService, login = { openAtLogin: fals
         ...(typeof settings.bandwidthBytesPerSecond === 'number'
           ? { bandwidthBytesPerSecond: settings.bandwidthBytesPerSecond }
           : {}),
+        ...(Array.isArray(settings.schedule)
+          ? { schedule: settings.schedule as EngineSettings['schedule'] }
+          : {}),
       });
       return { ...engine, openAtLogin: login.openAtLogin };
     },
+    chooseFolder: () => chosenFolder(),
+    addWatch: ([form, folder]) => service.addWatch(formInput(form), str(folder)),
+    removeWatch: ([id]) => service.removeWatch(str(id)),
+    showLog: () => undefined,
   };
 }
 

@@ -30,7 +30,7 @@ import type {
 } from './state.js';
 import { bandwidthWindowSchema, MAX_WINDOWS, rateAt } from './schedule.js';
 import { TokenBucket } from './token-bucket.js';
-import type { WatchStore } from './watch.js';
+import type { WatchFolder, WatchStore } from './watch.js';
 
 /** Files remembered per watch folder as sent. */
 const MAX_WATCH_MEMORY = 50_000;
@@ -80,6 +80,8 @@ export interface EngineSnapshot {
   active: boolean;
   history: HistoryEntry[];
   settings: EngineSettings;
+  /** Folders whose new files are sent once they stop growing (watch.ts). */
+  watches: WatchFolder[];
 }
 
 export type EngineEvent =
@@ -607,6 +609,7 @@ export class UploadEngine {
       active,
       history: this.state.history.map((h) => ({ ...h, files: h.files.map((f) => ({ ...f })) })),
       settings: this.settings,
+      watches: (this.state.watches ?? []).map((w) => ({ ...w })),
     };
   }
 

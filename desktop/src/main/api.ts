@@ -3,7 +3,7 @@
  * sandboxed renderer and the main process. The development bridge (src/bridge) serves the same API over
  * HTTP/WebSocket so the renderer can be driven in a plain browser.
  */
-import type { EngineSettings, EngineSnapshot } from '../engine/index.js';
+import type { EngineSettings, EngineSnapshot, WatchFolder } from '../engine/index.js';
 
 export interface SignedIn {
   server: string;
@@ -40,6 +40,13 @@ export interface DesktopApi {
   onChange(listener: (snapshot: EngineSnapshot) => void): () => void;
   /** The path of a file or folder dropped from the operating system. */
   pathForFile(file: File): string;
+  /** The system's folder chooser; null when the user closed it. */
+  chooseFolder(): Promise<string | null>;
+  /** Watches a folder: each new file is sent with this form once it has stopped growing. */
+  addWatch(form: FormInput, folder: string): Promise<Result<WatchFolder>>;
+  removeWatch(id: string): Promise<void>;
+  /** Shows today's log file in the system's file manager (for support). */
+  showLog(): Promise<void>;
 }
 
 export const CHANNELS = {
@@ -54,4 +61,8 @@ export const CHANNELS = {
   setSettings: 'av:set-settings',
   snapshot: 'av:snapshot',
   changed: 'av:changed',
+  chooseFolder: 'av:choose-folder',
+  addWatch: 'av:add-watch',
+  removeWatch: 'av:remove-watch',
+  showLog: 'av:show-log',
 } as const;

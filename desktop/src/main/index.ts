@@ -10,18 +10,21 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   app,
   BrowserWindow,
+  dialog,
   ipcMain,
   Menu,
   nativeImage,
   Notification,
   safeStorage,
   session,
+  shell,
   Tray,
 } from 'electron';
 import type { IpcMainInvokeEvent } from 'electron';
 import Store from 'electron-store';
 import electronUpdater from 'electron-updater';
-import { keyValueStore } from '../engine/index.js';
+import { DailyLog, keyValueStore } from '../engine/index.js';
+import type { EngineSettings } from '../engine/index.js';
 import { CHANNELS } from './api.js';
 import type { FormInput } from './api.js';
 import { DesktopService } from './service.js';
@@ -158,7 +161,18 @@ if (!app.requestSingleInstanceLock()) {
       contents.setWindowOpenHandler(() => ({ action: 'deny' }));
     });
 
-    service = new DesktopService(vault, keyValueStore(store), str(store.get('server')) || DEFAULT_SERVER);
+    const log = new DailyLog(path.join(app.getPath('userData'), 'logs'));
+    log.write('info', 'app started', { version: app.getVersion(), platform: process.platform });
+    service = new DesktopService(
+      vault,
+      keyValueStore(store),
+      str(store.get('server')) || DEFAULT_SERVER,
+      log,
+    );
+    const showLog = () => {
+      log.write('info', 'log file shown');
+      shell.showItemInFolder(log.path());
+    };
     service.onChange((snap) => {
       window?.webContents.send(CHANNELS.changed, snap);
       updateTray();
@@ -194,6 +208,7 @@ if (!app.requestSingleInstanceLock()) {
       const settings = (raw ?? {}) as {
         partConcurrency?: unknown;
         bandwidthBytesPerSecond?: unknown;
+        schedule?: unknown;
         openAtLogin?: unknown;
       };
       if (typeof settings.openAtLogin === 'boolean')
@@ -205,9 +220,28 @@ if (!app.requestSingleInstanceLock()) {
         ...(typeof settings.bandwidthBytesPerSecond === 'number'
           ? { bandwidthBytesPerSecond: settings.bandwidthBytesPerSecond }
           : {}),
+        // Each window is checked by the engine's schema; anything else is dropped there.
+        ...(Array.isArray(settings.schedule)
+          ? { schedule: settings.schedule as EngineSettings['schedule'] }
+          : {}),
       });
       return { ...engine, openAtLogin: app.getLoginItemSettings().openAtLogin };
     });
+    handle(CHANNELS.chooseFolder, async () => {
+      const options = {
+        title: 'Choose a folder to watch',
+        properties: ['openDirectory' as const, 'createDirectory' as const],
+      };
+      const chosen = window
+        ? await dialog.showOpenDialog(window, options)
+        : await dialog.showOpenDialog(options);
+      return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
+    });
+    handle(CHANNELS.addWatch, (form: unknown, folder: unknown) =>
+      service.addWatch(form as FormInput, str(folder)),
+    );
+    handle(CHANNELS.removeWatch, (id: unknown) => service.removeWatch(str(id)));
+    handle(CHANNELS.showLog, () => showLog());
 
     // desktop/assets travels in the package (electron-builder.yml); tray@2x.png is picked on HiDPI screens.
     tray = new Tray(nativeImage.createFromPath(path.join(here, '..', '..', 'assets', 'tray.png')));
@@ -216,6 +250,8 @@ if (!app.requestSingleInstanceLock()) {
         { label: 'Open AV Uploader', click: showWindow },
         { label: 'Pause all', click: () => service.pauseAll() },
         { label: 'Resume all', click: () => void service.resumeAll() },
+        { type: 'separator' },
+        { label: 'Show log file', click: showLog },
         { type: 'separator' },
         {
           label: 'Quit',

@@ -2,8 +2,15 @@
  * What the preload API does, without Electron: sign-in with a token kept by an injected vault, the
  * engine, form validation. The main process wraps it in IPC; the development bridge in HTTP. Pure Node.
  */
-import { AuthClient, AuthError, checkUploadForm, UploadEngine } from '../engine/index.js';
-import type { EngineSettings, EngineSnapshot, EngineStore, FormValues } from '../engine/index.js';
+import { AuthClient, AuthError, checkUploadForm, FolderWatcher, UploadEngine } from '../engine/index.js';
+import type {
+  DailyLog,
+  EngineSettings,
+  EngineSnapshot,
+  EngineStore,
+  FormValues,
+  WatchFolder,
+} from '../engine/index.js';
 import type { FormInput, Result, SignedIn } from './api.js';
 
 /** Where the token lives: safeStorage inside electron-store in the app, memory in the bridge. */
@@ -14,6 +21,7 @@ export interface TokenVault {
 
 export class DesktopService {
   engine: UploadEngine | null = null;
+  private watcher: FolderWatcher | null = null;
   private engineServer: string | null = null;
   private readonly listeners = new Set<(snapshot: EngineSnapshot) => void>();
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -22,6 +30,8 @@ export class DesktopService {
     private readonly vault: TokenVault,
     private readonly store: EngineStore,
     private readonly defaultServer: string,
+    /** The daily log file for support (the app's); none in the bridge and tests that do not ask. */
+    private readonly log?: DailyLog,
   ) {
     const saved = vault.read();
     if (saved) this.open(saved.server);
@@ -34,10 +44,31 @@ export class DesktopService {
       store: this.store,
       token: () => this.vault.read()?.token ?? null,
     });
-    engine.on(() => this.schedule());
+    engine.on((event) => {
+      this.schedule();
+      if (event.type === 'submitted') {
+        this.log?.write('info', 'submission sent', {
+          submissionId: event.entry.submissionId,
+          form: event.entry.formType,
+          files: event.entry.files.map((f) => ({ name: f.name, size: f.size, sha256: f.sha256 })),
+        });
+      } else if (event.type === 'failed') {
+        this.log?.write('error', 'upload stopped', {
+          jobId: event.jobId,
+          file: event.file,
+          message: event.message,
+        });
+      } else if (event.type === 'unauthorized') {
+        this.log?.write('warn', 'the server ended the session');
+      }
+    });
     this.engine = engine;
     this.engineServer = server;
-    void engine.start();
+    this.watcher = new FolderWatcher(engine, engine.watchStore(), {
+      onError: (watch, error) =>
+        this.log?.write('warn', 'watch folder not sent', { folder: watch.folder, message: error.message }),
+    });
+    void engine.start().then(() => this.watcher?.start());
     return engine;
   }
 
@@ -68,6 +99,7 @@ export class DesktopService {
       const session = await new AuthClient(base).login(email, password);
       const value = { server: base, email: session.user.email, expiresAt: session.expiresAt };
       this.vault.write({ ...value, token: session.token });
+      this.log?.write('info', 'signed in', { server: base, email: value.email });
       // An engine bound to another server (kept from before a sign-out, say) cannot serve this one.
       if (this.engine && this.engineServer !== base) await this.close();
       this.open(base);
@@ -84,6 +116,7 @@ export class DesktopService {
     this.engine?.pauseAll();
     if (saved) await new AuthClient(saved.server).logout(saved.token).catch(() => undefined);
     this.vault.write(null);
+    this.log?.write('info', 'signed out');
   }
 
   async submit(form: FormInput, paths: string[]): Promise<Result> {
@@ -93,11 +126,44 @@ export class DesktopService {
     const saved = this.vault.read();
     if (!saved) return { ok: false, message: 'The session has expired, please relogin and try again.' };
     try {
-      await this.open(saved.server).add(check.fields, paths);
+      const job = await this.open(saved.server).add(check.fields, paths);
+      this.log?.write('info', 'upload queued', { submissionId: job.submissionId, files: job.files.length });
       return { ok: true };
+    } catch (error) {
+      this.log?.write('warn', 'upload not queued', { message: (error as Error).message });
+      return { ok: false, message: (error as Error).message };
+    }
+  }
+
+  /** Watches a folder: its new files are sent with this form once they stop growing. */
+  async addWatch(form: FormInput, folder: string): Promise<Result<WatchFolder>> {
+    const check = checkUploadForm({ ...form, files: [{ name: folder }] } as FormValues);
+    if (!check.ok)
+      return { ok: false, message: Object.values(check.errors)[0] ?? 'Invalid form.', fields: check.errors };
+    const saved = this.vault.read();
+    if (!saved || !folder) {
+      return {
+        ok: false,
+        message: saved
+          ? 'Choose a folder to watch.'
+          : 'The session has expired, please relogin and try again.',
+      };
+    }
+    this.open(saved.server);
+    try {
+      const watch = await this.watcher!.add(folder, check.fields);
+      this.log?.write('info', 'watching a folder', { folder: watch.folder, form: watch.fields.form_type });
+      this.schedule();
+      return { ok: true, value: watch };
     } catch (error) {
       return { ok: false, message: (error as Error).message };
     }
+  }
+
+  removeWatch(id: string): void {
+    this.watcher?.remove(id);
+    this.log?.write('info', 'stopped watching a folder', { id });
+    this.schedule();
   }
 
   private need(): UploadEngine {
@@ -130,12 +196,15 @@ export class DesktopService {
         active: false,
         history: [],
         settings: { partConcurrency: 4, bandwidthBytesPerSecond: 0 },
+        watches: [],
       }
     );
   }
 
   async close(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
+    await this.watcher?.stop();
+    this.watcher = null;
     await this.engine?.stop();
     this.engine = null;
     this.engineServer = null;

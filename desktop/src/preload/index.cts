@@ -22,6 +22,10 @@ const C = {
   setSettings: 'av:set-settings',
   snapshot: 'av:snapshot',
   changed: 'av:changed',
+  chooseFolder: 'av:choose-folder',
+  addWatch: 'av:add-watch',
+  removeWatch: 'av:remove-watch',
+  showLog: 'av:show-log',
 } as const;
 
 const api: DesktopApi = {
@@ -41,6 +45,10 @@ const api: DesktopApi = {
     return () => void ipcRenderer.removeListener(C.changed, wrapped);
   },
   pathForFile: (file) => webUtils.getPathForFile(file),
+  chooseFolder: () => ipcRenderer.invoke(C.chooseFolder),
+  addWatch: (form, folder) => ipcRenderer.invoke(C.addWatch, form, folder),
+  removeWatch: (id) => ipcRenderer.invoke(C.removeWatch, id),
+  showLog: () => ipcRenderer.invoke(C.showLog),
 };
 
 contextBridge.exposeInMainWorld('avUpload', api);

@@ -63,6 +63,10 @@ const api: DesktopApi = {
   onChange: subscribe,
   // '' like Electron's webUtils.getPathForFile for a file that is not on disk.
   pathForFile: (file) => paths.get(file) ?? '',
+  chooseFolder: () => call('chooseFolder'),
+  addWatch: (form, folder) => call('addWatch', form, folder),
+  removeWatch: (id) => call('removeWatch', id),
+  showLog: () => call('showLog'),
 };
 
 Object.defineProperty(window, 'avUpload', { value: Object.freeze(api), enumerable: true });
