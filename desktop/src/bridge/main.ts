@@ -1,29 +1,38 @@
 /**
  * `npm run desktop:bridge -- --server http://127.0.0.1:3000`: the renderer in a plain browser, driving a
- * real DesktopService (engine included) in this process. DEVELOPMENT ONLY: the token is kept in memory
- * and the queue in memory unless --state names a JSON file; nothing here is part of the Electron app.
+ * real engine process (src/engine-host, forked as the app starts its utility process). DEVELOPMENT
+ * ONLY: the token is kept in memory and the queue in a temporary file unless --state names one; nothing
+ * here is part of the Electron app.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { JsonFileStore, MemoryStore } from '../engine/index.js';
-import { DesktopService } from '../main/service.js';
-import type { TokenVault } from '../main/service.js';
+import { DailyLog } from '../engine/index.js';
+import { EngineClient } from '../engine-host/client.js';
+import { forkEngine } from '../engine-host/fork-engine.js';
+import type { SavedSession } from '../engine-host/protocol.js';
 import { createBridgeServer } from './server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
-const USAGE = `Usage: npm run desktop:bridge -- [--server URL] [--port 5180] [--host 127.0.0.1] [--state FILE] [--renderer DIR]
+const USAGE = `Usage: npm run desktop:bridge -- [--server URL] [--port 5180] [--host 127.0.0.1] [--state FILE] [--log-dir DIR] [--renderer DIR]
   --server    the API server the engine talks to (default $AV_UPLOAD_SERVER or http://127.0.0.1:3000)
   --port      where the bridge listens (0: any free port)
   --host      a loopback address (the bridge reads files from this machine; it is never exposed)
-  --state     keep the queue and history in this JSON file instead of memory
+  --state     keep the queue, history, settings and watch folders in this JSON file (default: a
+              temporary file removed when the bridge stops)
+  --log-dir   write the daily log file here, as the app does in its data folder
   --renderer  the built renderer (default desktop/dist/renderer)`;
 
-/** The token in memory: the bridge forgets the sign-in when it stops (the app keeps it with safeStorage). */
-export function memoryVault(): TokenVault {
-  let saved: ReturnType<TokenVault['read']> = null;
+/**
+ * The token in this process's memory: the bridge forgets the sign-in when it stops (the app keeps it
+ * with safeStorage). It outlives a crash of the engine process, as the app's vault does.
+ */
+export function memoryVault(): { read(): SavedSession | null; write(value: SavedSession | null): void } {
+  let saved: SavedSession | null = null;
   return {
     read: () => saved,
     write: (value) => {
@@ -39,6 +48,7 @@ function main(): void {
       port: { type: 'string', default: '5180' },
       host: { type: 'string', default: '127.0.0.1' },
       state: { type: 'string' },
+      'log-dir': { type: 'string' },
       renderer: { type: 'string', default: path.join(here, '..', 'renderer') },
       help: { type: 'boolean', short: 'h' },
     },
@@ -52,10 +62,20 @@ function main(): void {
     throw new Error(`Not a port: ${values.port}\n${USAGE}`);
   if (!LOOPBACK.has(values.host)) throw new Error(`--host must be a loopback address, not ${values.host}.`);
 
-  const store = values.state ? new JsonFileStore(path.resolve(values.state)) : new MemoryStore();
-  const service = new DesktopService(memoryVault(), store, values.server);
+  const scratch = values.state ? null : mkdtempSync(path.join(tmpdir(), 'av-bridge-'));
+  const stateFile = values.state ? path.resolve(values.state) : path.join(scratch!, 'engine-state.json');
+  const logDir = values['log-dir'] ? path.resolve(values['log-dir']) : undefined;
+  const log = logDir ? new DailyLog(logDir) : null;
+  const engine = new EngineClient({
+    spawn: () => forkEngine(),
+    config: { defaultServer: values.server, stateFile, ...(logDir ? { logDir } : {}) },
+    vault: memoryVault(),
+  });
+  engine.onCrash((crash) => console.error('The engine process ended unexpectedly:', crash));
+  engine.start();
   const server = createBridgeServer({
-    service,
+    engine,
+    logPath: () => log?.path() ?? null,
     rendererDir: values.renderer,
     shimFile: path.join(here, 'client', 'shim.js'),
   });
@@ -74,7 +94,10 @@ function main(): void {
     // The event streams never end on their own.
     server.closeAllConnections();
     server.close();
-    void service.close().finally(() => process.exit(0));
+    void engine.stop().finally(() => {
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
+      process.exit(0);
+    });
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -1,8 +1,8 @@
 /**
  * The development bridge's HTTP server (development only, never part of the app): it serves the built
  * renderer with the bridge's script added to its page, and the DesktopApi over HTTP (POST per call) and
- * Server-Sent Events (onChange), backed by a real DesktopService, so the renderer runs in a plain browser
- * against the real engine and the real API.
+ * Server-Sent Events (onChange), relayed to a real engine process as the app's main process relays
+ * them, so the renderer runs in a plain browser against the real engine and the real API.
  *
  * The API can read any file on this machine (submit takes paths), so it answers only its own page: the
  * Host header must name the loopback port it listens on (no DNS rebinding), and a call must be a JSON
@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
-import type { DesktopService } from '../main/service.js';
+import type { EngineClient } from '../engine-host/client.js';
 import { bridgeCalls, isBridgeMethod } from './calls.js';
 
 /** The app's CSP (src/main/index.ts) with connect-src 'self' for the bridge's own API. */
@@ -38,7 +38,9 @@ const TYPES: Record<string, string> = {
 };
 
 export interface BridgeOptions {
-  service: DesktopService;
+  engine: EngineClient;
+  /** Today's log file, when the bridge keeps one (--log-dir). */
+  logPath?: () => string | null;
   /** The built renderer (dist/renderer). */
   rendererDir: string;
   /** The compiled page script that defines window.avUpload over this server (dist/bridge/client/shim.js). */
@@ -82,8 +84,8 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 export function createBridgeServer(options: BridgeOptions): Server {
-  const { service } = options;
-  const calls = bridgeCalls(service);
+  const { engine } = options;
+  const calls = bridgeCalls(engine, { logPath: options.logPath });
   const rendererDir = path.resolve(options.rendererDir);
 
   async function serveFile(res: ServerResponse, pathname: string): Promise<void> {
@@ -113,8 +115,8 @@ export function createBridgeServer(options: BridgeOptions): Server {
       connection: 'keep-alive',
     });
     const push = (snapshot: unknown) => res.write(`data: ${JSON.stringify(snapshot)}\n\n`);
-    push(service.snapshot());
-    const off = service.onChange(push);
+    push(engine.snapshot());
+    const off = engine.onChange(push);
     // Keeps proxies and the browser from calling an idle stream dead.
     const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
     req.on('close', () => {

@@ -1,7 +1,8 @@
 /**
  * The preload API (window.avUpload) as a type and its IPC channels: the one contract between the
- * sandboxed renderer and the main process. The development bridge (src/bridge) serves the same API over
- * HTTP/WebSocket so the renderer can be driven in a plain browser.
+ * sandboxed renderer and the main process, which relays most calls to the engine process
+ * (src/engine-host). The development bridge (src/bridge) serves the same API over HTTP and Server-Sent
+ * Events so the renderer can be driven in a plain browser.
  */
 import type { EngineSettings, EngineSnapshot, WatchFolder } from '../engine/index.js';
 
@@ -45,8 +46,11 @@ export interface DesktopApi {
   /** Watches a folder: each new file is sent with this form once it has stopped growing. */
   addWatch(form: FormInput, folder: string): Promise<Result<WatchFolder>>;
   removeWatch(id: string): Promise<void>;
-  /** Shows today's log file in the system's file manager (for support). */
-  showLog(): Promise<void>;
+  /**
+   * Shows today's log file in the system's file manager (for support) and answers its path; null where
+   * there is no log file (the development bridge without --log-dir).
+   */
+  showLog(): Promise<string | null>;
 }
 
 export const CHANNELS = {

@@ -4,7 +4,13 @@
  * when the window is closed (quit from the tray). Security (Electron's checklist): contextIsolation,
  * sandbox, no nodeIntegration, no remote content, a strict CSP, navigation and new windows refused,
  * permissions denied, and every IPC message's sender checked against the app's own page.
+ *
+ * The upload engine runs in a utilityProcess of its own (issue 16, src/engine-host): this process
+ * relays the window's calls to it, shows what it reports, and keeps what needs Electron (the token
+ * vault on safeStorage, dialogs, the file manager, login items). A crashed engine is started again on
+ * the saved queue.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -19,22 +25,25 @@ import {
   session,
   shell,
   Tray,
+  utilityProcess,
 } from 'electron';
 import type { IpcMainInvokeEvent } from 'electron';
 import Store from 'electron-store';
 import electronUpdater from 'electron-updater';
-import { DailyLog, keyValueStore } from '../engine/index.js';
-import type { EngineSettings } from '../engine/index.js';
+import { DailyLog, JsonFileStore } from '../engine/index.js';
+import type { EngineState } from '../engine/index.js';
+import { EngineClient } from '../engine-host/client.js';
+import type { EngineMethod } from '../engine-host/calls.js';
+import { ENGINE_V8_FLAGS } from '../engine-host/protocol.js';
+import type { EngineProcess, SavedSession } from '../engine-host/protocol.js';
 import { CHANNELS } from './api.js';
-import type { FormInput } from './api.js';
-import { DesktopService } from './service.js';
-import type { TokenVault } from './service.js';
 
 // electron-updater is CommonJS: its named exports come through the default import.
 const { autoUpdater } = electronUpdater;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RENDERER = path.join(here, '..', 'renderer', 'index.html');
 const PRELOAD = path.join(here, '..', 'preload', 'index.cjs');
+const ENGINE_ENTRY = path.join(here, '..', 'engine-host', 'child.js');
 const RENDERER_URL = pathToFileURL(RENDERER).href;
 export const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'none'; " +
@@ -46,11 +55,14 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   const store = new Store<Record<string, unknown>>({ name: 'av-upload' });
 
-  /** The token encrypted with the operating system's keychain (safeStorage) inside electron-store. */
-  const vault: TokenVault = {
-    read() {
-      const saved = store.get('signedIn') as
-        { server: string; email: string; expiresAt: string; token: string } | undefined;
+  /**
+   * The token encrypted with the operating system's keychain (safeStorage) inside electron-store. The
+   * engine process gets it decrypted at its start and sends a new one here to be stored
+   * (docs/decisions.md 'The engine in its own process').
+   */
+  const vault = {
+    read(): SavedSession | null {
+      const saved = store.get('signedIn') as SavedSession | undefined;
       if (!saved || !safeStorage.isEncryptionAvailable()) return null;
       try {
         return { ...saved, token: safeStorage.decryptString(Buffer.from(saved.token, 'base64')) };
@@ -58,7 +70,7 @@ if (!app.requestSingleInstanceLock()) {
         return null;
       }
     },
-    write(value) {
+    write(value: SavedSession | null): void {
       if (value === null) return store.delete('signedIn');
       if (!safeStorage.isEncryptionAvailable())
         throw new Error('No secure storage is available for the sign-in token.');
@@ -68,7 +80,8 @@ if (!app.requestSingleInstanceLock()) {
 
   let window: BrowserWindow | null = null;
   let tray: Tray | null = null;
-  let service: DesktopService;
+  let engine: EngineClient;
+  let engineStopped = false;
   let quitting = false;
 
   const showWindow = () => {
@@ -137,9 +150,39 @@ if (!app.requestSingleInstanceLock()) {
     });
   }
   const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  /** A window call answered by the engine process; its arguments are checked there (engine-host/calls.ts). */
+  const relay = (channel: string, method: EngineMethod) =>
+    handle(channel, (...args: unknown[]) => engine.call(method, args));
+
+  /**
+   * The queue lives in a JSON file the engine process writes itself (electron-store needs the main
+   * process). A queue an earlier version kept in electron-store moves there once.
+   */
+  function engineStateFile(): string {
+    const file = path.join(app.getPath('userData'), 'engine-state.json');
+    const earlier = store.get('engine') as EngineState | undefined;
+    if (earlier?.version === 1 && !existsSync(file)) new JsonFileStore(file).save(earlier);
+    if (earlier !== undefined) store.delete('engine');
+    return file;
+  }
+
+  /** The engine's process: Chromium's utility process with Node, capped like the CLI. */
+  function spawnEngine(): EngineProcess {
+    const child = utilityProcess.fork(ENGINE_ENTRY, [], {
+      execArgv: ENGINE_V8_FLAGS,
+      serviceName: 'AV Uploader engine',
+      stdio: 'inherit',
+    });
+    return {
+      post: (message) => child.postMessage(message),
+      onMessage: (listener) => void child.on('message', listener),
+      onExit: (listener) => void child.once('exit', (code) => listener({ code, signal: null })),
+      kill: () => void child.kill(),
+    };
+  }
 
   function updateTray(): void {
-    const snap = service.snapshot();
+    const snap = engine.snapshot();
     const text = snap.active
       ? `Uploading ${snap.overall.percent}%`
       : snap.jobs.some((j) => j.state === 'failed')
@@ -161,71 +204,68 @@ if (!app.requestSingleInstanceLock()) {
       contents.setWindowOpenHandler(() => ({ action: 'deny' }));
     });
 
-    const log = new DailyLog(path.join(app.getPath('userData'), 'logs'));
+    const logDir = path.join(app.getPath('userData'), 'logs');
+    const log = new DailyLog(logDir);
     log.write('info', 'app started', { version: app.getVersion(), platform: process.platform });
-    service = new DesktopService(
+    engine = new EngineClient({
+      spawn: spawnEngine,
+      config: {
+        defaultServer: str(store.get('server')) || DEFAULT_SERVER,
+        stateFile: engineStateFile(),
+        logDir,
+      },
       vault,
-      keyValueStore(store),
-      str(store.get('server')) || DEFAULT_SERVER,
-      log,
-    );
+    });
     const showLog = () => {
       log.write('info', 'log file shown');
       shell.showItemInFolder(log.path());
+      return log.path();
     };
-    service.onChange((snap) => {
+    engine.onChange((snap) => {
       window?.webContents.send(CHANNELS.changed, snap);
       updateTray();
     });
-    service.engine?.on((event) => {
-      if (event.type === 'submitted' && Notification.isSupported()) {
+    engine.onNotice((event) => {
+      if (!Notification.isSupported()) return;
+      if (event.type === 'submitted') {
         new Notification({
           title: 'Upload sent',
           body: `${event.entry.files.length} file(s) sent for ${event.entry.formType}.`,
         }).show();
-      } else if (event.type === 'failed' && Notification.isSupported()) {
+      } else {
         new Notification({ title: 'Upload stopped', body: event.message }).show();
       }
     });
+    engine.onCrash((crash) => {
+      log.write('error', 'engine process ended unexpectedly', { ...crash });
+      // Once per crash loop, not at every attempt.
+      if (crash.inARow === 1 && Notification.isSupported()) {
+        new Notification({
+          title: 'Uploads restarting',
+          body: 'The upload engine stopped unexpectedly and is starting again. Your queue is kept.',
+        }).show();
+      }
+    });
+    engine.start();
 
-    handle(CHANNELS.session, () => service.session());
-    handle(CHANNELS.login, (server: unknown, email: unknown, password: unknown) =>
-      service.login(str(server), str(email), str(password)),
-    );
-    handle(CHANNELS.logout, () => service.logout());
-    handle(CHANNELS.submit, (form: unknown, paths: unknown) =>
-      service.submit(
-        form as FormInput,
-        Array.isArray(paths) ? paths.filter((p): p is string => typeof p === 'string') : [],
-      ),
-    );
-    handle(CHANNELS.pauseFile, (jobId: unknown, key: unknown) => service.pauseFile(str(jobId), str(key)));
-    handle(CHANNELS.resumeFile, (jobId: unknown, key: unknown) => service.resumeFile(str(jobId), str(key)));
-    handle(CHANNELS.pauseAll, () => service.pauseAll());
-    handle(CHANNELS.resumeAll, () => service.resumeAll());
-    handle(CHANNELS.snapshot, () => service.snapshot());
-    handle(CHANNELS.setSettings, (raw: unknown) => {
-      const settings = (raw ?? {}) as {
-        partConcurrency?: unknown;
-        bandwidthBytesPerSecond?: unknown;
-        schedule?: unknown;
+    relay(CHANNELS.session, 'session');
+    relay(CHANNELS.login, 'login');
+    relay(CHANNELS.logout, 'logout');
+    relay(CHANNELS.submit, 'submit');
+    relay(CHANNELS.pauseFile, 'pauseFile');
+    relay(CHANNELS.resumeFile, 'resumeFile');
+    relay(CHANNELS.pauseAll, 'pauseAll');
+    relay(CHANNELS.resumeAll, 'resumeAll');
+    relay(CHANNELS.snapshot, 'snapshot');
+    relay(CHANNELS.addWatch, 'addWatch');
+    relay(CHANNELS.removeWatch, 'removeWatch');
+    handle(CHANNELS.setSettings, async (raw: unknown) => {
+      const { openAtLogin, ...rest } = (typeof raw === 'object' && raw !== null ? raw : {}) as {
         openAtLogin?: unknown;
       };
-      if (typeof settings.openAtLogin === 'boolean')
-        app.setLoginItemSettings({ openAtLogin: settings.openAtLogin });
-      const engine = service.setSettings({
-        ...(typeof settings.partConcurrency === 'number'
-          ? { partConcurrency: settings.partConcurrency }
-          : {}),
-        ...(typeof settings.bandwidthBytesPerSecond === 'number'
-          ? { bandwidthBytesPerSecond: settings.bandwidthBytesPerSecond }
-          : {}),
-        // Each window is checked by the engine's schema; anything else is dropped there.
-        ...(Array.isArray(settings.schedule)
-          ? { schedule: settings.schedule as EngineSettings['schedule'] }
-          : {}),
-      });
-      return { ...engine, openAtLogin: app.getLoginItemSettings().openAtLogin };
+      if (typeof openAtLogin === 'boolean') app.setLoginItemSettings({ openAtLogin });
+      const settings = await engine.call('setSettings', [rest]);
+      return { ...settings, openAtLogin: app.getLoginItemSettings().openAtLogin };
     });
     handle(CHANNELS.chooseFolder, async () => {
       const options = {
@@ -237,10 +277,6 @@ if (!app.requestSingleInstanceLock()) {
         : await dialog.showOpenDialog(options);
       return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
     });
-    handle(CHANNELS.addWatch, (form: unknown, folder: unknown) =>
-      service.addWatch(form as FormInput, str(folder)),
-    );
-    handle(CHANNELS.removeWatch, (id: unknown) => service.removeWatch(str(id)));
     handle(CHANNELS.showLog, () => showLog());
 
     // desktop/assets travels in the package (electron-builder.yml); tray@2x.png is picked on HiDPI screens.
@@ -248,8 +284,8 @@ if (!app.requestSingleInstanceLock()) {
     tray.setContextMenu(
       Menu.buildFromTemplate([
         { label: 'Open AV Uploader', click: showWindow },
-        { label: 'Pause all', click: () => service.pauseAll() },
-        { label: 'Resume all', click: () => void service.resumeAll() },
+        { label: 'Pause all', click: () => void engine.call('pauseAll').catch(() => undefined) },
+        { label: 'Resume all', click: () => void engine.call('resumeAll').catch(() => undefined) },
         { type: 'separator' },
         { label: 'Show log file', click: showLog },
         { type: 'separator' },
@@ -272,8 +308,14 @@ if (!app.requestSingleInstanceLock()) {
   app.on('activate', showWindow);
   // Uploads go on with every window closed.
   app.on('window-all-closed', () => undefined);
-  app.on('before-quit', () => {
+  // The engine saves its queue and exits before the app does (Electron does not wait for a promise).
+  app.on('before-quit', (event) => {
     quitting = true;
+    if (engineStopped || !engine) return;
+    event.preventDefault();
+    void engine.stop().finally(() => {
+      engineStopped = true;
+      app.quit();
+    });
   });
-  app.on('will-quit', () => void service?.close());
 }

@@ -5,6 +5,7 @@
 import { AuthClient, AuthError, checkUploadForm, FolderWatcher, UploadEngine } from '../engine/index.js';
 import type {
   DailyLog,
+  EngineEvent,
   EngineSettings,
   EngineSnapshot,
   EngineStore,
@@ -19,11 +20,15 @@ export interface TokenVault {
   write(value: (SignedIn & { token: string }) | null): void;
 }
 
+/** What the app tells the user about (notifications): a submission sent, an upload stopped. */
+export type ServiceNotice = Extract<EngineEvent, { type: 'submitted' | 'failed' }>;
+
 export class DesktopService {
   engine: UploadEngine | null = null;
   private watcher: FolderWatcher | null = null;
   private engineServer: string | null = null;
   private readonly listeners = new Set<(snapshot: EngineSnapshot) => void>();
+  private readonly noticeListeners = new Set<(event: ServiceNotice) => void>();
   private timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
@@ -46,6 +51,9 @@ export class DesktopService {
     });
     engine.on((event) => {
       this.schedule();
+      if (event.type === 'submitted' || event.type === 'failed') {
+        for (const listener of this.noticeListeners) listener(event);
+      }
       if (event.type === 'submitted') {
         this.log?.write('info', 'submission sent', {
           submissionId: event.entry.submissionId,
@@ -86,6 +94,12 @@ export class DesktopService {
   onChange(listener: (snapshot: EngineSnapshot) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Submissions sent and uploads stopped, from whichever engine is open now or later. */
+  onNotice(listener: (event: ServiceNotice) => void): () => void {
+    this.noticeListeners.add(listener);
+    return () => this.noticeListeners.delete(listener);
   }
 
   session(): SignedIn | null {

@@ -6,6 +6,8 @@
  * A browser cannot tell a page where a file lives on disk, so pathForFile knows only the files this
  * script made itself: the 'Development bridge' panel takes typed paths and drops them on the window as
  * files (empty stand-ins named like the real ones), the same way a drop from the operating system arrives.
+ * The system's folder chooser is the panel's 'Folder to choose' field: chooseFolder answers what is
+ * typed there, or null (the dialog closed) when it is empty.
  */
 import type { DesktopApi } from '../../main/api.js';
 
@@ -63,13 +65,17 @@ const api: DesktopApi = {
   onChange: subscribe,
   // '' like Electron's webUtils.getPathForFile for a file that is not on disk.
   pathForFile: (file) => paths.get(file) ?? '',
-  chooseFolder: () => call('chooseFolder'),
+  chooseFolder: () => Promise.resolve(chosenFolder()),
   addWatch: (form, folder) => call('addWatch', form, folder),
   removeWatch: (id) => call('removeWatch', id),
   showLog: () => call('showLog'),
 };
 
 Object.defineProperty(window, 'avUpload', { value: Object.freeze(api), enumerable: true });
+
+/** The panel's 'Folder to choose' field (created by panel()). */
+let folderField: HTMLInputElement | null = null;
+const chosenFolder = () => folderField?.value.trim() || null;
 
 /** Drops the given paths on the page as the operating system would; false when nothing took the drop. */
 function dropPaths(list: string[]): boolean {
@@ -141,7 +147,20 @@ function panel(): void {
       details.open = false;
     }
   });
-  details.append(summary, label, area, button);
+  const folderLabel = document.createElement('label');
+  folderLabel.textContent = 'Folder to choose';
+  folderLabel.htmlFor = 'av-bridge-folder';
+  Object.assign(folderLabel.style, { display: 'block', marginTop: '8px' });
+  const folderHint = document.createElement('p');
+  folderHint.id = 'av-bridge-folder-hint';
+  folderHint.textContent = 'What the app’s folder chooser answers; empty: as if it were closed.';
+  Object.assign(folderHint.style, { margin: '0', fontSize: '12px' });
+  folderField = document.createElement('input');
+  folderField.id = 'av-bridge-folder';
+  folderField.type = 'text';
+  folderField.setAttribute('aria-describedby', folderHint.id);
+  Object.assign(folderField.style, { display: 'block', width: '100%', fontFamily: 'monospace' });
+  details.append(summary, label, area, button, folderLabel, folderHint, folderField);
   aside.append(details, status);
   document.body.append(aside);
 }
