@@ -204,6 +204,9 @@ describe.each(DIALECTS)('Stripe gateway on %s (against a local stand-in of its A
       '[]',
       stripeEvent('evt_no_object', 'payment_intent.succeeded', null),
       stripeEvent('evt_no_intent_id', 'payment_intent.succeeded', { object: 'payment_intent' }),
+      // Found by the fuzz suite: a succeeded intent without its capture cannot be checked against the order.
+      stripeEvent('evt_no_currency', 'payment_intent.succeeded', { id: 'pi_x', amount_received: 100 }),
+      stripeEvent('evt_no_amount', 'payment_intent.succeeded', { id: 'pi_x', currency: 'usd' }),
       stripeEvent('x'.repeat(256), 'payment_intent.payment_failed', {}),
       JSON.stringify({ id: 'evt_typed', type: ['payment_intent.succeeded'], data: { object: {} } }),
     ];

@@ -28,13 +28,23 @@ export type WebhookOutcome = MarkPaidOutcome | 'recorded' | 'ignored';
  * signature only, so a signed body of any shape would otherwise reach the queries.
  */
 const storedId = z.string().min(1).max(255);
+/** What markPaid needs of a succeeded intent: without these the capture cannot be checked against the order. */
+const succeededIntent = z.looseObject({
+  id: storedId,
+  amount_received: z.number().int().nonnegative(),
+  currency: z.string().regex(/^[a-z]{3}$/i),
+});
+
 const eventShape = z
   .object({
     id: storedId,
     type: storedId,
     data: z.object({ object: z.looseObject({ id: storedId.optional() }) }),
   })
-  .refine((event) => event.type !== 'payment_intent.succeeded' || event.data.object.id !== undefined);
+  .refine(
+    (event) =>
+      event.type !== 'payment_intent.succeeded' || succeededIntent.safeParse(event.data.object).success,
+  );
 
 async function recordEvent(deps: OrderDeps, event: Stripe.Event): Promise<WebhookOutcome> {
   try {
