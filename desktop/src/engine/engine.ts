@@ -10,8 +10,10 @@ import { stat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SESSION_EXPIRED, snapshot, SpeedMeter, UploadClient, UploadError } from '@avp/shared';
 import type {
+  CloudProvider,
   FileUpload,
   Hasher,
+  ImportStatus,
   ProgressSnapshot,
   RetryPolicy,
   SubmissionFields,
@@ -35,6 +37,14 @@ import type { WatchFolder, WatchStore } from './watch.js';
 /** Files remembered per watch folder as sent. */
 const MAX_WATCH_MEMORY = 50_000;
 import { gotTransport } from './transport.js';
+import { importOf, listImports, renewImport, startImport } from './imports.js';
+import type { CloudTokenSource } from './imports.js';
+import { CloudAccountError } from './cloud/errors.js';
+import { PROVIDER_NAMES } from './cloud/config.js';
+import type { CloudItem } from './cloud/types.js';
+
+/** Tokens handed to an import that keeps refusing them, before it is reported failed. */
+const MAX_RENEWALS = 3;
 
 export interface EngineOptions {
   /** The API's origin, e.g. https://uploads.example.com. */
@@ -49,6 +59,10 @@ export interface EngineOptions {
   wrapTransport?: (transport: UploadTransport) => UploadTransport;
   /** For tests: the wall clock the bandwidth schedule reads. */
   clock?: () => Date;
+  /** Access tokens for cloud imports (CloudAccounts); without it a job cannot hold cloud files. */
+  cloud?: CloudTokenSource;
+  /** How often the server's import progress is read (ms). */
+  importPollMs?: number;
 }
 
 export interface FileView {
@@ -60,6 +74,8 @@ export interface FileView {
   sha256: string | null;
   error: { code: string; message: string } | null;
   progress: ProgressSnapshot;
+  /** For a file the server imports from a cloud account: where from, and the server's state of the copy. */
+  cloud?: { provider: CloudProvider; status: ImportStatus | null };
 }
 
 export interface JobView {
@@ -163,6 +179,11 @@ export class UploadEngine {
   private readonly historyLimit: number;
   private readonly clock: () => Date;
   private scheduleTimer: ReturnType<typeof setInterval> | null = null;
+  private readonly transport: UploadTransport;
+  private pollTimer: ReturnType<typeof setInterval> | null = null;
+  private polling = false;
+  /** Cloud files whose import is being started or handed a token right now. */
+  private readonly importBusy = new Set<string>();
 
   constructor(private readonly options: EngineOptions) {
     const loaded = options.store.load();
@@ -177,8 +198,9 @@ export class UploadEngine {
       bucket: this.bucket,
       onPartStored: (fileId, part) => this.partStored(fileId, part),
     });
+    this.transport = options.wrapTransport ? options.wrapTransport(base) : base;
     this.client = new UploadClient({
-      transport: options.wrapTransport ? options.wrapTransport(base) : base,
+      transport: this.transport,
       partConcurrency: this.state.settings.partConcurrency,
       createHasher: nodeHasher,
       retry: options.retry,
@@ -284,7 +306,7 @@ export class UploadEngine {
     this.scheduleTimer.unref?.();
     for (const job of this.state.jobs) {
       for (const file of job.files) {
-        if (file.state === 'complete' || this.live.has(file.key)) continue;
+        if (file.cloud || file.state === 'complete' || this.live.has(file.key)) continue;
         if (file.state === 'queued' || file.state === 'uploading') {
           if (!(await unchanged(file))) {
             this.failFile(job, file, { code: 'file_changed', message: fileChangedMessage(file.name) });
@@ -294,19 +316,25 @@ export class UploadEngine {
         this.attach(job, file);
       }
       if (job.state === 'submitting') void this.submit(job);
+      if (job.files.some((f) => f.cloud && f.fileId === null && f.state !== 'failed')) void this.startImports(job);
     }
     this.settleJobs();
     this.changed();
     this.pump();
+    this.followImports();
   }
 
   /**
    * Creates a submission on the server with the (already validated) form fields and queues the files
    * (folders are walked). Returns the job.
    */
-  async add(fields: SubmissionFields, paths: string[]): Promise<JobView> {
-    const files = await expandPaths(paths);
-    if (files.length === 0) throw new UploadError(400, 'no_files', 'Please Add a File.');
+  async add(fields: SubmissionFields, paths: string[], cloudFiles: CloudItem[] = []): Promise<JobView> {
+    const files = paths.length > 0 ? await expandPaths(paths) : [];
+    if (files.length === 0 && cloudFiles.length === 0) throw new UploadError(400, 'no_files', 'Please Add a File.');
+    if (cloudFiles.length > 0 && !this.options.cloud)
+      throw new UploadError(400, 'no_cloud', 'Cloud files need connected cloud accounts.');
+    const folder = cloudFiles.find((f) => f.folder);
+    if (folder) throw new UploadError(400, 'not_a_file', `${folder.name} is a folder: pick the files in it.`);
     const identities = await Promise.all(files.map((f) => identify(f)));
     const submission = await this.client.createSubmission(fields);
     const job: PersistedJob = {
@@ -330,16 +358,222 @@ export class UploadEngine {
         error: null,
       })),
     };
+    for (const item of cloudFiles) {
+      job.files.push({
+        key: randomUUID(),
+        path: item.path ? `${item.ref.slice(0, item.ref.indexOf(':'))}:${item.path}` : item.ref,
+        name: item.name,
+        size: item.size ?? 0,
+        mtimeMs: 0,
+        type: item.mimeType ?? '',
+        fileId: null,
+        state: 'queued',
+        receivedParts: [],
+        sha256: null,
+        error: null,
+        cloud: { provider: item.provider, sourceId: item.id, status: null, bytesDone: 0, bytesPerSecond: null, renewals: 0 },
+      });
+    }
     this.state.jobs.push(job);
     this.save();
-    for (const file of job.files) this.attach(job, file);
+    for (const file of job.files) if (!file.cloud) this.attach(job, file);
     this.changed();
     this.pump();
+    if (cloudFiles.length > 0) void this.startImports(job);
     return this.jobView(job);
   }
 
+  /**
+   * Asks the API to import each cloud file of the job not yet started, with a fresh access token. The
+   * server answers the same pick with the same file, so a start cut short by a crash is simply asked again.
+   */
+  private async startImports(job: PersistedJob): Promise<void> {
+    for (const file of job.files) {
+      if (!file.cloud || file.fileId !== null || file.state === 'failed' || this.importBusy.has(file.key)) continue;
+      this.importBusy.add(file.key);
+      try {
+        const cloud = file.cloud;
+        const request = (accessToken: string) =>
+          startImport(this.transport, job.submissionId, {
+            provider: cloud.provider,
+            fileId: cloud.sourceId,
+            name: file.name,
+            ...(file.size > 0 ? { size: file.size } : {}),
+            ...(file.type ? { mimeType: file.type } : {}),
+            accessToken,
+          });
+        let info;
+        try {
+          info = await request(await this.cloudToken(cloud.provider));
+        } catch (error) {
+          // The provider refused the cached token: once more with a new one.
+          if (!(error instanceof UploadError && error.code === 'cloud_auth_failed')) throw error;
+          info = await request(await this.cloudToken(cloud.provider, true));
+        }
+        if (this.stopped || !this.state.jobs.includes(job)) return;
+        file.fileId = info.id;
+        file.size = info.size;
+        this.applyImport(job, file, info.import ?? null);
+      } catch (error) {
+        if (this.stopped) return;
+        this.failFile(job, file, this.importError(file, error));
+        if (error instanceof UploadError && error.status === 401) this.emit({ type: 'unauthorized' });
+      } finally {
+        this.importBusy.delete(file.key);
+      }
+      this.settleJobs();
+      this.changed();
+    }
+    this.followImports();
+  }
+
+  private cloudToken(provider: CloudProvider, forceRefresh = false): Promise<string> {
+    if (!this.options.cloud) throw new UploadError(400, 'no_cloud', 'Cloud files need connected cloud accounts.');
+    return this.options.cloud.accessToken(provider, { forceRefresh });
+  }
+
+  private importError(file: PersistedFile, error: unknown): { code: string; message: string } {
+    const name = PROVIDER_NAMES[file.cloud!.provider];
+    if (error instanceof CloudAccountError)
+      return { code: `cloud_${error.code}`, message: `${error.message} (${name}: connect it again, then resume.)` };
+    if (error instanceof UploadError)
+      return error.status === 401
+        ? { code: 'unauthenticated', message: SESSION_EXPIRED }
+        : { code: error.code, message: error.message };
+    return { code: 'import_failed', message: String(error) };
+  }
+
+  /** The server's word on one import, into the file's state. */
+  private applyImport(job: PersistedJob, file: PersistedFile, info: { status: ImportStatus; bytesDone: number; bytesPerSecond: number | null; error: string | null } | null): void {
+    const cloud = file.cloud!;
+    if (!info) return;
+    if (info.bytesDone > cloud.bytesDone) cloud.renewals = 0;
+    cloud.status = info.status;
+    cloud.bytesDone = info.bytesDone;
+    cloud.bytesPerSecond = info.bytesPerSecond;
+    switch (info.status) {
+      case 'complete':
+        file.state = 'complete';
+        file.error = null;
+        break;
+      case 'running':
+        file.state = 'uploading';
+        file.error = null;
+        break;
+      case 'queued':
+        if (file.state !== 'failed') file.state = 'queued';
+        break;
+      case 'needs_auth':
+        if (file.state !== 'failed') void this.renew(job, file);
+        break;
+      case 'failed':
+        this.failFile(job, file, { code: 'import_failed', message: info.error ?? `${file.name} could not be copied.` });
+        break;
+    }
+  }
+
+  /** Hands the server a new token for an import that waits for one (needs_auth, or failed and resumed). */
+  private async renew(job: PersistedJob, file: PersistedFile): Promise<void> {
+    const cloud = file.cloud!;
+    if (this.importBusy.has(file.key) || !file.fileId) return;
+    const name = PROVIDER_NAMES[cloud.provider];
+    if (cloud.renewals >= MAX_RENEWALS) {
+      this.failFile(job, file, {
+        code: 'cloud_needs_auth',
+        message: `${name} keeps refusing the sign-in for ${file.name}: connect ${name} again, then resume.`,
+      });
+      this.settleJobs();
+      this.changed();
+      return;
+    }
+    this.importBusy.add(file.key);
+    try {
+      cloud.renewals++;
+      const info = await renewImport(this.transport, file.fileId, await this.cloudToken(cloud.provider, true));
+      if (this.stopped) return;
+      file.error = null;
+      file.state = 'queued';
+      this.importBusy.delete(file.key);
+      this.applyImport(job, file, info ?? null);
+    } catch (error) {
+      if (this.stopped) return;
+      if (error instanceof UploadError && error.code === 'file_complete') {
+        file.state = 'complete';
+      } else {
+        this.failFile(job, file, this.importError(file, error));
+        if (error instanceof UploadError && error.status === 401) this.emit({ type: 'unauthorized' });
+      }
+    } finally {
+      this.importBusy.delete(file.key);
+    }
+    this.settleJobs();
+    this.changed();
+    this.followImports();
+  }
+
+  /** Cloud files the server is copying (or will), whose progress is read from the API. */
+  private followed(): { job: PersistedJob; file: PersistedFile }[] {
+    return this.state.jobs.flatMap((job) =>
+      job.files
+        .filter((f) => f.cloud && f.fileId !== null && f.state !== 'complete' && f.state !== 'failed')
+        .map((file) => ({ job, file })),
+    );
+  }
+
+  /** Whether an import runs, or a sent job waits for its history entry. */
+  private importsToFollow(): boolean {
+    return (
+      this.followed().length > 0 ||
+      this.state.jobs.some((j) => j.sent && j.files.every((f) => f.state === 'complete'))
+    );
+  }
+
+  /** Reads the server's import progress every importPollMs while an import runs. */
+  private followImports(): void {
+    if (this.stopped || this.pollTimer || !this.started || !this.importsToFollow()) return;
+    this.pollTimer = setInterval(() => void this.pollImports(), this.options.importPollMs ?? 1_000);
+    void this.pollImports();
+  }
+
+  private async pollImports(): Promise<void> {
+    if (this.polling || this.stopped) return;
+    this.polling = true;
+    try {
+      const followed = this.followed();
+      if (followed.length > 0) {
+        const listed = new Map((await listImports(this.transport)).map((i) => [i.fileId, i.import]));
+        for (const { job, file } of followed) {
+          if (this.stopped) return;
+          if (this.importBusy.has(file.key)) continue;
+          // The list covers the last days' imports; an older one is read on its own.
+          const info = listed.get(file.fileId!) ?? (await importOf(this.transport, file.fileId!)).import ?? null;
+          this.applyImport(job, file, info);
+        }
+      }
+      await this.finishSent();
+      this.settleJobs();
+      this.progressed();
+    } catch (error) {
+      if (this.stopped) return;
+      if (error instanceof UploadError && error.status === 401) {
+        for (const { job, file } of this.followed())
+          this.failFile(job, file, { code: 'unauthenticated', message: SESSION_EXPIRED });
+        this.emit({ type: 'unauthorized' });
+        this.changed();
+      }
+      // Otherwise (the network, a restarting server): read again at the next tick.
+    } finally {
+      this.polling = false;
+      if (!this.importsToFollow() && this.pollTimer) {
+        clearInterval(this.pollTimer);
+        this.pollTimer = null;
+        this.checkIdle();
+      }
+    }
+  }
+
   private attach(job: PersistedJob, file: PersistedFile): void {
-    if (this.live.has(file.key)) return;
+    if (file.cloud || this.live.has(file.key)) return;
     const source = new NodeFileSource({ path: file.path, size: file.size, mtimeMs: file.mtimeMs });
     const upload = this.client.file(job.submissionId, source);
     this.live.set(file.key, { source, upload });
@@ -410,7 +644,11 @@ export class UploadEngine {
   private settleJobs(): void {
     for (const job of this.state.jobs) {
       if (job.state === 'submitting' || job.state === 'submitted') continue;
-      if (job.files.length > 0 && job.files.every((f) => f.state === 'complete')) {
+      // Sent once the local files are complete and every import has started: the server's submit does not
+      // wait for imports (the staff notice goes out when the last completes), but a failed one blocks it.
+      const ready = (f: PersistedFile) =>
+        f.cloud ? f.fileId !== null && f.state !== 'failed' : f.state === 'complete';
+      if (job.files.length > 0 && job.files.every(ready) && !job.files.some((f) => f.state === 'failed')) {
         void this.submit(job);
       } else if (job.files.some((f) => f.state === 'failed')) {
         job.state = 'failed';
@@ -430,6 +668,15 @@ export class UploadEngine {
       const fileIds = job.files.map((f) => f.fileId).filter((id): id is string => id !== null);
       const submission = await this.client.submit(job.submissionId, fileIds);
       if (this.stopped) return;
+      for (const file of job.files) file.sha256 = submission.files.find((s) => s.id === file.fileId)?.sha256 ?? file.sha256;
+      if (job.files.some((f) => f.cloud && f.state !== 'complete')) {
+        // Sent, while the server still copies from the cloud: followed until the copies complete.
+        job.state = 'submitted';
+        job.sent = { submittedAt: submission.submittedAt ?? new Date().toISOString(), fields: submission.fields };
+        this.changed();
+        this.followImports();
+        return;
+      }
       const entry: HistoryEntry = {
         submissionId: submission.id,
         formType: submission.formType,
@@ -461,6 +708,28 @@ export class UploadEngine {
       this.emit({ type: 'failed', jobId: job.id, file: null, message: job.error.message });
       if (error instanceof UploadError && error.status === 401) this.emit({ type: 'unauthorized' });
       this.changed();
+    }
+  }
+
+  /** Jobs sent while their imports ran, whose imports are all complete now, move to the history. */
+  private async finishSent(): Promise<void> {
+    for (const job of [...this.state.jobs]) {
+      if (!job.sent || job.files.some((f) => f.state !== 'complete')) continue;
+      for (const file of job.files) {
+        if (file.sha256 === null && file.fileId) file.sha256 = (await importOf(this.transport, file.fileId)).sha256;
+      }
+      if (this.stopped) return;
+      const entry: HistoryEntry = {
+        submissionId: job.submissionId,
+        formType: job.fields.form_type,
+        fields: job.sent.fields,
+        submittedAt: job.sent.submittedAt,
+        files: job.files.map((f) => ({ name: f.name, size: f.size, path: f.path, sha256: f.sha256 })),
+      };
+      this.state.jobs = this.state.jobs.filter((j) => j !== job);
+      this.state.history = [entry, ...this.state.history].slice(0, this.historyLimit);
+      this.changed();
+      this.emit({ type: 'submitted', entry });
     }
   }
 
@@ -496,6 +765,16 @@ export class UploadEngine {
   }
 
   private async resumeOne(job: PersistedJob, file: PersistedFile): Promise<void> {
+    if (file.cloud) {
+      if (file.state !== 'failed') return;
+      file.error = null;
+      file.state = 'queued';
+      file.cloud.renewals = 0;
+      // Never started: start it. Started: a fresh token queues the server's copy again from where it stopped.
+      if (file.fileId === null) void this.startImports(job);
+      else void this.renew(job, file);
+      return;
+    }
     if (file.state !== 'paused' && file.state !== 'failed') return;
     if (!(await unchanged(file))) {
       this.failFile(job, file, { code: 'file_changed', message: fileChangedMessage(file.name) });
@@ -515,7 +794,8 @@ export class UploadEngine {
   async resumeAll(): Promise<void> {
     for (const job of this.state.jobs) {
       for (const file of job.files) await this.resumeOne(job, file);
-      if (job.state === 'failed' && job.files.every((f) => f.state === 'complete')) void this.submit(job);
+      if (job.state === 'failed' && job.files.every((f) => f.state === 'complete' || (f.cloud && f.fileId !== null && f.state !== 'failed')))
+        void this.submit(job);
     }
     this.settleJobs();
     this.changed();
@@ -527,6 +807,12 @@ export class UploadEngine {
     const { job } = this.find(jobId);
     this.state.jobs = this.state.jobs.filter((j) => j !== job);
     for (const file of job.files) {
+      if (file.cloud && file.fileId && !job.sent) {
+        // Ends the server's copy of an import in a submission not sent yet.
+        await this.transport({ method: 'DELETE', path: `/api/uploads/files/${encodeURIComponent(file.fileId)}` }).catch(
+          () => undefined,
+        );
+      }
       const live = this.live.get(file.key);
       this.live.delete(file.key);
       if (live) {
@@ -559,7 +845,9 @@ export class UploadEngine {
     const progress =
       file.state === 'complete'
         ? snapshot(file.size, file.size, 0)
-        : live
+        : file.cloud
+          ? snapshot(file.cloud.bytesDone, file.size, file.state === 'uploading' ? (file.cloud.bytesPerSecond ?? 0) : 0)
+          : live
           ? live.upload.progress()
           : snapshot(0, file.size, 0);
     return {
@@ -571,6 +859,7 @@ export class UploadEngine {
       sha256: file.sha256,
       error: file.error,
       progress,
+      ...(file.cloud ? { cloud: { provider: file.cloud.provider, status: file.cloud.status } } : {}),
     };
   }
 
@@ -593,6 +882,10 @@ export class UploadEngine {
 
   isActive(): boolean {
     if (this.state.jobs.some((j) => j.state === 'submitting')) return true;
+    // Imports count while the server copies them (or they wait to be started); not once failed.
+    if (this.started && (this.importBusy.size > 0 || this.followed().length > 0)) return true;
+    if (this.started && this.state.jobs.some((j) => j.files.some((f) => f.cloud && f.fileId === null && f.state !== 'failed')))
+      return true;
     return [...this.live.values()].some(
       (l) => l.upload.state === 'uploading' || l.upload.state === 'waiting',
     );
@@ -605,7 +898,11 @@ export class UploadEngine {
     const active = this.isActive();
     return {
       jobs,
-      overall: snapshot(sent, total, active ? this.meter.rate() : 0),
+      overall: snapshot(
+        sent,
+        total,
+        active ? this.meter.rate() + jobs.reduce((s, j) => s + j.files.reduce((r, f) => r + (f.cloud ? f.progress.bytesPerSecond : 0), 0), 0) : 0,
+      ),
       active,
       history: this.state.history.map((h) => ({ ...h, files: h.files.map((f) => ({ ...f })) })),
       settings: this.settings,
@@ -634,6 +931,8 @@ export class UploadEngine {
     this.save();
     this.stopped = true;
     if (this.scheduleTimer) clearInterval(this.scheduleTimer);
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = null;
     for (const { upload, source } of this.live.values()) {
       upload.pause();
       await source.close();

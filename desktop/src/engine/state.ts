@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SubmissionFields } from '@avp/shared';
+import type { CloudProvider, ImportStatus, SubmissionFields } from '@avp/shared';
 import type { BandwidthWindow } from './schedule.js';
 import type { WatchFolder } from './watch.js';
 
@@ -27,6 +27,20 @@ export interface PersistedFile {
   receivedParts: number[];
   sha256: string | null;
   error: { code: string; message: string } | null;
+  /** A file the server imports from a cloud account (path holds its ref, e.g. dropbox:/Events/keynote.mov). */
+  cloud?: PersistedImport;
+}
+
+export interface PersistedImport {
+  provider: CloudProvider;
+  /** The provider's id of the file, as the API takes it. */
+  sourceId: string;
+  /** The server's last word on the copy (null until it is started). */
+  status: ImportStatus | null;
+  bytesDone: number;
+  bytesPerSecond: number | null;
+  /** Tokens handed over since the copy last moved, so a provider that keeps refusing ends in a clear failure. */
+  renewals: number;
 }
 
 export type JobState = 'uploading' | 'failed' | 'submitting' | 'submitted';
@@ -39,6 +53,11 @@ export interface PersistedJob {
   state: JobState;
   createdAt: string;
   error: { code: string; message: string } | null;
+  /**
+   * Set once the submission is sent while cloud imports still run on the server: the job stays in the
+   * queue (state 'submitted') until they complete, then moves to the history.
+   */
+  sent?: { submittedAt: string; fields: Record<string, string> };
 }
 
 export interface HistoryEntry {

@@ -44,7 +44,7 @@ export interface ApiProcess {
   close(): Promise<void>;
 }
 
-function spawnServer(dataDir: string, port: number): Promise<ChildProcess> {
+function spawnServer(dataDir: string, port: number, extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', '--conditions=source', path.join('src', 'server.ts')],
@@ -59,6 +59,7 @@ function spawnServer(dataDir: string, port: number): Promise<ChildProcess> {
         SESSION_SECRET: TEST_SECRET,
         LOG_LEVEL: 'info',
         NODE_ENV: 'test',
+        ...extraEnv,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -87,18 +88,19 @@ function killChild(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function startApi(): Promise<ApiProcess> {
+/** extraEnv: more server settings (the cloud providers' base URLs aimed at stand-ins, say). */
+export async function startApi(extraEnv: Record<string, string> = {}): Promise<ApiProcess> {
   const data = await tempDir('avp-desktop-api-');
   const port = await freePort();
   const api: ApiProcess = {
     url: `http://127.0.0.1:${port}`,
     port,
     dataDir: data.dir,
-    child: await spawnServer(data.dir, port),
+    child: await spawnServer(data.dir, port, extraEnv),
     kill: () => killChild(api.child),
     async restart() {
       await killChild(api.child);
-      api.child = await spawnServer(data.dir, port);
+      api.child = await spawnServer(data.dir, port, extraEnv);
     },
     async close() {
       await killChild(api.child);
