@@ -18,6 +18,9 @@ export function homeDir(env: NodeJS.ProcessEnv = process.env): string {
 
 export const credentialsFile = (home: string) => path.join(home, 'credentials.json');
 export const stateFile = (home: string) => path.join(home, 'queue.json');
+/** Connected cloud accounts, their tokens sealed with the key in accountsKeyFile (both 0600). */
+export const accountsFile = (home: string) => path.join(home, 'accounts.json');
+export const accountsKeyFile = (home: string) => path.join(home, 'accounts.key');
 
 export function readCredentials(home: string): Credentials | null {
   try {

@@ -11,6 +11,8 @@
  *   av-upload watch add FOLDER --form … [fields]   send each new file in FOLDER once it stops growing
  *   av-upload watch [list|remove ID]               run the watch folders (until Ctrl-C), list, remove
  *   --schedule 'Mon-Fri 09:00-18:00 2MB'           a bandwidth limit for those hours (repeatable)
+ *   av-upload accounts connect|list|disconnect PROVIDER   cloud accounts (drive, dropbox, box, onedrive)
+ *   av-upload upload --from dropbox:/Events/keynote.mov --from drive:FILE_ID … [FILE…]   the server imports them
  *
  * Progress is a line redrawn on a terminal, JSON lines otherwise (or with --json). Exit codes: EXIT.
  */
@@ -26,7 +28,18 @@ import { checkUploadForm } from '../engine/forms.js';
 import { describeWindow, parseWindow } from '../engine/schedule.js';
 import { JsonFileStore } from '../engine/state.js';
 import { FolderWatcher } from '../engine/watch.js';
-import { deleteCredentials, homeDir, readCredentials, stateFile, writeCredentials } from './config.js';
+import { CloudAccountError, CloudAccounts, cloudSettings, fileKeyCipher, JsonFileAccountStore, parseProvider, PROVIDER_NAMES } from '../engine/cloud/index.js';
+import type { CloudItem } from '../engine/cloud/index.js';
+import { openInBrowser } from './browser.js';
+import {
+  accountsFile,
+  accountsKeyFile,
+  deleteCredentials,
+  homeDir,
+  readCredentials,
+  stateFile,
+  writeCredentials,
+} from './config.js';
 import type { Credentials } from './config.js';
 import { bytes, duration, parseRate } from './format.js';
 
@@ -79,13 +92,16 @@ const OPTIONS = {
   bandwidth: { type: 'string' },
   parallel: { type: 'string' },
   schedule: { type: 'string', multiple: true },
+  from: { type: 'string', multiple: true },
 } as const;
 
 const USAGE = `Usage: av-upload <command> [options]
 
 Commands:
   login   --email EMAIL [--password-stdin] [--server URL]   sign in (password prompted on a terminal)
-  upload  --form creative|event|sponsor [fields] FILE|FOLDER…
+  upload  --form creative|event|sponsor [fields] [--from CLOUD_FILE]… FILE|FOLDER…
+            --from dropbox:/Events/keynote.mov | dropbox:id:… | drive:FILE_ID | box:FILE_ID | onedrive:ITEM_ID
+            (repeatable): the server copies it from the connected account; nothing passes through here
             creative: --project-name [--description]
             event:    --event-name --date YYYY-MM-DD --hour 1-12 --minute 0-55 --ampm AM|PM
                       --speaker-name [--room-no] [--description]
@@ -95,12 +111,18 @@ Commands:
   logout  end the session on the server and forget the token
   watch add FOLDER --form … [fields]   send every new file in FOLDER once it has stopped growing (10 s)
   watch [run] | list | remove ID       run the watch folders until Ctrl-C; list them; stop one
+  accounts list                         cloud accounts: connected, or what to set to connect one
+  accounts connect PROVIDER             sign in in the browser (drive, dropbox, box or onedrive)
+  accounts disconnect PROVIDER          revoke the sign-in where the provider allows, and forget it
 
 Options: --json (JSON lines), --bandwidth 2M (0 = unlimited), --parallel 1-8 (parts at once),
          --schedule 'Mon-Fri 09:00-18:00 2MB' (a limit for those hours; repeat for more, 'none' clears)
 Exit codes: 0 ok, 1 error, 2 usage or invalid fields, 3 not signed in, 4 upload failed,
             5 a file changed on disk, 6 server unreachable, 130 interrupted (queue saved)
-Environment: AV_UPLOAD_SERVER, AV_UPLOAD_HOME, AV_UPLOAD_PASSWORD, HTTP(S)_PROXY, NO_PROXY`;
+Environment: AV_UPLOAD_SERVER, AV_UPLOAD_HOME, AV_UPLOAD_PASSWORD, HTTP(S)_PROXY, NO_PROXY;
+  cloud accounts: AV_GOOGLE_CLIENT_ID, AV_GOOGLE_CLIENT_SECRET, AV_DROPBOX_APP_KEY, AV_BOX_CLIENT_ID,
+  AV_BOX_CLIENT_SECRET, AV_ONEDRIVE_CLIENT_ID (+ AV_*_URL, AV_ONEDRIVE_AUTHORITY for staging),
+  AV_UPLOAD_BROWSER (the command that opens sign-in pages; 'none' prints them), AV_OAUTH_PORT`;
 
 interface Io {
   json: boolean;
@@ -253,11 +275,42 @@ function handleSignals(): void {
   process.once('SIGTERM', handler);
 }
 
-function openEngine(credentials: Credentials, home: string, values: Record<string, unknown>): UploadEngine {
+/** The connected cloud accounts, kept in AV_UPLOAD_HOME; sign-in pages open in the system browser. */
+function openCloud(home: string, o: Io): CloudAccounts {
+  const port = Number(process.env.AV_OAUTH_PORT);
+  return new CloudAccounts({
+    store: new JsonFileAccountStore(accountsFile(home)),
+    cipher: fileKeyCipher(accountsKeyFile(home)),
+    settings: cloudSettings(process.env),
+    loopbackPort: Number.isInteger(port) && port > 0 ? port : undefined,
+    openBrowser: (url, provider) => {
+      if (o.json) o.event({ event: 'authorize', provider, url });
+      else o.err(`Opening ${PROVIDER_NAMES[provider]}'s sign-in in your browser. If it does not open, visit:\n  ${url}`);
+      openInBrowser(url);
+    },
+  });
+}
+
+/** A cloud-account failure as the CLI's exit: not connected or refused 3, bad refs 2, the provider down 6. */
+function cloudFailure(error: unknown): never {
+  if (!(error instanceof CloudAccountError)) throw error;
+  const code =
+    error.code === 'bad_ref' || error.code === 'not_found' || error.code === 'not_a_file' || error.code === 'not_configured'
+      ? EXIT.usage
+      : error.code === 'provider_error'
+        ? EXIT.network
+        : error.code === 'cancelled'
+          ? EXIT.interrupted
+          : EXIT.auth;
+  throw new CliError(code, error.message);
+}
+
+function openEngine(credentials: Credentials, home: string, values: Record<string, unknown>, o?: Io): UploadEngine {
   const engine = (openedEngine = new UploadEngine({
     baseUrl: credentials.server,
     store: new JsonFileStore(stateFile(home)),
     token: () => credentials.token,
+    cloud: openCloud(home, o ?? io(true)),
   }));
   const settings: Partial<EngineSettings> = {};
   try {
@@ -305,12 +358,17 @@ async function follow(engine: UploadEngine, o: Io, begin: () => Promise<void>): 
           totalBytes: job.progress.totalBytes,
           bytesPerSecond: Math.round(job.progress.bytesPerSecond),
           secondsLeft: job.progress.secondsLeft,
-          files: job.files.map((f) => ({ name: f.name, state: f.state, percent: f.progress.percent })),
+          files: job.files.map((f) => ({
+            name: f.name,
+            state: f.state,
+            percent: f.progress.percent,
+            ...(f.cloud ? { cloud: f.cloud } : {}),
+          })),
         });
       }
     } else if (tty) {
       const o2 = snap.overall;
-      const current = jobs.flatMap((j) => j.files).find((f) => f.state === 'uploading');
+      const current = jobs.flatMap((j) => j.files).find((f) => f.state === 'uploading' && !f.cloud);
       const line = `${String(o2.percent).padStart(3)}%  ${bytes(o2.sentBytes)} / ${bytes(o2.totalBytes)}  ${bytes(o2.bytesPerSecond)}/s  ${duration(o2.secondsLeft)} left  ${current ? current.name.slice(0, 24) : ''}`;
       process.stdout.write(`\r\x1b[K${line}`);
     }
@@ -382,10 +440,11 @@ async function upload(
       `Cannot read ${(error as { path?: string }).path ?? 'a file'}: ${(error as Error).message}`,
     );
   }
+  const refs = (values.from as string[] | undefined) ?? [];
   const check = checkUploadForm(
     formValues(
       values,
-      paths.map((p) => ({ name: p })),
+      [...paths, ...refs].map((p) => ({ name: p })),
     ) as Parameters<typeof checkUploadForm>[0],
   );
   if (!check.ok) {
@@ -396,14 +455,20 @@ async function upload(
     return EXIT.usage;
   }
   const credentials = signedIn(home);
-  const engine = openEngine(credentials, home, values);
+  // Each cloud file is looked up first: a wrong path or a disconnected account stops before anything is sent.
+  const picked: CloudItem[] = [];
+  if (refs.length > 0) {
+    const cloud = openCloud(home, o);
+    for (const ref of refs) picked.push(await cloud.resolve(ref).catch(cloudFailure));
+  }
+  const engine = openEngine(credentials, home, values, o);
   try {
-    const job = await engine.add(check.fields, paths);
+    const job = await engine.add(check.fields, paths, picked);
     if (o.json)
       o.event({
         event: 'queued',
         submissionId: job.submissionId,
-        files: job.files.map((f) => ({ name: f.name, size: f.size })),
+        files: job.files.map((f) => ({ name: f.name, size: f.size, ...(f.cloud ? { from: f.path } : {}) })),
       });
     else
       o.out(
@@ -419,7 +484,7 @@ async function upload(
 
 async function resume(values: Record<string, unknown>, home: string, o: Io): Promise<number> {
   const credentials = signedIn(home);
-  const engine = openEngine(credentials, home, values);
+  const engine = openEngine(credentials, home, values, o);
   const pending = engine.snapshot().jobs.length;
   if (pending === 0) {
     if (o.json) o.event({ event: 'idle', jobs: 0 });
@@ -452,7 +517,13 @@ function status(home: string, o: Io): number {
         formType: j.formType,
         state: j.state,
         error: j.error,
-        files: j.files.map((f) => ({ name: f.name, size: f.size, state: f.state, error: f.error })),
+        files: j.files.map((f) => ({
+          name: f.name,
+          size: f.size,
+          state: f.state,
+          error: f.error,
+          ...(f.cloud ? { from: f.path, cloud: f.cloud, bytesDone: f.progress.sentBytes } : {}),
+        })),
       })),
       history: snap.history,
     });
@@ -463,8 +534,10 @@ function status(home: string, o: Io): number {
   if (snap.jobs.length === 0) o.out('Queue: empty.');
   for (const job of snap.jobs) {
     o.out(`Queue: ${job.formType} submission ${job.submissionId} (${job.state})`);
-    for (const f of job.files)
-      o.out(`  ${f.state.padEnd(9)} ${f.name}  ${bytes(f.size)}${f.error ? `  ${f.error.message}` : ''}`);
+    for (const f of job.files) {
+      const from = f.cloud ? `  from ${f.path} (server import ${f.cloud.status ?? 'not started'}, ${bytes(f.progress.sentBytes)} copied)` : '';
+      o.out(`  ${f.state.padEnd(9)} ${f.name}  ${bytes(f.size)}${from}${f.error ? `  ${f.error.message}` : ''}`);
+    }
   }
   for (const entry of snap.history.slice(0, 10)) {
     o.out(`Sent ${entry.submittedAt}: ${entry.formType} submission ${entry.submissionId}`);
@@ -566,6 +639,49 @@ async function watch(
   }
 }
 
+/** `accounts list|connect|disconnect PROVIDER`: the cloud accounts files can be imported from. */
+async function accounts(action: string | undefined, rest: string[], home: string, o: Io): Promise<number> {
+  const cloud = openCloud(home, o);
+  if (action === undefined || action === 'list') {
+    const all = cloud.providers();
+    if (o.json) o.event({ event: 'accounts', providers: all });
+    else
+      for (const p of all)
+        o.out(
+          `${p.providerName.padEnd(13)} ${
+            p.account ? `connected as ${p.account.email ?? p.account.name ?? '(unknown)'} since ${p.account.connectedAt}` : p.configured ? 'not connected' : p.message
+          }`,
+        );
+    return EXIT.ok;
+  }
+  const provider = rest[0] ? parseProvider(rest[0]) : null;
+  if (!provider || rest.length > 1)
+    throw new CliError(EXIT.usage, `accounts ${action} takes one PROVIDER: drive, dropbox, box or onedrive.`);
+  switch (action) {
+    case 'connect': {
+      const controller = new AbortController();
+      const abort = () => controller.abort();
+      process.once('SIGINT', abort);
+      try {
+        const account = await cloud.connect(provider, { signal: controller.signal }).catch(cloudFailure);
+        if (o.json) o.event({ event: 'connected', ...account });
+        else o.out(`${account.providerName} connected as ${account.email ?? account.name ?? '(unknown)'}.`);
+        return EXIT.ok;
+      } finally {
+        process.off('SIGINT', abort);
+      }
+    }
+    case 'disconnect': {
+      const result = await cloud.disconnect(provider);
+      if (o.json) o.event({ event: 'disconnected', ...result });
+      else o.out(result.message);
+      return EXIT.ok;
+    }
+    default:
+      throw new CliError(EXIT.usage, `Unknown accounts action: ${action} (list, connect or disconnect).`);
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -597,6 +713,8 @@ export async function main(argv: string[]): Promise<number> {
         return status(home, o);
       case 'watch':
         return await watch(values, rest, home, o);
+      case 'accounts':
+        return await accounts(rest[0], rest.slice(1), home, o);
       default:
         o.err(`Unknown command: ${command}\n\n${USAGE}`);
         return EXIT.usage;
