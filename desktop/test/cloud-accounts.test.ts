@@ -23,7 +23,14 @@ let stand: AuthStandIn;
 let dir: string;
 const cleanups: (() => Promise<void>)[] = [];
 
-function accounts(options: { clock?: () => number; timeoutMs?: number; browser?: (url: string) => void; env?: Record<string, string> } = {}) {
+function accounts(
+  options: {
+    clock?: () => number;
+    timeoutMs?: number;
+    browser?: (url: string) => void;
+    env?: Record<string, string>;
+  } = {},
+) {
   const opened: string[] = [];
   const store = new JsonFileAccountStore(path.join(dir, 'accounts.json'));
   const cloud = new CloudAccounts({
@@ -62,11 +69,46 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-const CASES: { provider: CloudProvider; email: string; folderId: string; fileRef: string; fileId: string; revoked: boolean }[] = [
-  { provider: 'google-drive', email: 'ada@gmail.example', folderId: 'gfolder1', fileRef: 'drive:gfile1', fileId: 'gfile1', revoked: true },
-  { provider: 'dropbox', email: 'ada@dropbox.example', folderId: 'id:dfolder', fileRef: 'dropbox:/Events/keynote.mov', fileId: 'id:dkeynote', revoked: true },
-  { provider: 'box', email: 'ada@box.example', folderId: '11', fileRef: 'box:21', fileId: '21', revoked: true },
-  { provider: 'onedrive', email: 'ada@outlook.example', folderId: 'drive-ada!ofolder', fileRef: 'onedrive:ofile1', fileId: 'drive-ada!ofile1', revoked: false },
+const CASES: {
+  provider: CloudProvider;
+  email: string;
+  folderId: string;
+  fileRef: string;
+  fileId: string;
+  revoked: boolean;
+}[] = [
+  {
+    provider: 'google-drive',
+    email: 'ada@gmail.example',
+    folderId: 'gfolder1',
+    fileRef: 'drive:gfile1',
+    fileId: 'gfile1',
+    revoked: true,
+  },
+  {
+    provider: 'dropbox',
+    email: 'ada@dropbox.example',
+    folderId: 'id:dfolder',
+    fileRef: 'dropbox:/Events/keynote.mov',
+    fileId: 'id:dkeynote',
+    revoked: true,
+  },
+  {
+    provider: 'box',
+    email: 'ada@box.example',
+    folderId: '11',
+    fileRef: 'box:21',
+    fileId: '21',
+    revoked: true,
+  },
+  {
+    provider: 'onedrive',
+    email: 'ada@outlook.example',
+    folderId: 'drive-ada!ofolder',
+    fileRef: 'onedrive:ofile1',
+    fileId: 'drive-ada!ofile1',
+    revoked: false,
+  },
 ];
 
 describe('cloud accounts', () => {
@@ -78,10 +120,16 @@ describe('cloud accounts', () => {
       expect(opened).toHaveLength(1);
       const asked = stand.authorizeRequests.at(-1)!;
       expect(asked.provider).toBe(c.provider);
-      expect(asked.query).toMatchObject({ code_challenge_method: 'S256', redirect_uri: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//) });
+      expect(asked.query).toMatchObject({
+        code_challenge_method: 'S256',
+        redirect_uri: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//),
+      });
       expect(asked.query.state!.length).toBeGreaterThan(20);
       expect(cloud.list().map((a) => a.provider)).toContain(c.provider);
-      expect(cloud.providers().find((p) => p.provider === c.provider)).toMatchObject({ configured: true, account: { email: c.email } });
+      expect(cloud.providers().find((p) => p.provider === c.provider)).toMatchObject({
+        configured: true,
+        account: { email: c.email },
+      });
 
       const root = await cloud.browse(c.provider);
       expect(root.items.map((i) => [i.name, i.folder])).toEqual([
@@ -90,12 +138,23 @@ describe('cloud accounts', () => {
       ]);
       const events = await cloud.browse(c.provider, root.items[0]!.id);
       expect(events.items).toEqual([
-        expect.objectContaining({ name: 'keynote.mov', folder: false, size: 5_000_000, modifiedAt: '2027-01-15T10:00:00Z' }),
+        expect.objectContaining({
+          name: 'keynote.mov',
+          folder: false,
+          size: 5_000_000,
+          modifiedAt: '2027-01-15T10:00:00Z',
+        }),
       ]);
       expect(root.items[0]!.id).toBe(c.folderId);
       expect((await cloud.search(c.provider, 'keynote')).map((i) => i.name)).toEqual(['keynote.mov']);
       const file = await cloud.resolve(c.fileRef);
-      expect(file).toMatchObject({ provider: c.provider, id: c.fileId, name: 'keynote.mov', size: 5_000_000, folder: false });
+      expect(file).toMatchObject({
+        provider: c.provider,
+        id: c.fileId,
+        name: 'keynote.mov',
+        size: 5_000_000,
+        folder: false,
+      });
 
       // Kept sealed: neither token appears in the file, which only its owner may read.
       const saved = await readFile(path.join(dir, 'accounts.json'), 'utf8');
@@ -119,7 +178,10 @@ describe('cloud accounts', () => {
     stand.deny = true;
     const error = await cloud.connect('dropbox').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CloudAccountError);
-    expect(error).toMatchObject({ code: 'denied', message: 'Dropbox access was not granted, so nothing was connected.' });
+    expect(error).toMatchObject({
+      code: 'denied',
+      message: 'Dropbox access was not granted, so nothing was connected.',
+    });
     expect(cloud.list()).toEqual([]);
   });
 
@@ -144,7 +206,10 @@ describe('cloud accounts', () => {
     delete env.AV_ONEDRIVE_CLIENT_ID;
     const { cloud } = accounts({ env });
     const status = Object.fromEntries(cloud.providers().map((p) => [p.provider, p]));
-    expect(status.onedrive).toMatchObject({ configured: false, message: 'OneDrive is not configured: set AV_ONEDRIVE_CLIENT_ID.' });
+    expect(status.onedrive).toMatchObject({
+      configured: false,
+      message: 'OneDrive is not configured: set AV_ONEDRIVE_CLIENT_ID.',
+    });
     expect(status.box!.configured).toBe(false);
     expect(status.dropbox!.configured).toBe(true);
     await expect(cloud.connect('onedrive')).rejects.toMatchObject({ code: 'not_configured' });
@@ -176,11 +241,16 @@ describe('cloud accounts', () => {
     expect(stand.refreshes.box).toBe(before + 1);
     // The user removed the app's access: a clear 'connect again'.
     stand.revokeAll('dropbox');
-    await expect(cloud.accessToken('dropbox', { forceRefresh: true })).rejects.toMatchObject({ code: 'reconnect' });
+    await expect(cloud.accessToken('dropbox', { forceRefresh: true })).rejects.toMatchObject({
+      code: 'reconnect',
+    });
   });
 
   it('reads refs: provider prefixes, Dropbox paths, and refuses what is not one', () => {
-    expect(parseRef('dropbox:/Events/keynote.mov')).toEqual({ provider: 'dropbox', target: '/Events/keynote.mov' });
+    expect(parseRef('dropbox:/Events/keynote.mov')).toEqual({
+      provider: 'dropbox',
+      target: '/Events/keynote.mov',
+    });
     expect(parseRef('dropbox:Events/a.mov')).toEqual({ provider: 'dropbox', target: '/Events/a.mov' });
     expect(parseRef('drive:1AbC')).toEqual({ provider: 'google-drive', target: '1AbC' });
     expect(parseRef('onedrive:d!1')).toEqual({ provider: 'onedrive', target: 'd!1' });

@@ -43,7 +43,10 @@ const parse = (text: string) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 /** Runs av-upload; a sign-in address it prints is visited as the system browser would. */
-function run(args: string[], options: { input?: string; until?: (line: Record<string, unknown>) => boolean } = {}): Promise<Run> {
+function run(
+  args: string[],
+  options: { input?: string; until?: (line: Record<string, unknown>) => boolean } = {},
+): Promise<Run> {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: dir,
     env: {
@@ -75,7 +78,9 @@ function run(args: string[], options: { input?: string; until?: (line: Record<st
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   child.stdin.end(options.input ?? '');
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr, lines: parse(stdout) })));
+  return new Promise((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr, lines: parse(stdout) })),
+  );
 }
 
 async function imports(): Promise<{ name: string; import: { status: string } }[]> {
@@ -85,7 +90,9 @@ async function imports(): Promise<{ name: string; import: { status: string } }[]
     body: JSON.stringify({ email: 'cloud-cli@example.com', password: PASSWORD, token: true }),
   });
   const { token } = (await login.json()) as { token: string };
-  const res = await fetch(`${api.url}/api/uploads/imports`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${api.url}/api/uploads/imports`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   return ((await res.json()) as { imports: { name: string; import: { status: string } }[] }).imports;
 }
 
@@ -122,7 +129,9 @@ describe('av-upload accounts and imports', () => {
     expect(before.code).toBe(0);
     expect(before.lines[0]).toMatchObject({
       event: 'accounts',
-      providers: expect.arrayContaining([expect.objectContaining({ provider: 'dropbox', configured: true, account: null })]),
+      providers: expect.arrayContaining([
+        expect.objectContaining({ provider: 'dropbox', configured: true, account: null }),
+      ]),
     });
     for (const [name, email] of [
       ['dropbox', 'ada@dropbox.example'],
@@ -133,11 +142,16 @@ describe('av-upload accounts and imports', () => {
       const connected = await run(['accounts', 'connect', name]);
       expect(connected.stderr).toBe('');
       expect(connected.code).toBe(0);
-      expect(connected.lines[0]).toMatchObject({ event: 'authorize', url: expect.stringContaining('code_challenge_method=S256') });
+      expect(connected.lines[0]).toMatchObject({
+        event: 'authorize',
+        url: expect.stringContaining('code_challenge_method=S256'),
+      });
       expect(connected.lines[1]).toMatchObject({ event: 'connected', email });
     }
     const listed = await run(['accounts', 'list', '--json']);
-    expect((listed.lines[0]!.providers as { account: unknown }[]).every((p) => p.account !== null)).toBe(true);
+    expect((listed.lines[0]!.providers as { account: unknown }[]).every((p) => p.account !== null)).toBe(
+      true,
+    );
     const file = path.join(home, 'accounts.json');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(path.join(home, 'accounts.key'))).mode & 0o777).toBe(0o600);
@@ -146,22 +160,35 @@ describe('av-upload accounts and imports', () => {
     const box = await run(['accounts', 'disconnect', 'box']);
     expect(box.lines[0]).toMatchObject({ event: 'disconnected', provider: 'box', revoked: true });
     const onedrive = await run(['accounts', 'disconnect', 'onedrive']);
-    expect(onedrive.lines[0]).toMatchObject({ revoked: false, message: expect.stringMatching(/no way to revoke/) });
+    expect(onedrive.lines[0]).toMatchObject({
+      revoked: false,
+      message: expect.stringMatching(/no way to revoke/),
+    });
     const after = await run(['accounts', 'list', '--json']);
-    const connected = (after.lines[0]!.providers as { provider: string; account: unknown }[]).filter((p) => p.account);
+    const connected = (after.lines[0]!.providers as { provider: string; account: unknown }[]).filter(
+      (p) => p.account,
+    );
     expect(connected.map((p) => p.provider).sort()).toEqual(['dropbox', 'google-drive']);
-    expect((await run(['upload', '--form', 'creative', '--project-name', 'R', '--from', 'box:31'])).code).toBe(3);
+    expect(
+      (await run(['upload', '--form', 'creative', '--project-name', 'R', '--from', 'box:31'])).code,
+    ).toBe(3);
   });
 
   it('a denied consent exits 3 with a clear message and connects nothing', async () => {
     auth.deny = true;
     const denied = await run(['accounts', 'connect', 'box']);
     expect(denied.code).toBe(3);
-    expect(denied.lines.at(-1)).toMatchObject({ event: 'error', message: 'Box access was not granted, so nothing was connected.' });
+    expect(denied.lines.at(-1)).toMatchObject({
+      event: 'error',
+      message: 'Box access was not granted, so nothing was connected.',
+    });
   });
 
   it('upload --from a Dropbox path and a Drive id beside a local file: one submission, the cloud files copied by the server intact', async () => {
-    expect((await run(['login', '--email', 'cloud-cli@example.com', '--password-stdin'], { input: PASSWORD })).code).toBe(0);
+    expect(
+      (await run(['login', '--email', 'cloud-cli@example.com', '--password-stdin'], { input: PASSWORD }))
+        .code,
+    ).toBe(0);
     const keynote = randomBytes(7 * MIB);
     providers.files.set('id:keynote', { id: 'id:keynote', name: 'keynote.mov', data: keynote });
     auth.items.dropbox.push(
@@ -170,10 +197,24 @@ describe('av-upload accounts and imports', () => {
     );
     const clip = randomBytes(5 * MIB);
     drive.files.set('gclip', { name: 'clip.mov', mimeType: 'video/quicktime', data: clip });
-    auth.items['google-drive'].push({ id: 'gclip', name: 'clip.mov', parent: null, folder: false, size: clip.length });
+    auth.items['google-drive'].push({
+      id: 'gclip',
+      name: 'clip.mov',
+      parent: null,
+      folder: false,
+      size: clip.length,
+    });
     const local = path.join(dir, 'local.mov');
     await writeFile(local, randomBytes(MIB));
-    const missing = await run(['upload', '--form', 'creative', '--project-name', 'R', '--from', 'dropbox:/Events/nope.mov']);
+    const missing = await run([
+      'upload',
+      '--form',
+      'creative',
+      '--project-name',
+      'R',
+      '--from',
+      'dropbox:/Events/nope.mov',
+    ]);
     expect(missing.code).toBe(2);
 
     const res = await run([
@@ -193,9 +234,15 @@ describe('av-upload accounts and imports', () => {
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     expect(res.lines.find((l) => l.event === 'queued')).toMatchObject({
-      files: [{ name: 'local.mov' }, { name: 'keynote.mov', from: 'dropbox:/Events/keynote.mov' }, { name: 'clip.mov', from: 'drive:gclip' }],
+      files: [
+        { name: 'local.mov' },
+        { name: 'keynote.mov', from: 'dropbox:/Events/keynote.mov' },
+        { name: 'clip.mov', from: 'drive:gclip' },
+      ],
     });
-    const submitted = res.lines.find((l) => l.event === 'submitted') as { files: { name: string; sha256: string }[] };
+    const submitted = res.lines.find((l) => l.event === 'submitted') as {
+      files: { name: string; sha256: string }[];
+    };
     expect(submitted.files.map((f) => [f.name, f.sha256])).toEqual([
       ['local.mov', await sha256File(local)],
       ['keynote.mov', sha256(keynote)],
@@ -206,15 +253,36 @@ describe('av-upload accounts and imports', () => {
   it('resume continues imports after the command was interrupted, without starting one twice', async () => {
     const big = randomBytes(13 * MIB);
     drive.files.set('gbig', { name: 'big.mov', mimeType: 'video/quicktime', data: big });
-    auth.items['google-drive'].push({ id: 'gbig', name: 'big.mov', parent: null, folder: false, size: big.length });
-    drive.delayMs = 1_500;
-    const stopped = await run(['upload', '--form', 'creative', '--project-name', 'Big', '--from', 'drive:gbig'], {
-      until: (l) => l.event === 'progress' && (l.files as { cloud?: { status: string } }[])[0]?.cloud?.status === 'running',
+    auth.items['google-drive'].push({
+      id: 'gbig',
+      name: 'big.mov',
+      parent: null,
+      folder: false,
+      size: big.length,
     });
+    drive.delayMs = 1_500;
+    const stopped = await run(
+      ['upload', '--form', 'creative', '--project-name', 'Big', '--from', 'drive:gbig'],
+      {
+        until: (l) =>
+          l.event === 'progress' &&
+          (l.files as { cloud?: { status: string } }[])[0]?.cloud?.status === 'running',
+      },
+    );
     expect(stopped.code).toBe(130);
     const status = await run(['status', '--json']);
     expect(status.lines[0]).toMatchObject({
-      jobs: [{ files: [expect.objectContaining({ name: 'big.mov', from: 'drive:gbig', cloud: expect.objectContaining({ provider: 'google-drive' }) })] }],
+      jobs: [
+        {
+          files: [
+            expect.objectContaining({
+              name: 'big.mov',
+              from: 'drive:gbig',
+              cloud: expect.objectContaining({ provider: 'google-drive' }),
+            }),
+          ],
+        },
+      ],
     });
     drive.delayMs = 0;
     const resumed = await run(['resume']);

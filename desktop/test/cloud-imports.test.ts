@@ -68,7 +68,10 @@ beforeAll(async () => {
   token = (await new AuthClient(api.url).login('imports@example.com', PASSWORD)).token;
   accounts = new CloudAccounts({
     store: new MemoryAccountStore(),
-    cipher: { encrypt: (s) => `sealed:${Buffer.from(s).toString('base64')}`, decrypt: (s) => Buffer.from(s.slice(7), 'base64').toString() },
+    cipher: {
+      encrypt: (s) => `sealed:${Buffer.from(s).toString('base64')}`,
+      decrypt: (s) => Buffer.from(s.slice(7), 'base64').toString(),
+    },
     settings: cloudSettings(auth.env()),
     openBrowser: (url) => void visit(url),
   });
@@ -86,7 +89,13 @@ describe('cloud imports in the engine', () => {
     providers.files.set('id:dkeynote', { id: 'id:dkeynote', name: 'keynote.mov', data: dropboxData });
     auth.items.dropbox.push(
       { id: 'id:events', name: 'Events', parent: null, folder: true },
-      { id: 'id:dkeynote', name: 'keynote.mov', parent: 'id:events', folder: false, size: dropboxData.length },
+      {
+        id: 'id:dkeynote',
+        name: 'keynote.mov',
+        parent: 'id:events',
+        folder: false,
+        size: dropboxData.length,
+      },
     );
     const driveData = driveFile('gclip', 9 * MIB);
     drive.delayMs = 30;
@@ -96,7 +105,10 @@ describe('cloud imports in the engine', () => {
     const engine = engineOn(new MemoryStore());
     const seen: EngineSnapshot[] = [];
     engine.on((e) => e.type === 'change' && seen.push(engine.snapshot()));
-    const picked = [await accounts.resolve('dropbox:/Events/keynote.mov'), await accounts.resolve('drive:gclip')];
+    const picked = [
+      await accounts.resolve('dropbox:/Events/keynote.mov'),
+      await accounts.resolve('drive:gclip'),
+    ];
     const job = await engine.add(fields, [local], picked);
     expect(job.files.map((f) => [f.name, f.path, f.cloud?.provider ?? null])).toEqual([
       ['local.mov', local, null],
@@ -116,7 +128,9 @@ describe('cloud imports in the engine', () => {
       ['gclip.mov', sha256(driveData)],
     ]);
     // The server's progress was shown like a local file's.
-    const running = seen.flatMap((s) => s.jobs.flatMap((j) => j.files)).filter((f) => f.cloud?.status === 'running');
+    const running = seen
+      .flatMap((s) => s.jobs.flatMap((j) => j.files))
+      .filter((f) => f.cloud?.status === 'running');
     expect(running.length).toBeGreaterThan(0);
     expect(running.some((f) => f.progress.sentBytes > 0 && f.progress.sentBytes < f.size)).toBe(true);
     // What the server stored is the provider's file.

@@ -9,23 +9,32 @@
 //   (c) memory      the same command uploading a BENCH_SPARSE_GIB (default 10) GiB sparse file: the peak
 //                   resident set of the engine's process (the server writes the file in full, so the disk
 //                   needs that much room)
+//   (d) an import   the engine (desktop/dist/engine, as a process of its own with the command's node flags)
+//                   asking the real server to import a BENCH_DESKTOP_IMPORT_MIB (default 2048) MiB file from
+//                   a Drive v3 stand-in (bench:import's), following its progress until complete: MB/s from
+//                   the engine's start to the file verified, and the engine's peak RSS (the bytes never
+//                   pass through it, so it should stay at the engine's idle size)
 //
 // Every process is a child of this one and is measured from /proc. Figures only, never pass/fail; not part
 // of `npm test`. Goals (issue 9): (b) ≥ 0.9 × (a); (c) under 150 MB. Environment: BENCH_DESKTOP_MIB
-// (default 1024), BENCH_SPARSE_GIB (default 10; 0 skips it), BENCH_SKIP_BUILD=1.
+// (default 1024), BENCH_SPARSE_GIB (default 10; 0 skips it), BENCH_DESKTOP_IMPORT_MIB (default 2048; 0 skips
+// it), BENCH_SKIP_BUILD=1.
 import { spawn } from 'node:child_process';
 import { closeSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileTypeScript, root, runBin } from '../../build/scripts/lib.mjs';
-import { measureLoopbackLimit, writeSourceFile } from './loopback-limit.mjs';
+import { DRIVE_STAND_IN } from './drive-stand-in.mjs';
+import { measureLoopbackLimit, startBareServer, writeSourceFile } from './loopback-limit.mjs';
 import { cpuSeconds, watchMemory } from './process-stats.mjs';
 import { clientToken, startBenchServer } from './server.mjs';
 
 const MIB = 1024 * 1024;
 const SIZE = Math.max(8, Number(process.env.BENCH_DESKTOP_MIB ?? 1024)) * MIB;
 const SPARSE = Number(process.env.BENCH_SPARSE_GIB ?? 10) * 1024 * MIB;
+const IMPORT_SIZE = Number(process.env.BENCH_DESKTOP_IMPORT_MIB ?? 2048) * MIB;
 const CLI = join(root, 'desktop', 'bin', 'av-upload.js');
+const IMPORT_CHILD = join(root, 'test', 'bench', 'desktop-import-child.mjs');
 
 /** The node flags of the command's `#!/usr/bin/env -S node …` line: the process a user gets. */
 const NODE_FLAGS = (/^#!\/usr\/bin\/env(?:\s+-S)?\s+node\s*(.*)$/m.exec(readFileSync(CLI, 'utf8'))?.[1] ?? '')
@@ -33,13 +42,17 @@ const NODE_FLAGS = (/^#!\/usr\/bin\/env(?:\s+-S)?\s+node\s*(.*)$/m.exec(readFile
   .filter(Boolean);
 
 /** Runs av-upload with its own home folder; resolves with its exit code, wall time, CPU and peak RSS. */
-function avUpload(args, env) {
+function avUpload(args, env, script = CLI) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [...NODE_FLAGS, CLI, ...args, '--json'], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...NODE_FLAGS, script, ...args, ...(script === CLI ? ['--json'] : [])],
+      {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const peak = watchMemory(child.pid);
     let cpu = 0;
     let output = '';
@@ -70,6 +83,7 @@ function avUpload(args, env) {
 
 const work = mkdtempSync(join(tmpdir(), 'avp-bench-desktop-'));
 let server;
+let drive;
 try {
   if (!process.env.BENCH_SKIP_BUILD) {
     compileTypeScript();
@@ -79,8 +93,20 @@ try {
   const expectedSha = writeSourceFile(file, SIZE);
   const limit = await measureLoopbackLimit(file, SIZE, work);
 
-  server = await startBenchServer({ name: 'desktop', stdout: 'ignore', env: { STORAGE_DRIVER: 'local' } });
-  const { email, password } = await clientToken(server.url);
+  const importFile = join(work, 'cloud.mov');
+  const importSha = IMPORT_SIZE > 0 ? writeSourceFile(importFile, IMPORT_SIZE) : null;
+  if (IMPORT_SIZE > 0)
+    drive = await startBareServer(
+      DRIVE_STAND_IN,
+      { FILE: importFile, SIZE: String(IMPORT_SIZE), FILE_ID: 'bench-cloud' },
+      '/ready',
+    );
+  server = await startBenchServer({
+    name: 'desktop',
+    stdout: 'ignore',
+    env: { STORAGE_DRIVER: 'local', ...(drive ? { GOOGLE_API_URL: drive.url } : {}) },
+  });
+  const { email, password, token } = await clientToken(server.url);
   const home = join(work, 'home');
   mkdirSync(home);
   const env = { AV_UPLOAD_HOME: home, AV_UPLOAD_SERVER: server.url, AV_UPLOAD_PASSWORD: password };
@@ -133,7 +159,28 @@ try {
         `(goal < 150 MB)`,
     );
   }
+  if (drive) {
+    const run = await avUpload(
+      [],
+      {
+        BENCH_SERVER: server.url,
+        BENCH_TOKEN: token,
+        BENCH_FILE_ID: 'bench-cloud',
+        BENCH_SIZE: String(IMPORT_SIZE),
+      },
+      IMPORT_CHILD,
+    );
+    if (run.code !== 0)
+      throw new Error(`the engine's import exited with ${run.code}:\n${run.output.slice(-2000)}`);
+    if (!run.output.includes(importSha)) throw new Error('the imported sha-256 differs from the file’s');
+    console.log(
+      `(d) ${(IMPORT_SIZE / MIB).toFixed(0)} MiB import through the engine from the Drive stand-in: ` +
+        `${run.seconds.toFixed(1)} s (${(IMPORT_SIZE / 1e6 / run.seconds).toFixed(1)} MB/s, the server copying); ` +
+        `engine peak RSS ${(run.peak / 1e6).toFixed(1)} MB, engine CPU ${run.cpu.toFixed(2)} s`,
+    );
+  }
 } finally {
   await server?.stop();
+  await drive?.stop();
   rmSync(work, { recursive: true, force: true });
 }

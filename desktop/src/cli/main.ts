@@ -28,7 +28,15 @@ import { checkUploadForm } from '../engine/forms.js';
 import { describeWindow, parseWindow } from '../engine/schedule.js';
 import { JsonFileStore } from '../engine/state.js';
 import { FolderWatcher } from '../engine/watch.js';
-import { CloudAccountError, CloudAccounts, cloudSettings, fileKeyCipher, JsonFileAccountStore, parseProvider, PROVIDER_NAMES } from '../engine/cloud/index.js';
+import {
+  CloudAccountError,
+  CloudAccounts,
+  cloudSettings,
+  fileKeyCipher,
+  JsonFileAccountStore,
+  parseProvider,
+  PROVIDER_NAMES,
+} from '../engine/cloud/index.js';
 import type { CloudItem } from '../engine/cloud/index.js';
 import { openInBrowser } from './browser.js';
 import {
@@ -285,7 +293,10 @@ function openCloud(home: string, o: Io): CloudAccounts {
     loopbackPort: Number.isInteger(port) && port > 0 ? port : undefined,
     openBrowser: (url, provider) => {
       if (o.json) o.event({ event: 'authorize', provider, url });
-      else o.err(`Opening ${PROVIDER_NAMES[provider]}'s sign-in in your browser. If it does not open, visit:\n  ${url}`);
+      else
+        o.err(
+          `Opening ${PROVIDER_NAMES[provider]}'s sign-in in your browser. If it does not open, visit:\n  ${url}`,
+        );
       openInBrowser(url);
     },
   });
@@ -295,7 +306,10 @@ function openCloud(home: string, o: Io): CloudAccounts {
 function cloudFailure(error: unknown): never {
   if (!(error instanceof CloudAccountError)) throw error;
   const code =
-    error.code === 'bad_ref' || error.code === 'not_found' || error.code === 'not_a_file' || error.code === 'not_configured'
+    error.code === 'bad_ref' ||
+    error.code === 'not_found' ||
+    error.code === 'not_a_file' ||
+    error.code === 'not_configured'
       ? EXIT.usage
       : error.code === 'provider_error'
         ? EXIT.network
@@ -305,7 +319,12 @@ function cloudFailure(error: unknown): never {
   throw new CliError(code, error.message);
 }
 
-function openEngine(credentials: Credentials, home: string, values: Record<string, unknown>, o?: Io): UploadEngine {
+function openEngine(
+  credentials: Credentials,
+  home: string,
+  values: Record<string, unknown>,
+  o?: Io,
+): UploadEngine {
   const engine = (openedEngine = new UploadEngine({
     baseUrl: credentials.server,
     store: new JsonFileStore(stateFile(home)),
@@ -535,8 +554,12 @@ function status(home: string, o: Io): number {
   for (const job of snap.jobs) {
     o.out(`Queue: ${job.formType} submission ${job.submissionId} (${job.state})`);
     for (const f of job.files) {
-      const from = f.cloud ? `  from ${f.path} (server import ${f.cloud.status ?? 'not started'}, ${bytes(f.progress.sentBytes)} copied)` : '';
-      o.out(`  ${f.state.padEnd(9)} ${f.name}  ${bytes(f.size)}${from}${f.error ? `  ${f.error.message}` : ''}`);
+      const from = f.cloud
+        ? `  from ${f.path} (server import ${f.cloud.status ?? 'not started'}, ${bytes(f.progress.sentBytes)} copied)`
+        : '';
+      o.out(
+        `  ${f.state.padEnd(9)} ${f.name}  ${bytes(f.size)}${from}${f.error ? `  ${f.error.message}` : ''}`,
+      );
     }
   }
   for (const entry of snap.history.slice(0, 10)) {
@@ -649,7 +672,11 @@ async function accounts(action: string | undefined, rest: string[], home: string
       for (const p of all)
         o.out(
           `${p.providerName.padEnd(13)} ${
-            p.account ? `connected as ${p.account.email ?? p.account.name ?? '(unknown)'} since ${p.account.connectedAt}` : p.configured ? 'not connected' : p.message
+            p.account
+              ? `connected as ${p.account.email ?? p.account.name ?? '(unknown)'} since ${p.account.connectedAt}`
+              : p.configured
+                ? 'not connected'
+                : p.message
           }`,
         );
     return EXIT.ok;

@@ -316,7 +316,8 @@ export class UploadEngine {
         this.attach(job, file);
       }
       if (job.state === 'submitting') void this.submit(job);
-      if (job.files.some((f) => f.cloud && f.fileId === null && f.state !== 'failed')) void this.startImports(job);
+      if (job.files.some((f) => f.cloud && f.fileId === null && f.state !== 'failed'))
+        void this.startImports(job);
     }
     this.settleJobs();
     this.changed();
@@ -330,7 +331,8 @@ export class UploadEngine {
    */
   async add(fields: SubmissionFields, paths: string[], cloudFiles: CloudItem[] = []): Promise<JobView> {
     const files = paths.length > 0 ? await expandPaths(paths) : [];
-    if (files.length === 0 && cloudFiles.length === 0) throw new UploadError(400, 'no_files', 'Please Add a File.');
+    if (files.length === 0 && cloudFiles.length === 0)
+      throw new UploadError(400, 'no_files', 'Please Add a File.');
     if (cloudFiles.length > 0 && !this.options.cloud)
       throw new UploadError(400, 'no_cloud', 'Cloud files need connected cloud accounts.');
     const folder = cloudFiles.find((f) => f.folder);
@@ -371,7 +373,14 @@ export class UploadEngine {
         receivedParts: [],
         sha256: null,
         error: null,
-        cloud: { provider: item.provider, sourceId: item.id, status: null, bytesDone: 0, bytesPerSecond: null, renewals: 0 },
+        cloud: {
+          provider: item.provider,
+          sourceId: item.id,
+          status: null,
+          bytesDone: 0,
+          bytesPerSecond: null,
+          renewals: 0,
+        },
       });
     }
     this.state.jobs.push(job);
@@ -389,7 +398,8 @@ export class UploadEngine {
    */
   private async startImports(job: PersistedJob): Promise<void> {
     for (const file of job.files) {
-      if (!file.cloud || file.fileId !== null || file.state === 'failed' || this.importBusy.has(file.key)) continue;
+      if (!file.cloud || file.fileId !== null || file.state === 'failed' || this.importBusy.has(file.key))
+        continue;
       this.importBusy.add(file.key);
       try {
         const cloud = file.cloud;
@@ -428,14 +438,18 @@ export class UploadEngine {
   }
 
   private cloudToken(provider: CloudProvider, forceRefresh = false): Promise<string> {
-    if (!this.options.cloud) throw new UploadError(400, 'no_cloud', 'Cloud files need connected cloud accounts.');
+    if (!this.options.cloud)
+      throw new UploadError(400, 'no_cloud', 'Cloud files need connected cloud accounts.');
     return this.options.cloud.accessToken(provider, { forceRefresh });
   }
 
   private importError(file: PersistedFile, error: unknown): { code: string; message: string } {
     const name = PROVIDER_NAMES[file.cloud!.provider];
     if (error instanceof CloudAccountError)
-      return { code: `cloud_${error.code}`, message: `${error.message} (${name}: connect it again, then resume.)` };
+      return {
+        code: `cloud_${error.code}`,
+        message: `${error.message} (${name}: connect it again, then resume.)`,
+      };
     if (error instanceof UploadError)
       return error.status === 401
         ? { code: 'unauthenticated', message: SESSION_EXPIRED }
@@ -444,7 +458,16 @@ export class UploadEngine {
   }
 
   /** The server's word on one import, into the file's state. */
-  private applyImport(job: PersistedJob, file: PersistedFile, info: { status: ImportStatus; bytesDone: number; bytesPerSecond: number | null; error: string | null } | null): void {
+  private applyImport(
+    job: PersistedJob,
+    file: PersistedFile,
+    info: {
+      status: ImportStatus;
+      bytesDone: number;
+      bytesPerSecond: number | null;
+      error: string | null;
+    } | null,
+  ): void {
     const cloud = file.cloud!;
     if (!info) return;
     if (info.bytesDone > cloud.bytesDone) cloud.renewals = 0;
@@ -467,7 +490,10 @@ export class UploadEngine {
         if (file.state !== 'failed') void this.renew(job, file);
         break;
       case 'failed':
-        this.failFile(job, file, { code: 'import_failed', message: info.error ?? `${file.name} could not be copied.` });
+        this.failFile(job, file, {
+          code: 'import_failed',
+          message: info.error ?? `${file.name} could not be copied.`,
+        });
         break;
     }
   }
@@ -489,7 +515,11 @@ export class UploadEngine {
     this.importBusy.add(file.key);
     try {
       cloud.renewals++;
-      const info = await renewImport(this.transport, file.fileId, await this.cloudToken(cloud.provider, true));
+      const info = await renewImport(
+        this.transport,
+        file.fileId,
+        await this.cloudToken(cloud.provider, true),
+      );
       if (this.stopped) return;
       file.error = null;
       file.state = 'queued';
@@ -546,7 +576,8 @@ export class UploadEngine {
           if (this.stopped) return;
           if (this.importBusy.has(file.key)) continue;
           // The list covers the last days' imports; an older one is read on its own.
-          const info = listed.get(file.fileId!) ?? (await importOf(this.transport, file.fileId!)).import ?? null;
+          const info =
+            listed.get(file.fileId!) ?? (await importOf(this.transport, file.fileId!)).import ?? null;
           this.applyImport(job, file, info);
         }
       }
@@ -668,11 +699,15 @@ export class UploadEngine {
       const fileIds = job.files.map((f) => f.fileId).filter((id): id is string => id !== null);
       const submission = await this.client.submit(job.submissionId, fileIds);
       if (this.stopped) return;
-      for (const file of job.files) file.sha256 = submission.files.find((s) => s.id === file.fileId)?.sha256 ?? file.sha256;
+      for (const file of job.files)
+        file.sha256 = submission.files.find((s) => s.id === file.fileId)?.sha256 ?? file.sha256;
       if (job.files.some((f) => f.cloud && f.state !== 'complete')) {
         // Sent, while the server still copies from the cloud: followed until the copies complete.
         job.state = 'submitted';
-        job.sent = { submittedAt: submission.submittedAt ?? new Date().toISOString(), fields: submission.fields };
+        job.sent = {
+          submittedAt: submission.submittedAt ?? new Date().toISOString(),
+          fields: submission.fields,
+        };
         this.changed();
         this.followImports();
         return;
@@ -716,7 +751,8 @@ export class UploadEngine {
     for (const job of [...this.state.jobs]) {
       if (!job.sent || job.files.some((f) => f.state !== 'complete')) continue;
       for (const file of job.files) {
-        if (file.sha256 === null && file.fileId) file.sha256 = (await importOf(this.transport, file.fileId)).sha256;
+        if (file.sha256 === null && file.fileId)
+          file.sha256 = (await importOf(this.transport, file.fileId)).sha256;
       }
       if (this.stopped) return;
       const entry: HistoryEntry = {
@@ -794,7 +830,12 @@ export class UploadEngine {
   async resumeAll(): Promise<void> {
     for (const job of this.state.jobs) {
       for (const file of job.files) await this.resumeOne(job, file);
-      if (job.state === 'failed' && job.files.every((f) => f.state === 'complete' || (f.cloud && f.fileId !== null && f.state !== 'failed')))
+      if (
+        job.state === 'failed' &&
+        job.files.every(
+          (f) => f.state === 'complete' || (f.cloud && f.fileId !== null && f.state !== 'failed'),
+        )
+      )
         void this.submit(job);
     }
     this.settleJobs();
@@ -809,9 +850,10 @@ export class UploadEngine {
     for (const file of job.files) {
       if (file.cloud && file.fileId && !job.sent) {
         // Ends the server's copy of an import in a submission not sent yet.
-        await this.transport({ method: 'DELETE', path: `/api/uploads/files/${encodeURIComponent(file.fileId)}` }).catch(
-          () => undefined,
-        );
+        await this.transport({
+          method: 'DELETE',
+          path: `/api/uploads/files/${encodeURIComponent(file.fileId)}`,
+        }).catch(() => undefined);
       }
       const live = this.live.get(file.key);
       this.live.delete(file.key);
@@ -846,10 +888,14 @@ export class UploadEngine {
       file.state === 'complete'
         ? snapshot(file.size, file.size, 0)
         : file.cloud
-          ? snapshot(file.cloud.bytesDone, file.size, file.state === 'uploading' ? (file.cloud.bytesPerSecond ?? 0) : 0)
+          ? snapshot(
+              file.cloud.bytesDone,
+              file.size,
+              file.state === 'uploading' ? (file.cloud.bytesPerSecond ?? 0) : 0,
+            )
           : live
-          ? live.upload.progress()
-          : snapshot(0, file.size, 0);
+            ? live.upload.progress()
+            : snapshot(0, file.size, 0);
     return {
       key: file.key,
       name: file.name,
@@ -884,7 +930,10 @@ export class UploadEngine {
     if (this.state.jobs.some((j) => j.state === 'submitting')) return true;
     // Imports count while the server copies them (or they wait to be started); not once failed.
     if (this.started && (this.importBusy.size > 0 || this.followed().length > 0)) return true;
-    if (this.started && this.state.jobs.some((j) => j.files.some((f) => f.cloud && f.fileId === null && f.state !== 'failed')))
+    if (
+      this.started &&
+      this.state.jobs.some((j) => j.files.some((f) => f.cloud && f.fileId === null && f.state !== 'failed'))
+    )
       return true;
     return [...this.live.values()].some(
       (l) => l.upload.state === 'uploading' || l.upload.state === 'waiting',
@@ -901,7 +950,13 @@ export class UploadEngine {
       overall: snapshot(
         sent,
         total,
-        active ? this.meter.rate() + jobs.reduce((s, j) => s + j.files.reduce((r, f) => r + (f.cloud ? f.progress.bytesPerSecond : 0), 0), 0) : 0,
+        active
+          ? this.meter.rate() +
+              jobs.reduce(
+                (s, j) => s + j.files.reduce((r, f) => r + (f.cloud ? f.progress.bytesPerSecond : 0), 0),
+                0,
+              )
+          : 0,
       ),
       active,
       history: this.state.history.map((h) => ({ ...h, files: h.files.map((f) => ({ ...f })) })),

@@ -4,7 +4,13 @@
  * The server copies the bytes from the provider; nothing here touches them.
  */
 import { UploadError } from '@avp/shared';
-import type { ClientImport, CloudImportInfo, CloudProvider, UploadFileInfo, UploadTransport } from '@avp/shared';
+import type {
+  ClientImport,
+  CloudImportInfo,
+  CloudProvider,
+  UploadFileInfo,
+  UploadTransport,
+} from '@avp/shared';
 
 /** What the engine needs from the cloud accounts: a fresh access token per provider (CloudAccounts fits). */
 export interface CloudTokenSource {
@@ -13,10 +19,19 @@ export interface CloudTokenSource {
 
 function failure(status: number, body: unknown): UploadError {
   const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
-  return new UploadError(status, error?.code ?? 'http_error', error?.message ?? `The server answered ${status}.`);
+  return new UploadError(
+    status,
+    error?.code ?? 'http_error',
+    error?.message ?? `The server answered ${status}.`,
+  );
 }
 
-async function call<T>(transport: UploadTransport, method: 'GET' | 'POST', path: string, json?: unknown): Promise<T> {
+async function call<T>(
+  transport: UploadTransport,
+  method: 'GET' | 'POST',
+  path: string,
+  json?: unknown,
+): Promise<T> {
   let res;
   try {
     res = await transport({ method, path, json });
@@ -56,8 +71,9 @@ export async function listImports(transport: UploadTransport): Promise<ClientImp
 }
 
 export async function importOf(transport: UploadTransport, fileId: string): Promise<UploadFileInfo> {
-  return (await call<{ file: UploadFileInfo }>(transport, 'GET', `/api/uploads/files/${encodeURIComponent(fileId)}`))
-    .file;
+  return (
+    await call<{ file: UploadFileInfo }>(transport, 'GET', `/api/uploads/files/${encodeURIComponent(fileId)}`)
+  ).file;
 }
 
 export async function renewImport(

@@ -44,7 +44,11 @@ export interface ApiProcess {
   close(): Promise<void>;
 }
 
-function spawnServer(dataDir: string, port: number, extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
+function spawnServer(
+  dataDir: string,
+  port: number,
+  extraEnv: Record<string, string> = {},
+): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', '--conditions=source', path.join('src', 'server.ts')],

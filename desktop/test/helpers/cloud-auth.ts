@@ -85,7 +85,10 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 export async function startAuthStandIn(): Promise<AuthStandIn> {
-  const codes = new Map<string, { provider: CloudProvider; challenge: string; redirectUri: string; nonce?: string }>();
+  const codes = new Map<
+    string,
+    { provider: CloudProvider; challenge: string; redirectUri: string; nonce?: string }
+  >();
   const access = new Map<string, { provider: CloudProvider; valid: boolean }>();
   const refresh = new Map<string, { provider: CloudProvider; valid: boolean }>();
   let counter = 0;
@@ -113,7 +116,12 @@ export async function startAuthStandIn(): Promise<AuthStandIn> {
     const refreshToken = withRefresh ?? `${provider}-refresh-${counter}-${randomBytes(4).toString('hex')}`;
     refresh.set(refreshToken, { provider, valid: true });
     state.onToken(provider, accessToken);
-    return { access_token: accessToken, refresh_token: refreshToken, expires_in: state.accessTtl, token_type: 'bearer' };
+    return {
+      access_token: accessToken,
+      refresh_token: refreshToken,
+      expires_in: state.accessTtl,
+      token_type: 'bearer',
+    };
   }
 
   function authorize(provider: CloudProvider, url: URL, res: ServerResponse, clientId: string): void {
@@ -140,16 +148,25 @@ export async function startAuthStandIn(): Promise<AuthStandIn> {
   }
 
   /** The code grant and the refresh grant, shared by the four token endpoints. */
-  function token(provider: CloudProvider, form: URLSearchParams, res: ServerResponse, extra?: (body: Record<string, unknown>, nonce?: string) => void) {
+  function token(
+    provider: CloudProvider,
+    form: URLSearchParams,
+    res: ServerResponse,
+    extra?: (body: Record<string, unknown>, nonce?: string) => void,
+  ) {
     const grant = form.get('grant_type');
     if (grant === 'authorization_code') {
       const code = codes.get(form.get('code') ?? '');
       codes.delete(form.get('code') ?? '');
-      if (!code || code.provider !== provider) return json(res, 400, { error: 'invalid_grant', error_description: 'unknown code' });
+      if (!code || code.provider !== provider)
+        return json(res, 400, { error: 'invalid_grant', error_description: 'unknown code' });
       if (form.get('redirect_uri') !== code.redirectUri)
         return json(res, 400, { error: 'invalid_grant', error_description: 'redirect_uri mismatch' });
       if (s256(form.get('code_verifier') ?? '') !== code.challenge)
-        return json(res, 400, { error: 'invalid_grant', error_description: 'code_verifier does not match the challenge' });
+        return json(res, 400, {
+          error: 'invalid_grant',
+          error_description: 'code_verifier does not match the challenge',
+        });
       const body = issue(provider, null);
       extra?.(body, code.nonce);
       return json(res, 200, body);
@@ -158,7 +175,10 @@ export async function startAuthStandIn(): Promise<AuthStandIn> {
       const rt = form.get('refresh_token') ?? '';
       const known = refresh.get(rt);
       if (!known?.valid || known.provider !== provider)
-        return json(res, 400, { error: 'invalid_grant', error_description: 'refresh token revoked or unknown' });
+        return json(res, 400, {
+          error: 'invalid_grant',
+          error_description: 'refresh token revoked or unknown',
+        });
       state.refreshes[provider]++;
       // Box's refresh tokens are single use; the others keep theirs.
       if (provider === 'box') known.valid = false;
@@ -207,8 +227,12 @@ export async function startAuthStandIn(): Promise<AuthStandIn> {
       state.revoked.push(t);
       return json(res, 200, {});
     }
-    if (!bearer(req, 'google-drive')) return json(res, 401, { error: { code: 401, message: 'Invalid Credentials' } });
-    if (path === '/google/drive/v3/about') return json(res, 200, { user: { emailAddress: USERS['google-drive'].email, displayName: USERS['google-drive'].name } });
+    if (!bearer(req, 'google-drive'))
+      return json(res, 401, { error: { code: 401, message: 'Invalid Credentials' } });
+    if (path === '/google/drive/v3/about')
+      return json(res, 200, {
+        user: { emailAddress: USERS['google-drive'].email, displayName: USERS['google-drive'].name },
+      });
     if (path === '/google/drive/v3/files') {
       const q = url.searchParams.get('q') ?? '';
       const parent = /^'(.*)' in parents/.exec(q)?.[1];
@@ -235,7 +259,8 @@ export async function startAuthStandIn(): Promise<AuthStandIn> {
   });
   async function dropbox(req: IncomingMessage, res: ServerResponse, url: URL, path: string) {
     if (path === '/dropbox/authorize') {
-      if (url.searchParams.get('token_access_type') !== 'offline') return json(res, 400, { error: 'offline access expected' });
+      if (url.searchParams.get('token_access_type') !== 'offline')
+        return json(res, 400, { error: 'offline access expected' });
       return authorize('dropbox', url, res, CLIENTS.dropbox.id);
     }
     if (path === '/dropbox/oauth2/token') {
@@ -246,24 +271,49 @@ export async function startAuthStandIn(): Promise<AuthStandIn> {
       return token('dropbox', form, res);
     }
     const t = bearer(req, 'dropbox');
-    if (!t) return json(res, 401, { error_summary: 'expired_access_token/', error: { '.tag': 'expired_access_token' } });
+    if (!t)
+      return json(res, 401, {
+        error_summary: 'expired_access_token/',
+        error: { '.tag': 'expired_access_token' },
+      });
     const body = JSON.parse((await readBody(req)) || 'null') as Record<string, string> | null;
     if (path === '/dropbox/2/auth/token/revoke') {
-      for (const [k, v] of [...access, ...refresh]) if (v.provider === 'dropbox') { v.valid = false; state.revoked.push(k); }
+      for (const [k, v] of [...access, ...refresh])
+        if (v.provider === 'dropbox') {
+          v.valid = false;
+          state.revoked.push(k);
+        }
       return json(res, 200, null);
     }
     if (path === '/dropbox/2/users/get_current_account')
-      return json(res, 200, { account_id: 'dbid:ada', email: USERS.dropbox.email, name: { display_name: USERS.dropbox.name } });
+      return json(res, 200, {
+        account_id: 'dbid:ada',
+        email: USERS.dropbox.email,
+        name: { display_name: USERS.dropbox.name },
+      });
     const byPath = (p: string) =>
-      p === '' ? null : state.items.dropbox.find((i) => i.id === p || pathOf('dropbox', i).toLowerCase() === p.toLowerCase());
+      p === ''
+        ? null
+        : state.items.dropbox.find(
+            (i) => i.id === p || pathOf('dropbox', i).toLowerCase() === p.toLowerCase(),
+          );
     if (path === '/dropbox/2/files/list_folder') {
       const folder = byPath(body?.path ?? '');
       if (body?.path && !folder) return json(res, 409, { error_summary: 'path/not_found/' });
-      return json(res, 200, { entries: children('dropbox', folder?.id ?? null).map(dropboxEntry), cursor: 'c', has_more: false });
+      return json(res, 200, {
+        entries: children('dropbox', folder?.id ?? null).map(dropboxEntry),
+        cursor: 'c',
+        has_more: false,
+      });
     }
     if (path === '/dropbox/2/files/search_v2') {
-      const found = state.items.dropbox.filter((i) => i.name.toLowerCase().includes((body?.query ?? '').toLowerCase()));
-      return json(res, 200, { matches: found.map((i) => ({ metadata: { '.tag': 'metadata', metadata: dropboxEntry(i) } })), has_more: false });
+      const found = state.items.dropbox.filter((i) =>
+        i.name.toLowerCase().includes((body?.query ?? '').toLowerCase()),
+      );
+      return json(res, 200, {
+        matches: found.map((i) => ({ metadata: { '.tag': 'metadata', metadata: dropboxEntry(i) } })),
+        has_more: false,
+      });
     }
     if (path === '/dropbox/2/files/get_metadata') {
       const item = byPath(body?.path ?? '');
@@ -288,7 +338,11 @@ export async function startAuthStandIn(): Promise<AuthStandIn> {
         return json(res, 400, { error: 'invalid_client' });
       if (path === '/box/oauth2/token') return token('box', form, res);
       const t = form.get('token') ?? '';
-      for (const [k, v] of [...access, ...refresh]) if (v.provider === 'box' && (k === t || refresh.has(t))) { v.valid = false; state.revoked.push(k); }
+      for (const [k, v] of [...access, ...refresh])
+        if (v.provider === 'box' && (k === t || refresh.has(t))) {
+          v.valid = false;
+          state.revoked.push(k);
+        }
       return json(res, 200, {});
     }
     if (!bearer(req, 'box')) return json(res, 401, { type: 'error', status: 401, code: 'unauthorized' });
@@ -305,7 +359,9 @@ export async function startAuthStandIn(): Promise<AuthStandIn> {
     }
     m = /^\/box\/2\.0\/files\/([^/]+)$/.exec(path);
     const item = m && find('box', decodeURIComponent(m[1]!));
-    return item && !item.folder ? json(res, 200, boxEntry(item)) : json(res, 404, { type: 'error', status: 404, code: 'not_found' });
+    return item && !item.folder
+      ? json(res, 200, boxEntry(item))
+      : json(res, 404, { type: 'error', status: 404, code: 'not_found' });
   }
 
   // --- Microsoft Graph
@@ -314,17 +370,32 @@ export async function startAuthStandIn(): Promise<AuthStandIn> {
     id: i.id,
     name: i.name,
     lastModifiedDateTime: modified(i),
-    parentReference: { driveId: DRIVE, path: `/drive/root:${i.parent ? pathOf('onedrive', find('onedrive', i.parent)!) : ''}` },
-    ...(i.folder ? { folder: { childCount: children('onedrive', i.id).length } } : { size: i.size ?? 0, file: { mimeType: 'video/mp4' } }),
+    parentReference: {
+      driveId: DRIVE,
+      path: `/drive/root:${i.parent ? pathOf('onedrive', find('onedrive', i.parent)!) : ''}`,
+    },
+    ...(i.folder
+      ? { folder: { childCount: children('onedrive', i.id).length } }
+      : { size: i.size ?? 0, file: { mimeType: 'video/mp4' } }),
   });
   function graph(req: IncomingMessage, res: ServerResponse, _url: URL, path: string) {
-    if (!bearer(req, 'onedrive')) return json(res, 401, { error: { code: 'InvalidAuthenticationToken', message: 'expired' } });
+    if (!bearer(req, 'onedrive'))
+      return json(res, 401, { error: { code: 'InvalidAuthenticationToken', message: 'expired' } });
     const p = path.replace(/^\/graph\/v1\.0/, '');
-    if (p === '/me') return json(res, 200, { mail: USERS.onedrive.email, userPrincipalName: USERS.onedrive.email, displayName: USERS.onedrive.name });
+    if (p === '/me')
+      return json(res, 200, {
+        mail: USERS.onedrive.email,
+        userPrincipalName: USERS.onedrive.email,
+        displayName: USERS.onedrive.name,
+      });
     if (p === '/me/drive') return json(res, 200, { id: DRIVE });
-    if (p === '/me/drive/root/children') return json(res, 200, { value: children('onedrive', null).map(graphItem) });
+    if (p === '/me/drive/root/children')
+      return json(res, 200, { value: children('onedrive', null).map(graphItem) });
     const search = /^\/me\/drive\/root\/search\(q='(.*)'\)$/.exec(decodeURIComponent(p));
-    if (search) return json(res, 200, { value: state.items.onedrive.filter((i) => i.name.includes(search[1]!)).map(graphItem) });
+    if (search)
+      return json(res, 200, {
+        value: state.items.onedrive.filter((i) => i.name.includes(search[1]!)).map(graphItem),
+      });
     const m = /^\/me\/drive\/items\/([^/]+?)(\/children)?$/.exec(p);
     const item = m && find('onedrive', decodeURIComponent(m[1]!));
     if (!item) return json(res, 404, { error: { code: 'itemNotFound', message: 'not found' } });
@@ -344,10 +415,15 @@ export async function startAuthStandIn(): Promise<AuthStandIn> {
         issuer: `${root}/{tenantid}/v2.0`,
         jwks_uri: `${root}/${tenant}/discovery/v2.0/keys`,
         response_modes_supported: ['query', 'fragment', 'form_post'],
-        token_endpoint_auth_methods_supported: ['client_secret_post', 'private_key_jwt', 'client_secret_basic'],
+        token_endpoint_auth_methods_supported: [
+          'client_secret_post',
+          'private_key_jwt',
+          'client_secret_basic',
+        ],
       });
     }
-    if (url.pathname.endsWith('/oauth2/v2.0/authorize')) return authorize('onedrive', url, res, CLIENTS.onedrive.id);
+    if (url.pathname.endsWith('/oauth2/v2.0/authorize'))
+      return authorize('onedrive', url, res, CLIENTS.onedrive.id);
     if (url.pathname.endsWith('/oauth2/v2.0/token')) {
       const form = new URLSearchParams(await readBody(req));
       if (form.get('client_id') !== CLIENTS.onedrive.id) return json(res, 400, { error: 'invalid_client' });

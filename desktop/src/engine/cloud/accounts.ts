@@ -9,12 +9,26 @@ import { cloudSettings, notConfigured, parseProvider, PROVIDER_NAMES, REF_PREFIX
 import type { CloudSettings } from './config.js';
 import { CloudAccountError } from './errors.js';
 import { startLoopback } from './loopback.js';
-import { createBox } from './providers/box.js';
-import { createDropbox } from './providers/dropbox.js';
-import { createGoogleDrive } from './providers/google-drive.js';
-import { createOneDrive } from './providers/onedrive.js';
+import type { ProviderSettings } from './config.js';
 import type { AccountRecord, AccountStore, SecretCipher } from './store.js';
 import type { CloudFolder, CloudItem, ProviderAdapter, TokenSet } from './types.js';
+
+/**
+ * A provider's module, loaded when first used: the SDKs (msal-node, google-auth-library, dropbox) weigh
+ * some 30 MB of heap, which an upload of local files, or a status, should not carry.
+ */
+async function loadAdapter(settings: ProviderSettings): Promise<ProviderAdapter> {
+  switch (settings.provider) {
+    case 'google-drive':
+      return (await import('./providers/google-drive.js')).createGoogleDrive(settings);
+    case 'dropbox':
+      return (await import('./providers/dropbox.js')).createDropbox(settings);
+    case 'box':
+      return (await import('./providers/box.js')).createBox(settings);
+    case 'onedrive':
+      return (await import('./providers/onedrive.js')).createOneDrive(settings);
+  }
+}
 
 /** A sign-in left in the browser longer than this ends with a 'timeout' error. */
 export const CONNECT_TIMEOUT_MS = 5 * 60_000;
@@ -86,14 +100,13 @@ export class CloudAccounts {
     this.clock = options.clock ?? Date.now;
   }
 
-  private adapter(provider: CloudProvider): ProviderAdapter {
+  private async adapter(provider: CloudProvider): Promise<ProviderAdapter> {
     const settings = this.settings[provider];
     const problem = notConfigured(settings);
     if (problem) throw new CloudAccountError('not_configured', problem);
     let adapter = this.adapters.get(provider);
     if (!adapter) {
-      const create = { 'google-drive': createGoogleDrive, dropbox: createDropbox, box: createBox, onedrive: createOneDrive }[provider];
-      adapter = create(settings);
+      adapter = await loadAdapter(settings);
       this.adapters.set(provider, adapter);
     }
     return adapter;
@@ -147,7 +160,7 @@ export class CloudAccounts {
    * resolves with the account once the provider has handed its tokens, replacing any earlier one.
    */
   async connect(provider: CloudProvider, options: { signal?: AbortSignal } = {}): Promise<AccountSummary> {
-    const adapter = this.adapter(provider);
+    const adapter = await this.adapter(provider);
     const name = PROVIDER_NAMES[provider];
     const state = randomBytes(24).toString('base64url');
     const loopback = await startLoopback({
@@ -181,7 +194,8 @@ export class CloudAccounts {
       };
       this.put(record);
       // A different account replacing an old one: the old grant is not left behind.
-      if (previous && previous.email !== record.email) await this.revokeRecord(adapter, previous).catch(() => false);
+      if (previous && previous.email !== record.email)
+        await this.revokeRecord(adapter, previous).catch(() => false);
       return this.summary(record);
     } finally {
       await loopback.close();
@@ -206,9 +220,10 @@ export class CloudAccounts {
     let revoked = false;
     let note = '';
     try {
-      revoked = await this.revokeRecord(this.adapter(provider), record);
+      revoked = await this.revokeRecord(await this.adapter(provider), record);
       if (!revoked && provider === 'onedrive')
-        note = ' Microsoft offers no way to revoke it from the app: remove its access in your Microsoft account if you wish.';
+        note =
+          ' Microsoft offers no way to revoke it from the app: remove its access in your Microsoft account if you wish.';
     } catch (error) {
       note = ` ${name} could not be asked to revoke it (${(error as Error).message}); remove the app's access in your ${name} account settings if you wish.`;
     }
@@ -221,21 +236,24 @@ export class CloudAccounts {
   }
 
   private expired(record: AccountRecord): boolean {
-    return record.accessTokenExpiresAt !== null && record.accessTokenExpiresAt - EXPIRY_MARGIN_MS <= this.clock();
+    return (
+      record.accessTokenExpiresAt !== null && record.accessTokenExpiresAt - EXPIRY_MARGIN_MS <= this.clock()
+    );
   }
 
   /** A usable access token: the cached one while it lasts, else a refreshed one (forceRefresh: always new). */
   async accessToken(provider: CloudProvider, options: { forceRefresh?: boolean } = {}): Promise<string> {
     const record = this.record(provider);
     const name = PROVIDER_NAMES[provider];
-    if (!record)
-      throw new CloudAccountError('not_connected', `${name} is not connected: connect it first.`);
+    if (!record) throw new CloudAccountError('not_connected', `${name} is not connected: connect it first.`);
     if (!options.forceRefresh && record.accessToken && !this.expired(record))
       return this.options.cipher.decrypt(record.accessToken);
     const running = this.refreshing.get(provider);
     if (running) return running;
     const refresh = (async () => {
-      const tokens: TokenSet = await this.adapter(provider).refresh(this.options.cipher.decrypt(record.secret));
+      const tokens: TokenSet = await (
+        await this.adapter(provider)
+      ).refresh(this.options.cipher.decrypt(record.secret));
       const latest = this.record(provider) ?? record;
       this.put({
         ...latest,
@@ -265,21 +283,30 @@ export class CloudAccounts {
 
   /** A folder's folders and files (null: the account's root), folders first, then by name. */
   async browse(provider: CloudProvider, folderId: string | null = null): Promise<CloudFolder> {
-    const folder = await this.withToken(provider, (t) => this.adapter(provider).list(t, folderId));
+    const folder = await this.withToken(provider, async (t) =>
+      (await this.adapter(provider)).list(t, folderId),
+    );
     return { ...folder, items: sortItems(folder.items) };
   }
 
   async search(provider: CloudProvider, query: string): Promise<CloudItem[]> {
     if (query.trim() === '') return [];
-    return sortItems(await this.withToken(provider, (t) => this.adapter(provider).search(t, query.trim())));
+    return sortItems(
+      await this.withToken(provider, async (t) => (await this.adapter(provider)).search(t, query.trim())),
+    );
   }
 
   /** The file a ref names (`dropbox:/Events/keynote.mov`, `drive:ID`, …); a folder is refused. */
   async resolve(ref: string): Promise<CloudItem> {
     const { provider, target } = parseRef(ref);
-    const item = await this.withToken(provider, (t) => this.adapter(provider).resolve(t, target));
+    const item = await this.withToken(provider, async (t) =>
+      (await this.adapter(provider)).resolve(t, target),
+    );
     if (item.folder)
-      throw new CloudAccountError('not_a_file', `${ref} is a folder: name the files in it (browse it to see them).`);
+      throw new CloudAccountError(
+        'not_a_file',
+        `${ref} is a folder: name the files in it (browse it to see them).`,
+      );
     return item;
   }
 

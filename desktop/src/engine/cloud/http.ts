@@ -25,14 +25,22 @@ export interface CallOptions extends Omit<OptionsOfTextResponseBody, 'url' | 're
 }
 
 /** A JSON call; a 401 is 'token_refused' (the caller refreshes), a 404 'not_found', others 'provider_error'. */
-export async function callJson<T>(http: Got, name: string, url: string, options: CallOptions = {}): Promise<T> {
+export async function callJson<T>(
+  http: Got,
+  name: string,
+  url: string,
+  options: CallOptions = {},
+): Promise<T> {
   const { token, what, ...rest } = options;
   const headers = { ...(rest.headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
   let res;
   try {
     res = await http(url, { ...rest, headers });
   } catch (error) {
-    throw new CloudAccountError('provider_error', `${name} could not be reached: ${(error as Error).message}`);
+    throw new CloudAccountError(
+      'provider_error',
+      `${name} could not be reached: ${(error as Error).message}`,
+    );
   }
   let body: unknown = undefined;
   try {
@@ -63,7 +71,10 @@ export async function tokenRequest(
   try {
     res = await http.post(url, { form });
   } catch (error) {
-    throw new CloudAccountError('provider_error', `${name} could not be reached: ${(error as Error).message}`);
+    throw new CloudAccountError(
+      'provider_error',
+      `${name} could not be reached: ${(error as Error).message}`,
+    );
   }
   let body: Record<string, unknown> = {};
   try {

@@ -58,7 +58,11 @@ export async function startLoopback(options: LoopbackOptions): Promise<Loopback>
     if (done) return answer(410, 'Sign-in already handled', 'You can close this tab.');
     const params = url.searchParams;
     if (params.get('state') !== options.state) {
-      answer(400, 'Sign-in refused', 'This answer does not belong to the sign-in av-upload started. Nothing was connected.');
+      answer(
+        400,
+        'Sign-in refused',
+        'This answer does not belong to the sign-in av-upload started. Nothing was connected.',
+      );
       return finish(
         new CloudAccountError(
           'state_mismatch',
@@ -69,7 +73,11 @@ export async function startLoopback(options: LoopbackOptions): Promise<Loopback>
     const error = params.get('error');
     if (error) {
       const denied = error === 'access_denied' || error === 'consent_required' || error === 'user_cancelled';
-      answer(200, denied ? 'Not connected' : 'Sign-in failed', 'You can close this tab and return to the app.');
+      answer(
+        200,
+        denied ? 'Not connected' : 'Sign-in failed',
+        'You can close this tab and return to the app.',
+      );
       return finish(
         denied
           ? new CloudAccountError(
@@ -86,7 +94,10 @@ export async function startLoopback(options: LoopbackOptions): Promise<Loopback>
     if (!value) {
       answer(400, 'Sign-in failed', 'The answer carried no authorization code.');
       return finish(
-        new CloudAccountError('provider_error', `${options.providerName} answered without an authorization code.`),
+        new CloudAccountError(
+          'provider_error',
+          `${options.providerName} answered without an authorization code.`,
+        ),
       );
     }
     answer(200, `${options.providerName} connected`, 'You can close this tab and return to the app.');

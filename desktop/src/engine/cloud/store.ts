@@ -49,7 +49,10 @@ export class JsonFileAccountStore implements AccountStore {
 
   load(): AccountRecord[] {
     try {
-      const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as { version?: number; accounts?: AccountRecord[] };
+      const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as {
+        version?: number;
+        accounts?: AccountRecord[];
+      };
       return parsed.version === 1 && Array.isArray(parsed.accounts) ? parsed.accounts : [];
     } catch {
       return [];
@@ -114,7 +117,9 @@ export function fileKeyCipher(keyFile: string): SecretCipher {
       if (version !== 'v1' || !iv || !tag || sealed === undefined) throw new Error('Not a sealed secret.');
       const decipher = createDecipheriv('aes-256-gcm', load(), Buffer.from(iv, 'base64url'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64url')), decipher.final()]).toString('utf8');
+      return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64url')), decipher.final()]).toString(
+        'utf8',
+      );
     },
   };
 }

@@ -93,7 +93,10 @@ export function createBox(settings: ProviderSettings): ProviderAdapter {
         );
       } catch (error) {
         if (error instanceof CloudAccountError && error.code === 'token_refused')
-          throw new CloudAccountError('reconnect', `${NAME} no longer accepts this sign-in: connect it again.`);
+          throw new CloudAccountError(
+            'reconnect',
+            `${NAME} no longer accepts this sign-in: connect it again.`,
+          );
         throw error;
       }
     },

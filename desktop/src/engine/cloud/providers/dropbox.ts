@@ -99,7 +99,10 @@ export function createDropbox(settings: ProviderSettings): ProviderAdapter {
       try {
         await flow.refreshAccessToken();
       } catch (error) {
-        throw new CloudAccountError('reconnect', `${NAME} no longer accepts this sign-in: connect it again. (${describe(error)})`);
+        throw new CloudAccountError(
+          'reconnect',
+          `${NAME} no longer accepts this sign-in: connect it again. (${describe(error)})`,
+        );
       }
       const expires = flow.getAccessTokenExpiresAt() as Date | undefined;
       return {

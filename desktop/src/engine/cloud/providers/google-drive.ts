@@ -63,7 +63,8 @@ export function createGoogleDrive(settings: ProviderSettings): ProviderAdapter {
     expiry_date?: number | null;
     scope?: string;
   }): TokenSet {
-    if (!credentials.access_token) throw new CloudAccountError('token_refused', `${NAME} gave no access token.`);
+    if (!credentials.access_token)
+      throw new CloudAccountError('token_refused', `${NAME} gave no access token.`);
     return {
       accessToken: credentials.access_token,
       expiresAt: credentials.expiry_date ?? null,
@@ -76,16 +77,21 @@ export function createGoogleDrive(settings: ProviderSettings): ProviderAdapter {
     const out: CloudItem[] = [];
     let pageToken: string | undefined;
     do {
-      const page = await callJson<{ files: DriveFile[]; nextPageToken?: string }>(http, NAME, `${api}/files`, {
-        token,
-        searchParams: {
-          q,
-          fields: `nextPageToken,files(${FIELDS})`,
-          pageSize: 200,
-          orderBy: 'folder,name',
-          ...(pageToken ? { pageToken } : {}),
+      const page = await callJson<{ files: DriveFile[]; nextPageToken?: string }>(
+        http,
+        NAME,
+        `${api}/files`,
+        {
+          token,
+          searchParams: {
+            q,
+            fields: `nextPageToken,files(${FIELDS})`,
+            pageSize: 200,
+            orderBy: 'folder,name',
+            ...(pageToken ? { pageToken } : {}),
+          },
         },
-      });
+      );
       out.push(...page.files.map(item));
       pageToken = page.nextPageToken;
     } while (pageToken && out.length < 5000);
@@ -111,11 +117,18 @@ export function createGoogleDrive(settings: ProviderSettings): ProviderAdapter {
         url,
         async finish(code) {
           try {
-            const { tokens: credentials } = await oauth.getToken({ code, codeVerifier, redirect_uri: redirectUri });
+            const { tokens: credentials } = await oauth.getToken({
+              code,
+              codeVerifier,
+              redirect_uri: redirectUri,
+            });
             return tokens(credentials);
           } catch (error) {
             if (error instanceof CloudAccountError) throw error;
-            throw new CloudAccountError('token_refused', `${NAME} refused the sign-in: ${(error as Error).message}`);
+            throw new CloudAccountError(
+              'token_refused',
+              `${NAME} refused the sign-in: ${(error as Error).message}`,
+            );
           }
         },
       };
@@ -128,7 +141,10 @@ export function createGoogleDrive(settings: ProviderSettings): ProviderAdapter {
         const { credentials } = await oauth.refreshAccessToken();
         return tokens({ ...credentials, refresh_token: credentials.refresh_token ?? null });
       } catch (error) {
-        throw new CloudAccountError('reconnect', `${NAME} no longer accepts this sign-in: connect it again. (${(error as Error).message})`);
+        throw new CloudAccountError(
+          'reconnect',
+          `${NAME} no longer accepts this sign-in: connect it again. (${(error as Error).message})`,
+        );
       }
     },
 

@@ -41,7 +41,9 @@ function item(i: DriveItem, driveId: string | null): CloudItem {
     size: folder ? null : (i.size ?? null),
     modifiedAt: i.lastModifiedDateTime ?? null,
     mimeType: i.file?.mimeType ?? null,
-    path: i.parentReference?.path ? `${i.parentReference.path.replace(/^\/drive\/root:?/, '')}/${i.name}` : null,
+    path: i.parentReference?.path
+      ? `${i.parentReference.path.replace(/^\/drive\/root:?/, '')}/${i.name}`
+      : null,
     ref: `onedrive:${id}`,
   };
 }
@@ -68,7 +70,10 @@ export function createOneDrive(settings: ProviderSettings): ProviderAdapter {
     });
   }
 
-  async function toTokens(client: PublicClientApplication, result: AuthenticationResult | null): Promise<TokenSet> {
+  async function toTokens(
+    client: PublicClientApplication,
+    result: AuthenticationResult | null,
+  ): Promise<TokenSet> {
     if (!result?.accessToken) throw new CloudAccountError('token_refused', `${NAME} gave no access token.`);
     return {
       accessToken: result.accessToken,
@@ -130,7 +135,10 @@ export function createOneDrive(settings: ProviderSettings): ProviderAdapter {
             return await toTokens(client, result);
           } catch (error) {
             if (error instanceof CloudAccountError) throw error;
-            throw new CloudAccountError('token_refused', `${NAME} refused the sign-in: ${(error as Error).message}`);
+            throw new CloudAccountError(
+              'token_refused',
+              `${NAME} refused the sign-in: ${(error as Error).message}`,
+            );
           }
         },
       };
@@ -140,12 +148,20 @@ export function createOneDrive(settings: ProviderSettings): ProviderAdapter {
       const client = app();
       client.getTokenCache().deserialize(secret);
       const [account] = await client.getAllAccounts();
-      if (!account) throw new CloudAccountError('reconnect', `${NAME} is not signed in any more: connect it again.`);
+      if (!account)
+        throw new CloudAccountError('reconnect', `${NAME} is not signed in any more: connect it again.`);
       try {
-        const result = await client.acquireTokenSilent({ account, scopes: settings.scopes, forceRefresh: true });
+        const result = await client.acquireTokenSilent({
+          account,
+          scopes: settings.scopes,
+          forceRefresh: true,
+        });
         return await toTokens(client, result);
       } catch (error) {
-        throw new CloudAccountError('reconnect', `${NAME} no longer accepts this sign-in: connect it again. (${(error as Error).message})`);
+        throw new CloudAccountError(
+          'reconnect',
+          `${NAME} no longer accepts this sign-in: connect it again. (${(error as Error).message})`,
+        );
       }
     },
 
@@ -154,9 +170,13 @@ export function createOneDrive(settings: ProviderSettings): ProviderAdapter {
     },
 
     async whoami(token) {
-      const me = await get<{ mail?: string | null; userPrincipalName?: string; displayName?: string }>('/me', token, {
-        $select: 'mail,userPrincipalName,displayName',
-      });
+      const me = await get<{ mail?: string | null; userPrincipalName?: string; displayName?: string }>(
+        '/me',
+        token,
+        {
+          $select: 'mail,userPrincipalName,displayName',
+        },
+      );
       return { email: me.mail ?? me.userPrincipalName ?? null, name: me.displayName ?? null };
     },
 
@@ -171,18 +191,29 @@ export function createOneDrive(settings: ProviderSettings): ProviderAdapter {
     async search(token, query) {
       const drive = await driveId(token);
       const escaped = query.replace(/'/g, "''");
-      return page(token, `/me/drive/root/search(q='${encodeURIComponent(escaped)}')`, { $select: SELECT }, drive);
+      return page(
+        token,
+        `/me/drive/root/search(q='${encodeURIComponent(escaped)}')`,
+        { $select: SELECT },
+        drive,
+      );
     },
 
     async resolve(token, id) {
       const lookup = (graphId: string) =>
-        get<DriveItem>(`/me/drive/items/${encodeURIComponent(graphId)}`, token, { $select: SELECT }, `item with id ${id}`);
+        get<DriveItem>(
+          `/me/drive/items/${encodeURIComponent(graphId)}`,
+          token,
+          { $select: SELECT },
+          `item with id ${id}`,
+        );
       let found: DriveItem;
       try {
         found = await lookup(itemId(id));
       } catch (error) {
         // A bare personal item id ('ABC123!456', as OneDrive's own addresses show it) rather than ours.
-        if (!(error instanceof CloudAccountError && error.code === 'not_found') || itemId(id) === id) throw error;
+        if (!(error instanceof CloudAccountError && error.code === 'not_found') || itemId(id) === id)
+          throw error;
         found = await lookup(id);
       }
       return item(found, await driveId(token));
