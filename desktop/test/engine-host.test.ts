@@ -12,7 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineSnapshot } from '../src/engine/index.js';
+import type { DesktopSnapshot } from '../src/main/api.js';
 import { ENGINE_STOPPED, EngineClient } from '../src/engine-host/client.js';
 import type { Crash } from '../src/engine-host/client.js';
 import { forkEngine } from '../src/engine-host/fork-engine.js';
@@ -45,11 +45,11 @@ interface Harness {
   client: EngineClient;
   children: ChildProcess[];
   vaultWrites: (SavedSession | null)[];
-  snapshots: EngineSnapshot[];
+  snapshots: DesktopSnapshot[];
   notices: NoticeEvent[];
   crashes: Crash[];
   /** Resolves with the first snapshot pushed (from now on) that passes the test. */
-  until(test: (snapshot: EngineSnapshot) => boolean, timeoutMs?: number): Promise<EngineSnapshot>;
+  until(test: (snapshot: DesktopSnapshot) => boolean, timeoutMs?: number): Promise<DesktopSnapshot>;
 }
 
 let harness: Harness | null = null;
@@ -74,7 +74,7 @@ function start(name: string): Harness {
     },
     restartDelay: () => 0,
   });
-  const snapshots: EngineSnapshot[] = [];
+  const snapshots: DesktopSnapshot[] = [];
   const notices: NoticeEvent[] = [];
   const crashes: Crash[] = [];
   client.onChange((snapshot) => snapshots.push(snapshot));
@@ -92,7 +92,11 @@ function start(name: string): Harness {
       new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           off();
-          reject(new Error(`no such snapshot within ${timeoutMs} ms; the last: ${JSON.stringify(snapshots.at(-1))}`));
+          reject(
+            new Error(
+              `no such snapshot within ${timeoutMs} ms; the last: ${JSON.stringify(snapshots.at(-1))}`,
+            ),
+          );
         }, timeoutMs);
         const off = client.onChange((snapshot) => {
           if (!test(snapshot)) return;
@@ -130,7 +134,10 @@ describe('the engine process', () => {
     // The spec's message comes back across the process boundary as the result, not as an exception.
     expect(await h.client.call('login', [api.url, EMAIL, 'wrong password'])).toMatchObject({ ok: false });
     const signedIn = await h.client.call('login', [api.url, EMAIL, PASSWORD]);
-    expect(signedIn).toEqual({ ok: true, value: { server: api.url, email: EMAIL, expiresAt: expect.any(String) } });
+    expect(signedIn).toEqual({
+      ok: true,
+      value: { server: api.url, email: EMAIL, expiresAt: expect.any(String) },
+    });
     // The token went to the parent's vault; the window only ever sees the session without it.
     expect(h.vaultWrites).toEqual([expect.objectContaining({ email: EMAIL, token: expect.any(String) })]);
     expect(JSON.stringify(signedIn)).not.toContain(h.vaultWrites[0]!.token);

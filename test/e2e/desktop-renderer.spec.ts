@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,11 +10,13 @@ import { expect, test } from '../support/fixtures';
 
 /**
  * The desktop uploader's renderer (issue 9) in Chromium, served by the development bridge
- * (desktop/src/bridge) with a real DesktopService and upload engine in a Node process of its own,
- * talking to the real API server of the global setup. Nothing of ours is replaced: the page's
+ * (desktop/src/bridge), which relays the calls to the app's engine process (desktop/src/engine-host,
+ * forked as a Node child) as the app's main process does, talking to the real API server of the global
+ * setup. Nothing of ours is replaced: the page's
  * window.avUpload is the bridge's HTTP client, the engine reads the files from disk and the server
  * verifies their sha-256. Files reach the page through the bridge's 'Development bridge' panel, which
- * drops typed paths on the window as the operating system would (a browser cannot name a file's path).
+ * drops typed paths on the window as the operating system would (a browser cannot name a file's path),
+ * and whose 'Folder to choose' field answers the app's folder chooser.
  *
  * One bridge per test (each is a fresh app: memory vault, memory queue). The desktop is compiled once
  * per worker (tsc -b, under a lock shared with desktop-electron.spec.ts) and the renderer built into a
@@ -159,7 +161,10 @@ async function signIn(page: Page, baseURL: string): Promise<void> {
   await expect(page.getByText(`Signed in as ${CLIENT_EMAIL}`)).toBeVisible();
 }
 
-async function openSection(page: Page, name: 'New upload' | 'Queue' | 'History' | 'Settings') {
+async function openSection(
+  page: Page,
+  name: 'New upload' | 'Queue' | 'Watch folders' | 'History' | 'Settings',
+) {
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name }).click();
   await expect(page.getByRole('heading', { level: 2, name })).toBeFocused();
 }
@@ -182,6 +187,28 @@ async function dropPaths(page: Page, paths: string[]) {
   await panel.getByRole('textbox', { name: 'Paths to drop (one per line)' }).fill(paths.join('\n'));
   await panel.getByRole('button', { name: 'Drop paths' }).click();
   await expect(panel.getByRole('status')).toHaveText(`Dropped ${paths.length} path(s).`);
+}
+
+/** What the app's folder chooser answers: the bridge panel's 'Folder to choose' field. */
+async function setChosenFolder(page: Page, folder: string) {
+  const panel = page.getByRole('complementary', { name: 'Development bridge' });
+  const summary = panel.getByText('Development bridge');
+  await summary.click();
+  await panel.getByRole('textbox', { name: 'Folder to choose' }).fill(folder);
+  // Folded away again so it never covers the app's own controls.
+  await summary.click();
+}
+
+/** The window at a typical size and at a phone's width, for a person to look at (test output folder). */
+async function screenshots(page: Page, name: string) {
+  for (const [width, height] of [
+    [1000, 700],
+    [375, 812],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 }
 
 async function sponsorForm(page: Page, eventName: string, paths: string[]) {
@@ -410,4 +437,160 @@ test('the bridge answers only its own page: another origin or host name is refus
   expect(await call({ host: `rebind.example.com:${port}` })).toBe(421);
   const page = await fetch(bridge.url);
   expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+});
+
+test('watches a folder: a file put in it is sent once it stops growing, with its sha-256', async ({
+  page,
+  baseURL,
+}) => {
+  // The watcher waits 10 s for a file to stop growing, then sends it.
+  test.setTimeout(90_000);
+  const problems = watchConsole(page);
+  const watched = join(dir, 'exports');
+  mkdirSync(watched);
+  const marker = `Watch ${suffix}`;
+
+  await page.goto(bridge.url);
+  await signIn(page, baseURL!);
+  await openSection(page, 'Watch folders');
+  await expect(
+    page.getByText('No folders are watched yet. Add one to send the files you put in it.'),
+  ).toBeVisible();
+
+  await page.getByRole('button', { name: 'Add a watch folder' }).click();
+  const form = page.getByRole('form', { name: 'Add a watch folder' });
+  // Nothing chosen: the folder's message and the upload form's own messages.
+  await form.getByRole('button', { name: 'Start watching' }).click();
+  await expect(form.getByText('Choose a folder to watch.', { exact: true })).toBeVisible();
+  await expect(form.getByText('Please enter a project name.', { exact: true })).toBeVisible();
+  await expect(form.getByRole('button', { name: 'Choose a folder…' })).toBeFocused();
+  // The chooser closed without a folder changes nothing.
+  await form.getByRole('button', { name: 'Choose a folder…' }).click();
+  await expect(form.getByText('No folder chosen yet.')).toBeVisible();
+
+  await setChosenFolder(page, watched);
+  await form.getByRole('button', { name: 'Choose a folder…' }).click();
+  await expect(form.getByText(watched, { exact: true })).toBeVisible();
+  await expect(form.getByText('Choose a folder to watch.', { exact: true })).toHaveCount(0);
+  await form.getByText('Sponsor Commercial', { exact: true }).click();
+  await expect(form.getByText('Please enter a sponsor company.', { exact: true })).toBeVisible();
+  await textbox(form, 'Event name').fill(marker);
+  await textbox(form, 'Sponsor company').fill('Acme AV');
+  await form.getByRole('button', { name: 'Start watching' }).click();
+
+  await expect(page.getByRole('status').filter({ hasText: `Watching ${watched}.` })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add a watch folder' })).toBeFocused();
+  const item = page.getByRole('list', { name: 'Watched folders' }).getByRole('listitem');
+  await expect(item).toHaveCount(1);
+  await expect(item).toContainText(watched);
+  await expect(item).toContainText(`Sponsor Commercial: ${marker} · Acme AV`);
+  await expect(item).toContainText('0 files sent');
+
+  // The same folder twice is refused with a clear message.
+  await page.getByRole('button', { name: 'Add a watch folder' }).click();
+  await form.getByRole('button', { name: 'Choose a folder…' }).click();
+  await form.getByText('Sponsor Commercial', { exact: true }).click();
+  await textbox(form, 'Event name').fill(marker);
+  await textbox(form, 'Sponsor company').fill('Acme AV');
+  await form.getByRole('button', { name: 'Start watching' }).click();
+  await expect(form.getByRole('alert')).toHaveText(`${watched} is already watched.`);
+  await screenshots(page, 'desktop-watch-folders');
+  await form.getByRole('button', { name: 'Cancel' }).click();
+
+  // A file appears in the folder on disk, as an export finishing would leave it.
+  const clipBytes = randomBytes(300 * 1024);
+  writeFileSync(join(watched, 'booth-loop.mp4'), clipBytes);
+  await expect(item).toContainText('1 file sent', { timeout: 30_000 });
+  await openSection(page, 'History');
+  const entry = page.getByRole('article', { name: `Sponsor Commercial: ${marker} · Acme AV` });
+  await expect(entry.getByRole('row', { name: /booth-loop\.mp4/ })).toContainText(sha(clipBytes), {
+    timeout: 20_000,
+  });
+
+  // Removing asks first, then the list is empty again.
+  await openSection(page, 'Watch folders');
+  await page.getByRole('button', { name: `Remove the watch folder ${watched}` }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText(`New files in ${watched} will no longer be sent.`);
+  await dialog.getByRole('button', { name: 'Stop watching' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Stopped watching ${watched}.` })).toBeVisible();
+  await expect(
+    page.getByText('No folders are watched yet. Add one to send the files you put in it.'),
+  ).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test('a bandwidth window is checked, saved, in force now and kept after a reload; the log file is named', async ({
+  page,
+  baseURL,
+}) => {
+  const problems = watchConsole(page);
+  await page.goto(bridge.url);
+  await signIn(page, baseURL!);
+  await openSection(page, 'Settings');
+  const inForce = page.getByTestId('rate-in-force');
+  await expect(inForce).toHaveText(
+    'In force now: unlimited (the bandwidth limit; no window applies at this hour).',
+  );
+  await expect(page.getByText('No windows: the bandwidth limit applies at all hours.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Add a window' }).click();
+  const windowOne = page.getByRole('group', { name: 'Window 1', exact: true });
+  // Office hours by default.
+  await expect(windowOne.getByRole('checkbox', { name: 'Mon' })).toBeChecked();
+  await expect(windowOne.getByRole('checkbox', { name: 'Sun' })).not.toBeChecked();
+  await expect(windowOne.getByRole('button', { name: /From/ })).toContainText('09:00');
+
+  // Every message at once: no day, and a window that ends when it starts.
+  for (const day of ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'])
+    await windowOne.getByText(day, { exact: true }).click();
+  const hour = new Date().getHours();
+  const at = (h: number) => `${String(h % 24).padStart(2, '0')}:00`;
+  await windowOne.getByRole('button', { name: /From/ }).click();
+  await page.getByRole('option', { name: at(hour), exact: true }).click();
+  await windowOne.getByRole('button', { name: /To/ }).click();
+  await page.getByRole('option', { name: at(hour), exact: true }).click();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(windowOne.getByText('Choose at least one day.')).toBeVisible();
+  await expect(windowOne.getByText('A window must not start and end at the same time.')).toBeVisible();
+  await expect(windowOne.getByRole('checkbox', { name: 'Mon' })).toBeFocused();
+
+  // Every day, from this hour for two hours, at 256 KB/s: in force now.
+  for (const day of ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'])
+    await windowOne.getByText(day, { exact: true }).click();
+  await expect(windowOne.getByText('Choose at least one day.')).toHaveCount(0);
+  await windowOne.getByRole('button', { name: /To/ }).click();
+  await page.getByRole('option', { name: at(hour + 2), exact: true }).click();
+  await expect(windowOne.getByText('A window must not start and end at the same time.')).toHaveCount(0);
+  const rate = textbox(windowOne, 'Rate (KB/s)');
+  await rate.fill('256');
+  await rate.press('Tab');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  const expected = `In force now: 256 KB/s, from the window every day ${at(hour)}–${at(hour + 2)}.`;
+  await expect(inForce).toHaveText(expected);
+
+  await page.getByRole('button', { name: 'Show log file' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'This window keeps no log file.' })).toBeVisible();
+
+  await screenshots(page, 'desktop-settings-schedule');
+
+  // Kept by the engine: a fresh page shows it again.
+  await page.reload();
+  await expect(page.getByText(`Signed in as ${CLIENT_EMAIL}`)).toBeVisible();
+  await openSection(page, 'Settings');
+  await expect(inForce).toHaveText(expected);
+  const kept = page.getByRole('group', { name: 'Window 1', exact: true });
+  await expect(kept.getByRole('button', { name: /From/ })).toContainText(at(hour));
+  await expect(kept.getByRole('button', { name: /To/ })).toContainText(at(hour + 2));
+  await expect(textbox(kept, 'Rate (KB/s)')).toHaveValue('256');
+  await expect(kept.getByRole('checkbox', { name: 'Sun' })).toBeChecked();
+
+  await kept.getByRole('button', { name: 'Remove window 1' }).click();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  await expect(inForce).toHaveText(
+    'In force now: unlimited (the bandwidth limit; no window applies at this hour).',
+  );
+  expect(problems).toEqual([]);
 });

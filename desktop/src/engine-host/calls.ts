@@ -27,7 +27,9 @@ export function settingsInput(raw: unknown): Partial<EngineSettings> {
     ...(typeof settings.bandwidthBytesPerSecond === 'number'
       ? { bandwidthBytesPerSecond: settings.bandwidthBytesPerSecond }
       : {}),
-    ...(Array.isArray(settings.schedule) ? { schedule: settings.schedule as EngineSettings['schedule'] } : {}),
+    ...(Array.isArray(settings.schedule)
+      ? { schedule: settings.schedule as EngineSettings['schedule'] }
+      : {}),
   };
 }
 

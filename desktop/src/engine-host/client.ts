@@ -5,7 +5,7 @@
  * The process itself comes from a spawn function: a utilityProcess in the app (src/main/index.ts), a
  * forked Node child in tests and the development bridge (fork-engine.ts).
  */
-import type { EngineSnapshot } from '../engine/index.js';
+import type { DesktopSnapshot } from '../main/api.js';
 import type { EngineMethod, EngineResult } from './calls.js';
 import { isFromHost } from './protocol.js';
 import type { EngineProcess, FromHost, HostConfig, NoticeEvent, SavedSession } from './protocol.js';
@@ -36,7 +36,7 @@ export interface EngineClientOptions {
   stopTimeoutMs?: number;
 }
 
-const EMPTY_SNAPSHOT: EngineSnapshot = {
+const EMPTY_SNAPSHOT: DesktopSnapshot = {
   jobs: [],
   overall: { sentBytes: 0, totalBytes: 0, percent: 0, bytesPerSecond: 0, secondsLeft: 0 },
   active: false,
@@ -58,8 +58,8 @@ export class EngineClient {
   /** Calls made while no engine runs (between a crash and the next start). */
   private outbox: { id: number; method: EngineMethod; args: unknown[] }[] = [];
   private nextId = 1;
-  private last: EngineSnapshot = EMPTY_SNAPSHOT;
-  private readonly changeListeners = new Set<(snapshot: EngineSnapshot) => void>();
+  private last: DesktopSnapshot = EMPTY_SNAPSHOT;
+  private readonly changeListeners = new Set<(snapshot: DesktopSnapshot) => void>();
   private readonly noticeListeners = new Set<(event: NoticeEvent) => void>();
   private readonly crashListeners = new Set<(crash: Crash) => void>();
   private readonly readyListeners = new Set<(info: { pid: number; execArgv: string[] }) => void>();
@@ -98,11 +98,11 @@ export class EngineClient {
   }
 
   /** The latest snapshot the engine pushed (the tray reads it without a round trip). */
-  snapshot(): EngineSnapshot {
+  snapshot(): DesktopSnapshot {
     return this.last;
   }
 
-  onChange(listener: (snapshot: EngineSnapshot) => void): () => void {
+  onChange(listener: (snapshot: DesktopSnapshot) => void): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
   }
@@ -152,7 +152,8 @@ export class EngineClient {
   private receive(message: FromHost): void {
     switch (message.type) {
       case 'ready':
-        for (const listener of this.readyListeners) listener({ pid: message.pid, execArgv: message.execArgv });
+        for (const listener of this.readyListeners)
+          listener({ pid: message.pid, execArgv: message.execArgv });
         break;
       case 'result': {
         const waiting = this.pending.get(message.id);

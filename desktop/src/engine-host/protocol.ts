@@ -7,8 +7,7 @@
  * Messages are structured-cloned (Electron's MessagePortMain; fork with `serialization: 'advanced'`),
  * so values cross as plain data: results, snapshots and errors as `{ message }`.
  */
-import type { EngineSnapshot } from '../engine/index.js';
-import type { SignedIn } from '../main/api.js';
+import type { DesktopSnapshot, SignedIn } from '../main/api.js';
 import type { ServiceNotice } from '../main/service.js';
 import type { EngineMethod } from './calls.js';
 
@@ -49,7 +48,7 @@ export type FromHost =
   | { type: 'ready'; pid: number; execArgv: string[] }
   | { type: 'result'; id: number; ok: true; value: unknown }
   | { type: 'result'; id: number; ok: false; message: string }
-  | { type: 'changed'; snapshot: EngineSnapshot }
+  | { type: 'changed'; snapshot: DesktopSnapshot }
   | { type: 'event'; event: NoticeEvent }
   /** Store this session in the vault (null: delete it). */
   | { type: 'vault'; session: SavedSession | null };

@@ -6,6 +6,14 @@
  */
 import type { EngineSettings, EngineSnapshot, WatchFolder } from '../engine/index.js';
 
+/** A watch folder as the window shows it: with how many files were taken from it (never sent twice). */
+export interface WatchView extends WatchFolder {
+  filesSent: number;
+}
+
+/** The engine's snapshot as the window receives it. */
+export type DesktopSnapshot = Omit<EngineSnapshot, 'watches'> & { watches: WatchView[] };
+
 export interface SignedIn {
   server: string;
   email: string;
@@ -36,9 +44,9 @@ export interface DesktopApi {
   setSettings(
     settings: Partial<EngineSettings> & { openAtLogin?: boolean },
   ): Promise<EngineSettings & { openAtLogin: boolean }>;
-  snapshot(): Promise<EngineSnapshot>;
+  snapshot(): Promise<DesktopSnapshot>;
   /** Called with a fresh snapshot whenever the queue changes (at most a few times a second). */
-  onChange(listener: (snapshot: EngineSnapshot) => void): () => void;
+  onChange(listener: (snapshot: DesktopSnapshot) => void): () => void;
   /** The path of a file or folder dropped from the operating system. */
   pathForFile(file: File): string;
   /** The system's folder chooser; null when the user closed it. */

@@ -12,7 +12,7 @@ import type {
   FormValues,
   WatchFolder,
 } from '../engine/index.js';
-import type { FormInput, Result, SignedIn } from './api.js';
+import type { DesktopSnapshot, FormInput, Result, SignedIn } from './api.js';
 
 /** Where the token lives: safeStorage inside electron-store in the app, memory in the bridge. */
 export interface TokenVault {
@@ -27,7 +27,7 @@ export class DesktopService {
   engine: UploadEngine | null = null;
   private watcher: FolderWatcher | null = null;
   private engineServer: string | null = null;
-  private readonly listeners = new Set<(snapshot: EngineSnapshot) => void>();
+  private readonly listeners = new Set<(snapshot: DesktopSnapshot) => void>();
   private readonly noticeListeners = new Set<(event: ServiceNotice) => void>();
   private timer: ReturnType<typeof setTimeout> | null = null;
 
@@ -86,12 +86,12 @@ export class DesktopService {
     this.timer = setTimeout(() => {
       this.timer = null;
       if (!this.engine) return;
-      const snap = this.engine.snapshot();
+      const snap = this.snapshot();
       for (const listener of this.listeners) listener(snap);
     }, 250);
   }
 
-  onChange(listener: (snapshot: EngineSnapshot) => void): () => void {
+  onChange(listener: (snapshot: DesktopSnapshot) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -202,17 +202,20 @@ export class DesktopService {
       ? this.engine.setSettings(settings)
       : { ...settings, partConcurrency: 4, bandwidthBytesPerSecond: 0 };
   }
-  snapshot(): EngineSnapshot {
-    return (
-      this.engine?.snapshot() ?? {
-        jobs: [],
-        overall: { sentBytes: 0, totalBytes: 0, percent: 0, bytesPerSecond: 0, secondsLeft: 0 },
-        active: false,
-        history: [],
-        settings: { partConcurrency: 4, bandwidthBytesPerSecond: 0 },
-        watches: [],
-      }
-    );
+  snapshot(): DesktopSnapshot {
+    const snap: EngineSnapshot = this.engine?.snapshot() ?? {
+      jobs: [],
+      overall: { sentBytes: 0, totalBytes: 0, percent: 0, bytesPerSecond: 0, secondsLeft: 0 },
+      active: false,
+      history: [],
+      settings: { partConcurrency: 4, bandwidthBytesPerSecond: 0 },
+      watches: [],
+    };
+    const store = this.engine?.watchStore();
+    return {
+      ...snap,
+      watches: snap.watches.map((watch) => ({ ...watch, filesSent: store?.sent(watch.id).size ?? 0 })),
+    };
   }
 
   async close(): Promise<void> {

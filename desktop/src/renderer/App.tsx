@@ -13,6 +13,7 @@ import { SignIn } from './SignIn';
 import { speedText, timeLeftText } from './format';
 import { UploadForm } from './UploadForm';
 import { useSnapshot } from './useSnapshot';
+import { WatchFolders } from './WatchFolders';
 
 export const NOT_IN_APP =
   'This page is the AV Uploader app’s window: open it from the app (or through the development bridge).';
@@ -78,6 +79,7 @@ function Root({ api }: { api: DesktopApi }) {
 const SECTIONS = [
   { id: 'upload', title: 'New upload' },
   { id: 'queue', title: 'Queue' },
+  { id: 'watch', title: 'Watch folders' },
   { id: 'history', title: 'History' },
   { id: 'settings', title: 'Settings' },
 ] as const;
@@ -170,6 +172,7 @@ function Workspace({
             <Queue api={api} snapshot={snapshot} onAction={refresh} />
           </>
         ) : null}
+        {section === 'watch' ? <WatchFolders api={api} snapshot={snapshot} onAction={refresh} /> : null}
         {section === 'history' ? <History snapshot={snapshot} /> : null}
         {section === 'settings' ? <Settings api={api} /> : null}
       </section>

@@ -1,13 +1,13 @@
 /**
- * Parallel parts (1–8), the bandwidth limit (0 = unlimited) and start at login. The current values are
- * read with an empty setSettings call: its answer carries openAtLogin, which a snapshot does not.
+ * Parallel parts (1–8), the bandwidth limit (0 = unlimited), scheduled bandwidth windows, start at
+ * login, and the log file for support. The current values are read with an empty setSettings call: its
+ * answer carries openAtLogin, which a snapshot does not.
  */
 import { Button, Checkbox, NumberInput } from '@avp/web/ui';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { DesktopApi, EngineSettings } from './api';
-
-/** The limit is entered in KB/s (1024 bytes, as formatBytes shows speeds). */
-const KB = 1024;
+import { focusFirstInvalid } from './FormFields';
+import { checkDrafts, draftsOf, KB, Schedule, type WindowDraft, type WindowErrors } from './Schedule';
 
 type Loaded = EngineSettings & { openAtLogin: boolean };
 
@@ -40,30 +40,61 @@ export function Settings({ api }: { api: DesktopApi }) {
       </p>
     );
   }
-  return <SettingsForm api={api} initial={loaded} />;
+  return (
+    <>
+      <SettingsForm api={api} initial={loaded} />
+      <Support api={api} />
+    </>
+  );
 }
 
 function SettingsForm({ api, initial }: { api: DesktopApi; initial: Loaded }) {
+  const [saved, setSaved] = useState<EngineSettings>(initial);
   const [parts, setParts] = useState<number | null>(initial.partConcurrency);
   const [limit, setLimit] = useState<number | null>(Math.round(initial.bandwidthBytesPerSecond / KB));
+  const [drafts, setDrafts] = useState<WindowDraft[]>(() => draftsOf(initial.schedule));
+  const [windowErrors, setWindowErrors] = useState<WindowErrors[]>([]);
+  const [tried, setTried] = useState(false);
   const [openAtLogin, setOpenAtLogin] = useState(initial.openAtLogin);
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
 
-  async function save(event: FormEvent) {
+  // After a refused save the messages follow the windows as they are corrected.
+  const changeDrafts = (next: WindowDraft[]) => {
+    setDrafts(next);
+    if (tried) {
+      const check = checkDrafts(next);
+      setWindowErrors(check.ok ? [] : check.errors);
+    }
+  };
+
+  async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setBusy(true);
+    setTried(true);
     setStatus('');
+    const check = checkDrafts(drafts);
+    if (!check.ok) {
+      setWindowErrors(check.errors);
+      setStatus('The settings were not saved: see the messages in the bandwidth windows.');
+      focusFirstInvalid(event.currentTarget, '.app-days--error input');
+      return;
+    }
+    setWindowErrors([]);
+    setBusy(true);
     try {
-      const saved = await api.setSettings({
+      const next = await api.setSettings({
         partConcurrency: parts ?? initial.partConcurrency,
         bandwidthBytesPerSecond: (limit ?? 0) * KB,
+        schedule: check.windows,
         openAtLogin,
       });
-      // What the engine kept (it clamps), so the form never shows a value that is not in force.
-      setParts(saved.partConcurrency);
-      setLimit(Math.round(saved.bandwidthBytesPerSecond / KB));
-      setOpenAtLogin(saved.openAtLogin);
+      // What the engine kept (it clamps and checks), so the form never shows a value that is not in force.
+      setSaved(next);
+      setParts(next.partConcurrency);
+      setLimit(Math.round(next.bandwidthBytesPerSecond / KB));
+      setDrafts(draftsOf(next.schedule));
+      setOpenAtLogin(next.openAtLogin);
+      setTried(false);
       setStatus('Settings saved.');
     } catch (error) {
       setStatus(`The settings were not saved: ${(error as Error).message}`);
@@ -91,6 +122,7 @@ function SettingsForm({ api, initial }: { api: DesktopApi; initial: Loaded }) {
         min={0}
         step={64}
       />
+      <Schedule drafts={drafts} onChange={changeDrafts} errors={windowErrors} saved={saved} />
       <Checkbox label="Start at login" value={openAtLogin} onChange={setOpenAtLogin} />
       <div className="app-actions">
         <Button type="submit" isDisabled={busy}>
@@ -101,5 +133,45 @@ function SettingsForm({ api, initial }: { api: DesktopApi; initial: Loaded }) {
         {status}
       </p>
     </form>
+  );
+}
+
+/** Today's log file, for support: shown in the system's file manager. */
+function Support({ api }: { api: DesktopApi }) {
+  const [status, setStatus] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function show() {
+    setStatus('');
+    setFailure(null);
+    try {
+      const file = await api.showLog();
+      setStatus(file ? `Today’s log file: ${file}` : 'This window keeps no log file.');
+    } catch (error) {
+      setFailure(`The log file could not be shown: ${(error as Error).message}`);
+    }
+  }
+
+  return (
+    <section className="app-card app-support" aria-labelledby="app-support-title">
+      <h3 id="app-support-title">Support</h3>
+      <p className="app-help">
+        The app writes a log file each day (sign-ins, submissions, failures, watch folders), kept for two
+        weeks. Support may ask you for it; it never holds your password or sign-in token.
+      </p>
+      <div className="app-actions">
+        <Button variant="secondary" onPress={() => void show()}>
+          Show log file
+        </Button>
+      </div>
+      <p className="app-status app-log-path" role="status">
+        {status}
+      </p>
+      {failure ? (
+        <p className="kit-error app-alert" role="alert">
+          {failure}
+        </p>
+      ) : null}
+    </section>
   );
 }

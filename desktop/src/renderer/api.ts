@@ -10,8 +10,10 @@ declare global {
   }
 }
 
-export type { DesktopApi, FormInput, Result, SignedIn } from '../main/api.js';
-export type { EngineSettings, EngineSnapshot, FileView, HistoryEntry, JobView } from '../engine/index.js';
+export type { DesktopApi, FormInput, Result, SignedIn, WatchView } from '../main/api.js';
+/** The engine's snapshot as the window receives it (watch folders with their counts). */
+export type { DesktopSnapshot as EngineSnapshot } from '../main/api.js';
+export type { BandwidthWindow, EngineSettings, FileView, HistoryEntry, JobView } from '../engine/index.js';
 
 /** The API, or null when the page was opened outside the app (then the app says so instead of failing). */
 export function desktopApi(): DesktopApi | null {
