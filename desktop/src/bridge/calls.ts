@@ -7,6 +7,7 @@
 import type { DesktopApi } from '../main/api.js';
 import type { EngineClient } from '../engine-host/client.js';
 import { ENGINE_METHODS } from '../engine-host/calls.js';
+import type { CloudCalls } from '../main/cloud-calls.js';
 
 export type BridgeMethod = Exclude<keyof DesktopApi, 'onChange' | 'pathForFile' | 'chooseFolder'>;
 
@@ -21,14 +22,29 @@ type Calls = {
  */
 export function bridgeCalls(
   engine: Pick<EngineClient, 'call'>,
-  options: { login?: { openAtLogin: boolean }; logPath?: () => string | null } = {},
+  options: {
+    login?: { openAtLogin: boolean };
+    logPath?: () => string | null;
+    /** The cloud-account calls, answered in the bridge's process as the app's main process does. */
+    cloud?: CloudCalls;
+  } = {},
 ): Calls {
   const login = options.login ?? { openAtLogin: false };
   const relayed = Object.fromEntries(
     ENGINE_METHODS.map((method) => [method, (args: unknown[]) => engine.call(method, args)]),
-  ) as Omit<Calls, 'setSettings' | 'showLog'>;
+  ) as Omit<Calls, 'setSettings' | 'showLog' | keyof CloudCalls>;
+  const noCloud = () => Promise.reject(new Error('Cloud accounts are not available in this bridge.'));
+  const cloud: CloudCalls = options.cloud ?? {
+    cloudProviders: () => Promise.resolve([]),
+    connectCloud: noCloud,
+    cancelConnect: () => Promise.resolve(),
+    disconnectCloud: noCloud,
+    browseCloud: noCloud,
+    searchCloud: noCloud,
+  };
   return {
     ...relayed,
+    ...cloud,
     setSettings: async ([raw]) => {
       const { openAtLogin, ...rest } = (typeof raw === 'object' && raw !== null ? raw : {}) as {
         openAtLogin?: unknown;

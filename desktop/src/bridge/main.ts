@@ -1,19 +1,23 @@
 /**
  * `npm run desktop:bridge -- --server http://127.0.0.1:3000`: the renderer in a plain browser, driving a
  * real engine process (src/engine-host, forked as the app starts its utility process). DEVELOPMENT
- * ONLY: the token is kept in memory and the queue in a temporary file unless --state names one; nothing
- * here is part of the Electron app.
+ * ONLY: the token and cloud accounts are kept in memory and the queue in a temporary file unless --state
+ * names one; nothing here is part of the Electron app. Cloud providers are configured by the same
+ * AV_* variables as the app (engine/cloud/config.ts); their sign-in pages appear in the bridge's panel.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { CloudAccounts, cloudSettings, MemoryAccountStore } from '../engine/cloud/index.js';
 import { DailyLog } from '../engine/index.js';
 import { EngineClient } from '../engine-host/client.js';
 import { forkEngine } from '../engine-host/fork-engine.js';
 import type { SavedSession } from '../engine-host/protocol.js';
+import { cloudCalls } from '../main/cloud-calls.js';
 import { createBridgeServer } from './server.js';
+import { memoryCipher, SignInPages } from './sign-in.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -66,7 +70,17 @@ function main(): void {
   const stateFile = values.state ? path.resolve(values.state) : path.join(scratch!, 'engine-state.json');
   const logDir = values['log-dir'] ? path.resolve(values['log-dir']) : undefined;
   const log = logDir ? new DailyLog(logDir) : null;
+  // The cloud accounts in this process, as in the app's main process: in memory, sealed with a key of
+  // this run; the sign-in page is shown in the bridge's panel (sign-in.ts) instead of a system browser.
+  const signIns = new SignInPages();
+  const accounts = new CloudAccounts({
+    store: new MemoryAccountStore(),
+    cipher: memoryCipher(),
+    settings: cloudSettings(process.env),
+    openBrowser: signIns.open,
+  });
   const engine = new EngineClient({
+    cloud: accounts,
     spawn: () => forkEngine(),
     config: { defaultServer: values.server, stateFile, ...(logDir ? { logDir } : {}) },
     vault: memoryVault(),
@@ -78,6 +92,7 @@ function main(): void {
     logPath: () => log?.path() ?? null,
     rendererDir: values.renderer,
     shimFile: path.join(here, 'client', 'shim.js'),
+    cloud: { calls: cloudCalls(accounts), signIns },
   });
 
   server.listen(port, values.host, () => {

@@ -13,7 +13,9 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { EngineClient } from '../engine-host/client.js';
+import type { CloudCalls } from '../main/cloud-calls.js';
 import { bridgeCalls, isBridgeMethod } from './calls.js';
+import type { SignInPages } from './sign-in.js';
 
 /** The app's CSP (src/main/index.ts) with connect-src 'self' for the bridge's own API. */
 export const BRIDGE_CSP =
@@ -22,6 +24,8 @@ export const BRIDGE_CSP =
 
 export const SHIM_PATH = '/__bridge/shim.js';
 const EVENTS_PATH = '/__bridge/events';
+/** The last cloud sign-in page 'opened' (JSON, null before any): what the system browser would show. */
+export const SIGN_IN_PATH = '/__bridge/sign-in';
 const API_PREFIX = '/__bridge/api/';
 const MAX_BODY = 1024 * 1024;
 
@@ -45,6 +49,8 @@ export interface BridgeOptions {
   rendererDir: string;
   /** The compiled page script that defines window.avUpload over this server (dist/bridge/client/shim.js). */
   shimFile: string;
+  /** The cloud accounts' calls and the sign-in pages they open (none: no cloud accounts). */
+  cloud?: { calls: CloudCalls; signIns: SignInPages };
 }
 
 /** The renderer's page with the bridge's script first, so window.avUpload exists before the app runs. */
@@ -85,7 +91,11 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 export function createBridgeServer(options: BridgeOptions): Server {
   const { engine } = options;
-  const calls = bridgeCalls(engine, { logPath: options.logPath });
+  const calls = bridgeCalls(engine, {
+    ...(options.logPath ? { logPath: options.logPath } : {}),
+    ...(options.cloud ? { cloud: options.cloud.calls } : {}),
+  });
+  const signIns = options.cloud?.signIns;
   const rendererDir = path.resolve(options.rendererDir);
 
   async function serveFile(res: ServerResponse, pathname: string): Promise<void> {
@@ -117,10 +127,15 @@ export function createBridgeServer(options: BridgeOptions): Server {
     const push = (snapshot: unknown) => res.write(`data: ${JSON.stringify(snapshot)}\n\n`);
     push(engine.snapshot());
     const off = engine.onChange(push);
+    // The panel shows each sign-in page as a link, as the system browser would open it.
+    const offSignIn = signIns?.onOpen((page) =>
+      res.write(`event: sign-in\ndata: ${JSON.stringify(page)}\n\n`),
+    );
     // Keeps proxies and the browser from calling an idle stream dead.
     const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
     req.on('close', () => {
       off();
+      offSignIn?.();
       clearInterval(ping);
     });
   }
@@ -165,6 +180,7 @@ export function createBridgeServer(options: BridgeOptions): Server {
           : send(res, 503, 'text/plain', 'The bridge script is not built: run `npm run desktop:bridge`.');
       }
       if (pathname === EVENTS_PATH) return events(req, res);
+      if (pathname === SIGN_IN_PATH) return json(res, 200, signIns?.latest() ?? null);
       return serveFile(res, pathname);
     };
     run().catch((error: unknown) => {

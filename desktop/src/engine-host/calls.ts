@@ -4,6 +4,8 @@
  * forms as objects of strings), whatever relayed them: the main process from the window's IPC, or the
  * development bridge from HTTP. The shared schemas judge the rest.
  */
+import { CLOUD_PROVIDERS } from '@avp/shared';
+import type { CloudItem } from '../engine/cloud/types.js';
 import type { EngineSettings } from '../engine/index.js';
 import type { FormInput } from '../main/api.js';
 import type { DesktopService } from '../main/service.js';
@@ -36,12 +38,46 @@ export function settingsInput(raw: unknown): Partial<EngineSettings> {
 const paths = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((p): p is string => typeof p === 'string') : [];
 
+const nullable = <T>(v: unknown, type: 'string' | 'number'): T | null =>
+  typeof v === type ? (v as T) : null;
+
+/**
+ * Files picked in the browse panel, as the accounts listed them. Each is checked for shape (a provider
+ * of ours, an id and a name); the server asks the provider itself for the file with the account's
+ * token, so a made-up id reaches nothing the account cannot read. Anything else is dropped.
+ */
+export function cloudItemsInput(raw: unknown): CloudItem[] {
+  if (!Array.isArray(raw)) return [];
+  const items: CloudItem[] = [];
+  for (const value of raw as unknown[]) {
+    if (typeof value !== 'object' || value === null) continue;
+    const v = value as Record<string, unknown>;
+    if (!(CLOUD_PROVIDERS as readonly unknown[]).includes(v.provider)) continue;
+    if (typeof v.id !== 'string' || !v.id || typeof v.name !== 'string' || !v.name) continue;
+    if (typeof v.ref !== 'string' || !v.ref) continue;
+    const size = nullable<number>(v.size, 'number');
+    items.push({
+      provider: v.provider as CloudItem['provider'],
+      id: v.id,
+      name: v.name,
+      folder: v.folder === true,
+      size: size !== null && Number.isSafeInteger(size) && size >= 0 ? size : null,
+      modifiedAt: nullable<string>(v.modifiedAt, 'string'),
+      mimeType: nullable<string>(v.mimeType, 'string'),
+      path: nullable<string>(v.path, 'string'),
+      ref: v.ref,
+    });
+  }
+  return items;
+}
+
 export function engineCalls(service: DesktopService) {
   return {
     session: () => service.session(),
     login: ([server, email, password]: unknown[]) => service.login(str(server), str(email), str(password)),
     logout: () => service.logout(),
-    submit: ([form, chosen]: unknown[]) => service.submit(formInput(form), paths(chosen)),
+    submit: ([form, chosen, picked]: unknown[]) =>
+      service.submit(formInput(form), paths(chosen), cloudItemsInput(picked)),
     pauseFile: ([jobId, key]: unknown[]) => service.pauseFile(str(jobId), str(key)),
     resumeFile: ([jobId, key]: unknown[]) => service.resumeFile(str(jobId), str(key)),
     pauseAll: () => service.pauseAll(),

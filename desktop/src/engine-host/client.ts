@@ -1,14 +1,17 @@
 /**
  * The parent's side of the engine process: starts it, relays calls (each with an id, answered by a
- * result or an error), keeps the latest snapshot for the tray, hands new sessions to the vault, and
+ * result or an error), keeps the latest snapshot for the tray, hands new sessions to the vault, answers
+ * the engine's requests for cloud access tokens from the accounts kept here, and
  * starts a new engine when one dies, on the same saved queue, which the new engine continues.
  * The process itself comes from a spawn function: a utilityProcess in the app (src/main/index.ts), a
  * forked Node child in tests and the development bridge (fork-engine.ts).
  */
 import type { DesktopSnapshot } from '../main/api.js';
 import type { EngineMethod, EngineResult } from './calls.js';
+import type { CloudTokenSource } from '../engine/imports.js';
 import { isFromHost } from './protocol.js';
 import type { EngineProcess, FromHost, HostConfig, NoticeEvent, SavedSession } from './protocol.js';
+import { answerTokenRequest } from './token-relay.js';
 
 export const ENGINE_STOPPED =
   'The upload engine stopped unexpectedly and is starting again; your queue is kept. Try again in a moment.';
@@ -30,6 +33,8 @@ export interface EngineClientOptions {
     read(): SavedSession | null;
     write(session: SavedSession | null): void;
   };
+  /** The connected cloud accounts (CloudAccounts), which answer the engine's requests for access tokens. */
+  cloud?: CloudTokenSource;
   /** The delay before a restart after `inARow` quick crashes (default: at once, then 1 s, 2 s, … 30 s). */
   restartDelay?: (inARow: number) => number;
   /** How long stop() waits for the engine to save and exit before it is killed. */
@@ -172,6 +177,14 @@ export class EngineClient {
       case 'vault':
         this.options.vault.write(message.session);
         break;
+      case 'token': {
+        // Answered to the process that asked: a request from an engine that has since died is dropped.
+        const asking = this.child;
+        void answerTokenRequest(this.options.cloud, message).then((answer) => {
+          if (this.child === asking) asking?.post(answer);
+        });
+        break;
+      }
     }
   }
 

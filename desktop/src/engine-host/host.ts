@@ -1,6 +1,7 @@
 /**
  * The engine process's side: a DesktopService built from the parent's 'init', answering 'call' messages
- * and pushing snapshots ('changed'), notices ('event') and new sessions for the vault ('vault'). The
+ * and pushing snapshots ('changed'), notices ('event') and new sessions for the vault ('vault'); cloud
+ * imports ask the parent for access tokens ('token', token-relay.ts). The
  * port is abstract (host-port.ts picks Electron's parentPort or a forked child's IPC channel).
  */
 import { DailyLog, JsonFileStore } from '../engine/index.js';
@@ -10,6 +11,7 @@ import { engineCalls, isEngineMethod } from './calls.js';
 import type { EngineCalls } from './calls.js';
 import { isToHost } from './protocol.js';
 import type { HostConfig, HostPort, SavedSession } from './protocol.js';
+import { relayedTokenSource } from './token-relay.js';
 
 /**
  * The session in this process's memory, each change sent to the parent, whose vault encrypts it with
@@ -40,6 +42,8 @@ export function serveEngine(port: HostPort): Host {
   let closing: Promise<void> | null = null;
   let onClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (onClosed = resolve));
+  // Cloud imports ask the parent for each access token: the accounts live there.
+  const tokens = relayedTokenSource((request) => port.post(request));
 
   function init(config: HostConfig): void {
     if (service) return;
@@ -50,6 +54,7 @@ export function serveEngine(port: HostPort): Host {
       new JsonFileStore(config.stateFile),
       config.defaultServer,
       log ?? undefined,
+      tokens.source,
     );
     calls = engineCalls(service);
     service.onChange((snapshot) => port.post({ type: 'changed', snapshot }));
@@ -75,6 +80,7 @@ export function serveEngine(port: HostPort): Host {
     if (message.type === 'init') init(message.config);
     else if (message.type === 'call')
       void call(message.id, message.method, Array.isArray(message.args) ? message.args : []);
+    else if (message.type === 'token') tokens.answer(message);
     else if (message.type === 'close') {
       closing ??= (service?.close() ?? Promise.resolve()).then(() => {
         log?.write('info', 'engine process stopped');

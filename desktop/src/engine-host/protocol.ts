@@ -7,6 +7,8 @@
  * Messages are structured-cloned (Electron's MessagePortMain; fork with `serialization: 'advanced'`),
  * so values cross as plain data: results, snapshots and errors as `{ message }`.
  */
+import type { CloudProvider } from '@avp/shared';
+import type { CloudErrorCode } from '../engine/cloud/errors.js';
 import type { DesktopSnapshot, SignedIn } from '../main/api.js';
 import type { ServiceNotice } from '../main/service.js';
 import type { EngineMethod } from './calls.js';
@@ -42,7 +44,10 @@ export type ToHost =
   | { type: 'init'; config: HostConfig }
   | { type: 'call'; id: number; method: EngineMethod; args: unknown[] }
   /** Stop sending (the queue is saved as it is) and exit. */
-  | { type: 'close' };
+  | { type: 'close' }
+  /** The main process's answer to a 'token' request: an access token, or why there is none. */
+  | { type: 'token'; id: number; ok: true; token: string }
+  | { type: 'token'; id: number; ok: false; code: CloudErrorCode | null; message: string };
 
 export type FromHost =
   | { type: 'ready'; pid: number; execArgv: string[] }
@@ -51,10 +56,15 @@ export type FromHost =
   | { type: 'changed'; snapshot: DesktopSnapshot }
   | { type: 'event'; event: NoticeEvent }
   /** Store this session in the vault (null: delete it). */
-  | { type: 'vault'; session: SavedSession | null };
+  | { type: 'vault'; session: SavedSession | null }
+  /**
+   * An access token for a cloud import, asked of the main process, where the connected accounts live
+   * (their refresh tokens stay behind safeStorage there; docs/decisions.md 'Cloud accounts in main').
+   */
+  | { type: 'token'; id: number; provider: CloudProvider; forceRefresh: boolean };
 
-const TYPES_TO_HOST = new Set(['init', 'call', 'close']);
-const TYPES_FROM_HOST = new Set(['ready', 'result', 'changed', 'event', 'vault']);
+const TYPES_TO_HOST = new Set(['init', 'call', 'close', 'token']);
+const TYPES_FROM_HOST = new Set(['ready', 'result', 'changed', 'event', 'vault', 'token']);
 
 const typed = (value: unknown): value is { type: string } =>
   typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';

@@ -4,7 +4,17 @@
  * (src/engine-host). The development bridge (src/bridge) serves the same API over HTTP and Server-Sent
  * Events so the renderer can be driven in a plain browser.
  */
+import type { CloudProvider } from '@avp/shared';
+import type {
+  AccountSummary,
+  CloudErrorCode,
+  DisconnectResult,
+  ProviderStatus,
+} from '../engine/cloud/index.js';
+import type { CloudFolder, CloudItem } from '../engine/cloud/types.js';
 import type { EngineSettings, EngineSnapshot, WatchFolder } from '../engine/index.js';
+
+export type { AccountSummary, CloudFolder, CloudItem, CloudProvider, DisconnectResult, ProviderStatus };
 
 /** A watch folder as the window shows it: with how many files were taken from it (never sent twice). */
 export interface WatchView extends WatchFolder {
@@ -22,7 +32,13 @@ export interface SignedIn {
 
 export type Result<T = undefined> =
   | ({ ok: true } & (T extends undefined ? object : { value: T }))
-  | { ok: false; message: string; fields?: Record<string, string> };
+  | {
+      ok: false;
+      message: string;
+      fields?: Record<string, string>;
+      /** For a cloud account's call: what went wrong (CloudAccountError's code), so the window can act on it. */
+      code?: CloudErrorCode;
+    };
 
 /** The form as the renderer holds it (SPEC §3 fields; the event date and 12-hour time apart). */
 export interface FormInput {
@@ -35,8 +51,11 @@ export interface DesktopApi {
   login(server: string, email: string, password: string): Promise<Result<SignedIn>>;
   /** Revokes the token on the server and deletes it. */
   logout(): Promise<void>;
-  /** Validates with the shared schemas (the spec's messages), creates the submission, queues the files. */
-  submit(form: FormInput, paths: string[]): Promise<Result>;
+  /**
+   * Validates with the shared schemas (the spec's messages), creates the submission, queues the files:
+   * local paths, and files picked in connected cloud accounts, which the server imports itself.
+   */
+  submit(form: FormInput, paths: string[], picked?: CloudItem[]): Promise<Result>;
   pauseFile(jobId: string, key: string): Promise<void>;
   resumeFile(jobId: string, key: string): Promise<void>;
   pauseAll(): Promise<void>;
@@ -59,6 +78,20 @@ export interface DesktopApi {
    * there is no log file (the development bridge without --log-dir).
    */
   showLog(): Promise<string | null>;
+  /** Each cloud provider: whether it can be connected here (else why not), and its connected account. */
+  cloudProviders(): Promise<ProviderStatus[]>;
+  /**
+   * Opens the provider's sign-in page in the system browser and resolves once the user has finished
+   * there (or cancelled, or the sign-in timed out: code 'cancelled', 'timeout', 'denied' …).
+   */
+  connectCloud(provider: CloudProvider): Promise<Result<AccountSummary>>;
+  /** Stops waiting for a sign-in begun with connectCloud (which then resolves with code 'cancelled'). */
+  cancelConnect(provider: CloudProvider): Promise<void>;
+  /** Revokes the account's grant where the provider allows, and forgets it; the message says which. */
+  disconnectCloud(provider: CloudProvider): Promise<Result<DisconnectResult>>;
+  /** A folder of a connected account (null: its root), folders first. */
+  browseCloud(provider: CloudProvider, folderId: string | null): Promise<Result<CloudFolder>>;
+  searchCloud(provider: CloudProvider, query: string): Promise<Result<CloudItem[]>>;
 }
 
 export const CHANNELS = {
@@ -77,4 +110,10 @@ export const CHANNELS = {
   addWatch: 'av:add-watch',
   removeWatch: 'av:remove-watch',
   showLog: 'av:show-log',
+  cloudProviders: 'av:cloud-providers',
+  connectCloud: 'av:connect-cloud',
+  cancelConnect: 'av:cancel-connect',
+  disconnectCloud: 'av:disconnect-cloud',
+  browseCloud: 'av:browse-cloud',
+  searchCloud: 'av:search-cloud',
 } as const;

@@ -9,6 +9,10 @@
  * relays the window's calls to it, shows what it reports, and keeps what needs Electron (the token
  * vault on safeStorage, dialogs, the file manager, login items). A crashed engine is started again on
  * the saved queue.
+ *
+ * The connected cloud accounts live here too (CloudAccounts, their refresh tokens sealed with
+ * safeStorage in electron-store): Settings → Accounts and the browse panel call them directly, and the
+ * engine process asks here for each access token an import needs (engine-host/token-relay.ts).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -30,6 +34,12 @@ import {
 import type { IpcMainInvokeEvent } from 'electron';
 import Store from 'electron-store';
 import electronUpdater from 'electron-updater';
+import {
+  CloudAccounts,
+  cloudSettings,
+  keyValueAccountStore,
+  safeStorageCipher,
+} from '../engine/cloud/index.js';
 import { DailyLog, JsonFileStore } from '../engine/index.js';
 import type { EngineState } from '../engine/index.js';
 import { EngineClient } from '../engine-host/client.js';
@@ -37,6 +47,8 @@ import type { EngineMethod } from '../engine-host/calls.js';
 import { ENGINE_V8_FLAGS } from '../engine-host/protocol.js';
 import type { EngineProcess, SavedSession } from '../engine-host/protocol.js';
 import { CHANNELS } from './api.js';
+import { cloudCalls } from './cloud-calls.js';
+import type { CloudMethod } from './cloud-calls.js';
 
 // electron-updater is CommonJS: its named exports come through the default import.
 const { autoUpdater } = electronUpdater;
@@ -207,7 +219,20 @@ if (!app.requestSingleInstanceLock()) {
     const logDir = path.join(app.getPath('userData'), 'logs');
     const log = new DailyLog(logDir);
     log.write('info', 'app started', { version: app.getVersion(), platform: process.platform });
+    const oauthPort = Number(process.env.AV_OAUTH_PORT);
+    const accounts = new CloudAccounts({
+      store: keyValueAccountStore(store, 'cloudAccounts'),
+      cipher: safeStorageCipher(safeStorage),
+      settings: cloudSettings(process.env),
+      loopbackPort: Number.isInteger(oauthPort) && oauthPort > 0 ? oauthPort : undefined,
+      // The address is the provider's sign-in page built from its settings (config.ts), never the window's.
+      openBrowser: (url, provider) => {
+        log.write('info', 'cloud sign-in opened in the browser', { provider });
+        return shell.openExternal(url);
+      },
+    });
     engine = new EngineClient({
+      cloud: accounts,
       spawn: spawnEngine,
       config: {
         defaultServer: str(store.get('server')) || DEFAULT_SERVER,
@@ -278,6 +303,15 @@ if (!app.requestSingleInstanceLock()) {
       return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
     });
     handle(CHANNELS.showLog, () => showLog());
+    const cloud = cloudCalls(accounts);
+    const cloudHandle = (method: CloudMethod) =>
+      handle<unknown[], unknown>(CHANNELS[method], (...args) => cloud[method](args));
+    cloudHandle('cloudProviders');
+    cloudHandle('connectCloud');
+    cloudHandle('cancelConnect');
+    cloudHandle('disconnectCloud');
+    cloudHandle('browseCloud');
+    cloudHandle('searchCloud');
 
     // desktop/assets travels in the package (electron-builder.yml); tray@2x.png is picked on HiDPI screens.
     tray = new Tray(nativeImage.createFromPath(path.join(here, '..', '..', 'assets', 'tray.png')));

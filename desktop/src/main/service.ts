@@ -3,6 +3,8 @@
  * engine, form validation. The main process wraps it in IPC; the development bridge in HTTP. Pure Node.
  */
 import { AuthClient, AuthError, checkUploadForm, FolderWatcher, UploadEngine } from '../engine/index.js';
+import type { CloudItem } from '../engine/cloud/types.js';
+import type { CloudTokenSource } from '../engine/imports.js';
 import type {
   DailyLog,
   EngineEvent,
@@ -37,6 +39,8 @@ export class DesktopService {
     private readonly defaultServer: string,
     /** The daily log file for support (the app's); none in the bridge and tests that do not ask. */
     private readonly log?: DailyLog,
+    /** Access tokens for cloud imports (in the engine process: asked of the main process, token-relay.ts). */
+    private readonly cloud?: CloudTokenSource,
   ) {
     const saved = vault.read();
     if (saved) this.open(saved.server);
@@ -48,6 +52,7 @@ export class DesktopService {
       baseUrl: server,
       store: this.store,
       token: () => this.vault.read()?.token ?? null,
+      ...(this.cloud ? { cloud: this.cloud } : {}),
     });
     engine.on((event) => {
       this.schedule();
@@ -133,15 +138,21 @@ export class DesktopService {
     this.log?.write('info', 'signed out');
   }
 
-  async submit(form: FormInput, paths: string[]): Promise<Result> {
-    const check = checkUploadForm({ ...form, files: paths.map((p) => ({ name: p })) } as FormValues);
+  /** Local paths and files picked in cloud accounts, in one submission (the server imports the latter). */
+  async submit(form: FormInput, paths: string[], picked: CloudItem[] = []): Promise<Result> {
+    const names = [...paths, ...picked.map((item) => item.name)];
+    const check = checkUploadForm({ ...form, files: names.map((name) => ({ name })) } as FormValues);
     if (!check.ok)
       return { ok: false, message: Object.values(check.errors)[0] ?? 'Invalid form.', fields: check.errors };
     const saved = this.vault.read();
     if (!saved) return { ok: false, message: 'The session has expired, please relogin and try again.' };
     try {
-      const job = await this.open(saved.server).add(check.fields, paths);
-      this.log?.write('info', 'upload queued', { submissionId: job.submissionId, files: job.files.length });
+      const job = await this.open(saved.server).add(check.fields, paths, picked);
+      this.log?.write('info', 'upload queued', {
+        submissionId: job.submissionId,
+        files: job.files.length,
+        ...(picked.length > 0 ? { cloudFiles: picked.map((item) => item.ref) } : {}),
+      });
       return { ok: true };
     } catch (error) {
       this.log?.write('warn', 'upload not queued', { message: (error as Error).message });

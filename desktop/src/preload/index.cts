@@ -26,13 +26,19 @@ const C = {
   addWatch: 'av:add-watch',
   removeWatch: 'av:remove-watch',
   showLog: 'av:show-log',
+  cloudProviders: 'av:cloud-providers',
+  connectCloud: 'av:connect-cloud',
+  cancelConnect: 'av:cancel-connect',
+  disconnectCloud: 'av:disconnect-cloud',
+  browseCloud: 'av:browse-cloud',
+  searchCloud: 'av:search-cloud',
 } as const;
 
 const api: DesktopApi = {
   session: () => ipcRenderer.invoke(C.session),
   login: (server, email, password) => ipcRenderer.invoke(C.login, server, email, password),
   logout: () => ipcRenderer.invoke(C.logout),
-  submit: (form, paths) => ipcRenderer.invoke(C.submit, form, paths),
+  submit: (form, paths, picked = []) => ipcRenderer.invoke(C.submit, form, paths, picked),
   pauseFile: (jobId, key) => ipcRenderer.invoke(C.pauseFile, jobId, key),
   resumeFile: (jobId, key) => ipcRenderer.invoke(C.resumeFile, jobId, key),
   pauseAll: () => ipcRenderer.invoke(C.pauseAll),
@@ -49,6 +55,12 @@ const api: DesktopApi = {
   addWatch: (form, folder) => ipcRenderer.invoke(C.addWatch, form, folder),
   removeWatch: (id) => ipcRenderer.invoke(C.removeWatch, id),
   showLog: () => ipcRenderer.invoke(C.showLog),
+  cloudProviders: () => ipcRenderer.invoke(C.cloudProviders),
+  connectCloud: (provider) => ipcRenderer.invoke(C.connectCloud, provider),
+  cancelConnect: (provider) => ipcRenderer.invoke(C.cancelConnect, provider),
+  disconnectCloud: (provider) => ipcRenderer.invoke(C.disconnectCloud, provider),
+  browseCloud: (provider, folderId) => ipcRenderer.invoke(C.browseCloud, provider, folderId),
+  searchCloud: (provider, query) => ipcRenderer.invoke(C.searchCloud, provider, query),
 };
 
 contextBridge.exposeInMainWorld('avUpload', api);

@@ -23,6 +23,10 @@ export interface ProvidersStandIn {
   url: string;
   files: Map<string, { id: string; name: string; data: Buffer }>;
   token: string;
+  /** After this many byte downloads, Dropbox links issued so far expire (410). */
+  expireLinksAfter: number | null;
+  /** After this many byte downloads, the APIs stop accepting the token (until `token` is set again). */
+  expireTokenAfter: number | null;
   downloads: string[];
   close(): Promise<void>;
 }

@@ -7,7 +7,8 @@
  * script made itself: the 'Development bridge' panel takes typed paths and drops them on the window as
  * files (empty stand-ins named like the real ones), the same way a drop from the operating system arrives.
  * The system's folder chooser is the panel's 'Folder to choose' field: chooseFolder answers what is
- * typed there, or null (the dialog closed) when it is empty.
+ * typed there, or null (the dialog closed) when it is empty. A cloud sign-in page the app would open in
+ * the system browser shows in the panel as a link ('Sign-in page for …'), to open in another tab.
  */
 import type { DesktopApi } from '../../main/api.js';
 
@@ -28,24 +29,16 @@ async function call<T>(method: string, ...args: unknown[]): Promise<T> {
 }
 
 const listeners = new Set<(snapshot: Snapshot) => void>();
-let stream: EventSource | null = null;
+/** One event stream for the page's life: the queue's snapshots and the cloud sign-in pages 'opened'. */
+const stream = new EventSource(EVENTS);
+stream.onmessage = (event: MessageEvent<string>) => {
+  const snapshot = JSON.parse(event.data) as Snapshot;
+  for (const each of listeners) each(snapshot);
+};
 
 function subscribe(listener: (snapshot: Snapshot) => void): () => void {
   listeners.add(listener);
-  if (!stream) {
-    stream = new EventSource(EVENTS);
-    stream.onmessage = (event: MessageEvent<string>) => {
-      const snapshot = JSON.parse(event.data) as Snapshot;
-      for (const each of listeners) each(snapshot);
-    };
-  }
-  return () => {
-    listeners.delete(listener);
-    if (listeners.size === 0) {
-      stream?.close();
-      stream = null;
-    }
-  };
+  return () => void listeners.delete(listener);
 }
 
 /** Files this script created for typed paths, and where they are on disk. */
@@ -55,7 +48,7 @@ const api: DesktopApi = {
   session: () => call('session'),
   login: (server, email, password) => call('login', server, email, password),
   logout: () => call('logout'),
-  submit: (form, chosen) => call('submit', form, chosen),
+  submit: (form, chosen, picked = []) => call('submit', form, chosen, picked),
   pauseFile: (jobId, key) => call('pauseFile', jobId, key),
   resumeFile: (jobId, key) => call('resumeFile', jobId, key),
   pauseAll: () => call('pauseAll'),
@@ -69,6 +62,12 @@ const api: DesktopApi = {
   addWatch: (form, folder) => call('addWatch', form, folder),
   removeWatch: (id) => call('removeWatch', id),
   showLog: () => call('showLog'),
+  cloudProviders: () => call('cloudProviders'),
+  connectCloud: (provider) => call('connectCloud', provider),
+  cancelConnect: (provider) => call('cancelConnect', provider),
+  disconnectCloud: (provider) => call('disconnectCloud', provider),
+  browseCloud: (provider, folderId) => call('browseCloud', provider, folderId),
+  searchCloud: (provider, query) => call('searchCloud', provider, query),
 };
 
 Object.defineProperty(window, 'avUpload', { value: Object.freeze(api), enumerable: true });
@@ -161,7 +160,20 @@ function panel(): void {
   folderField.setAttribute('aria-describedby', folderHint.id);
   Object.assign(folderField.style, { display: 'block', width: '100%', fontFamily: 'monospace' });
   details.append(summary, label, area, button, folderLabel, folderHint, folderField);
-  aside.append(details, status);
+  const signIn = document.createElement('p');
+  Object.assign(signIn.style, { margin: '4px 0 0', overflowWrap: 'anywhere' });
+  signIn.hidden = true;
+  stream.addEventListener('sign-in', (event: MessageEvent<string>) => {
+    const page = JSON.parse(event.data) as { provider: string; url: string };
+    const link = document.createElement('a');
+    link.href = page.url;
+    link.target = '_blank';
+    link.rel = 'noopener noreferrer';
+    link.textContent = `Sign-in page for ${page.provider}`;
+    signIn.replaceChildren('The app would open this in the system browser: ', link);
+    signIn.hidden = false;
+  });
+  aside.append(details, status, signIn);
   document.body.append(aside);
 }
 
