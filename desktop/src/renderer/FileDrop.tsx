@@ -1,12 +1,15 @@
 /**
  * Files and folders for the upload: dropped from the operating system anywhere on the window, or chosen
  * with the system's file dialog. Only their paths travel (avUpload.pathForFile); the engine reads the
- * bytes from disk, a part at a time, and walks folders. Names are cut at 24 characters (SPEC §2).
+ * bytes from disk, a part at a time, and walks folders. Files picked in a connected cloud account (the
+ * browse panel, opened by an 'Add from …' button here) join the same list with their size and provider.
+ * Names are cut at 24 characters (SPEC §2).
  */
-import { truncateFileName } from '@avp/shared';
+import { formatBytes, truncateFileName } from '@avp/shared';
 import { Button } from '@avp/web/ui';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import type { DesktopApi } from './api';
+import type { DesktopApi, ProviderStatus } from './api';
+import { PROVIDER_LABELS } from './cloud';
 import type { ChosenItem } from './form';
 
 export const UNKNOWN_LOCATION =
@@ -17,9 +20,12 @@ export interface FileDropProps {
   items: ChosenItem[];
   onChange: (items: ChosenItem[]) => void;
   errorMessage?: string | undefined;
+  /** Connected cloud accounts: an 'Add from …' button each, beside the file chooser. */
+  accounts?: ProviderStatus[];
+  onBrowse?: (account: ProviderStatus) => void;
 }
 
-export function FileDrop({ api, items, onChange, errorMessage }: FileDropProps) {
+export function FileDrop({ api, items, onChange, errorMessage, accounts = [], onBrowse }: FileDropProps) {
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -90,6 +96,16 @@ export function FileDrop({ api, items, onChange, errorMessage }: FileDropProps) 
         <Button variant="secondary" onPress={() => input.current?.click()}>
           Choose files
         </Button>
+        {accounts.map((account) => (
+          <Button
+            key={account.provider}
+            variant="secondary"
+            className="app-drop__cloud"
+            onPress={() => onBrowse?.(account)}
+          >
+            Add from {account.providerName}
+          </Button>
+        ))}
         <input
           ref={input}
           type="file"
@@ -117,8 +133,16 @@ export function FileDrop({ api, items, onChange, errorMessage }: FileDropProps) 
         <ul className="app-chosen" aria-label="Chosen files">
           {items.map((item) => (
             <li key={item.path}>
-              <span className="app-file-name" title={item.path}>
-                {truncateFileName(item.name)}
+              <span className="app-chosen__name">
+                <span className="app-file-name" title={item.cloud?.path ?? item.path}>
+                  {truncateFileName(item.name)}
+                </span>
+                {item.cloud ? (
+                  <span className="app-file-size">
+                    {item.cloud.size !== null ? `${formatBytes(item.cloud.size)} · ` : ''}
+                    from {PROVIDER_LABELS[item.cloud.provider]}
+                  </span>
+                ) : null}
               </span>
               <Button
                 variant="secondary"

@@ -1,10 +1,12 @@
 /**
  * The queue: every submission still being sent, its files with their progress, speed and time left,
  * pause and resume per file and for all, and each failure's message (a file changed on disk included).
+ * A file imported from a cloud account shows where from and the server's state of the copy.
  */
 import { formatBytes, truncateFileName } from '@avp/shared';
 import { Button } from '@avp/web/ui';
 import type { DesktopApi, EngineSnapshot, FileView, JobView } from './api';
+import { importLabel, PROVIDER_LABELS } from './cloud';
 import { FORM_TITLES, submissionSummary } from './format';
 import { ProgressLine } from './Progress';
 
@@ -95,11 +97,18 @@ function FileRow({ api, jobId, file, act }: { api: DesktopApi; jobId: string; fi
   const retryable = state === 'failed' && file.error?.code !== 'file_changed';
   return (
     <li className={`app-row app-row--${state}`} data-testid="queue-file">
-      <span className="app-file-name" title={file.path}>
-        {truncateFileName(name)}
+      <span className="app-row__name">
+        <span className="app-file-name" title={file.path}>
+          {truncateFileName(name)}
+        </span>
+        {file.cloud ? (
+          <span className="app-row__source">from {PROVIDER_LABELS[file.cloud.provider]}</span>
+        ) : null}
       </span>
       <span className="app-file-size">{formatBytes(file.size)}</span>
-      <span className="app-row__state">{STATE_LABELS[state]}</span>
+      <span className="app-row__state" data-testid="queue-file-state">
+        {importLabel(file) ?? STATE_LABELS[state]}
+      </span>
       <ProgressLine progress={file.progress} label={`Progress of ${name}`} />
       <span className="app-row__actions">
         {state === 'uploading' || state === 'queued' ? (

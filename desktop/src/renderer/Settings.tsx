@@ -1,10 +1,11 @@
 /**
  * Parallel parts (1–8), the bandwidth limit (0 = unlimited), scheduled bandwidth windows, start at
- * login, and the log file for support. The current values are read with an empty setSettings call: its
+ * login, the cloud accounts (Accounts.tsx), and the log file for support. The current values are read with an empty setSettings call: its
  * answer carries openAtLogin, which a snapshot does not.
  */
 import { Button, Checkbox, NumberInput } from '@avp/web/ui';
 import { useEffect, useState, type FormEvent } from 'react';
+import { Accounts } from './Accounts';
 import type { DesktopApi, EngineSettings } from './api';
 import { focusFirstInvalid } from './FormFields';
 import { checkDrafts, draftsOf, KB, Schedule, type WindowDraft, type WindowErrors } from './Schedule';
@@ -43,6 +44,7 @@ export function Settings({ api }: { api: DesktopApi }) {
   return (
     <>
       <SettingsForm api={api} initial={loaded} />
+      <Accounts api={api} />
       <Support api={api} />
     </>
   );

@@ -1,14 +1,16 @@
 /**
  * The upload form: creative asset, event asset or sponsor commercial, with the web portal's fields and
- * messages (shared schemas), and the files. Submitting hands the fields and the paths to the main
- * process, which creates the submission and queues the files with the engine.
+ * messages (shared schemas), and the files: local ones and files picked in connected cloud accounts.
+ * Submitting hands the fields, the paths and the picked files to the engine, which creates the
+ * submission, sends the local files and asks the server to import the cloud ones.
  */
 import type { UploadFormType } from '@avp/shared';
 import { Button } from '@avp/web/ui';
-import { useState, type FormEvent } from 'react';
-import type { DesktopApi } from './api';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { CloudItem, DesktopApi, ProviderStatus } from './api';
+import { CloudBrowser } from './CloudBrowser';
 import { FileDrop } from './FileDrop';
-import { checkForm, EMPTY_VALUES, toFormInput, type ChosenItem, type FormValues } from './form';
+import { checkForm, EMPTY_VALUES, splitChosen, toFormInput, type ChosenItem, type FormValues } from './form';
 import { focusFirstInvalid, FormFields } from './FormFields';
 
 export interface UploadFormProps {
@@ -25,6 +27,33 @@ export function UploadForm({ api, onQueued }: UploadFormProps) {
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [accounts, setAccounts] = useState<ProviderStatus[]>([]);
+  const [browsing, setBrowsing] = useState<ProviderStatus | null>(null);
+  const [picked, setPicked] = useState('');
+
+  // The connected accounts, for their 'Add from …' buttons; without them the form is as before.
+  useEffect(() => {
+    let live = true;
+    api
+      .cloudProviders()
+      .then((all) => live && setAccounts(all.filter((p) => p.account !== null)))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [api]);
+
+  function addPicked(list: CloudItem[]) {
+    const known = new Set(items.map((item) => item.path));
+    const added = list
+      .filter((cloud) => !known.has(cloud.ref))
+      .map((cloud) => ({ path: cloud.ref, name: cloud.name, cloud }));
+    setItems([...items, ...added]);
+    setBrowsing(null);
+    setPicked(
+      `Added ${added.length} ${added.length === 1 ? 'file' : 'files'} from ${browsing?.providerName ?? 'the account'}.`,
+    );
+  }
 
   // After the first attempt the messages follow the values as they are corrected, as on the web.
   const errors = submitted ? { ...serverErrors, ...checkForm(formType, values, items) } : serverErrors;
@@ -45,10 +74,8 @@ export function UploadForm({ api, onQueued }: UploadFormProps) {
     }
     setBusy(true);
     try {
-      const result = await api.submit(
-        toFormInput(formType, values),
-        items.map((item) => item.path),
-      );
+      const { paths, picked: cloudFiles } = splitChosen(items);
+      const result = await api.submit(toFormInput(formType, values), paths, cloudFiles);
       if (result.ok) {
         const count = items.length;
         setValues(EMPTY_VALUES);
@@ -79,7 +106,30 @@ export function UploadForm({ api, onQueued }: UploadFormProps) {
         onValue={setValue}
         errors={errors}
       />
-      <FileDrop api={api} items={items} onChange={setItems} errorMessage={errors.files} />
+      <FileDrop
+        api={api}
+        items={items}
+        onChange={setItems}
+        errorMessage={errors.files}
+        accounts={accounts}
+        onBrowse={(account) => {
+          setPicked('');
+          setBrowsing(account);
+        }}
+      />
+      <p className="visually-hidden" role="status">
+        {picked}
+      </p>
+      {browsing ? (
+        <CloudBrowser
+          api={api}
+          provider={browsing.provider}
+          providerName={browsing.providerName}
+          chosen={new Set(items.map((item) => item.path))}
+          onAdd={addPicked}
+          onClose={() => setBrowsing(null)}
+        />
+      ) : null}
       {failure && !Object.values(errors).includes(failure) ? (
         <p className="kit-error app-alert" role="alert">
           {failure}

@@ -11,6 +11,14 @@ declare global {
 }
 
 export type { DesktopApi, FormInput, Result, SignedIn, WatchView } from '../main/api.js';
+export type {
+  AccountSummary,
+  CloudFolder,
+  CloudItem,
+  CloudProvider,
+  DisconnectResult,
+  ProviderStatus,
+} from '../main/api.js';
 /** The engine's snapshot as the window receives it (watch folders with their counts). */
 export type { DesktopSnapshot as EngineSnapshot } from '../main/api.js';
 export type { BandwidthWindow, EngineSettings, FileView, HistoryEntry, JobView } from '../engine/index.js';

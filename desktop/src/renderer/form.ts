@@ -10,7 +10,7 @@ import {
   sponsorUploadFormSchema,
   type UploadFormType,
 } from '@avp/shared';
-import type { FormInput } from './api';
+import type { CloudItem, FormInput } from './api';
 
 export interface FormValues {
   project_name: string;
@@ -26,10 +26,22 @@ export interface FormValues {
   description: string;
 }
 
-/** A file or folder chosen for the upload: its path on disk and the name shown. */
+/**
+ * A file or folder chosen for the upload: its path on disk and the name shown; or a file picked in a
+ * cloud account, keyed by its ref (`dropbox:id:…`), which the server imports.
+ */
 export interface ChosenItem {
   path: string;
   name: string;
+  cloud?: CloudItem;
+}
+
+/** The local paths and the picked cloud files of a list of chosen items, as submit takes them. */
+export function splitChosen(items: ChosenItem[]): { paths: string[]; picked: CloudItem[] } {
+  return {
+    paths: items.filter((item) => !item.cloud).map((item) => item.path),
+    picked: items.flatMap((item) => (item.cloud ? [item.cloud] : [])),
+  };
 }
 
 export const EMPTY_VALUES: FormValues = {
