@@ -121,4 +121,13 @@ describe('serving prerendered public pages', () => {
     expect(directives['media-src']).toContain('https://cdn.example.com');
     expect(cspDirectives({})['img-src']).not.toContain('https://cdn.example.com');
   });
+
+  it('lets the page POST the token to the OneDrive v8 picker only when OneDrive is configured', () => {
+    const onedrive = cspDirectives({
+      ONEDRIVE_CLIENT_ID: 'client',
+      ONEDRIVE_PICKER_URL: ['https://onedrive.live.com/picker'],
+    });
+    expect(onedrive['form-action']).toEqual(["'self'", 'https://onedrive.live.com']);
+    expect(cspDirectives({})['form-action']).toEqual(["'self'"]);
+  });
 });

@@ -112,12 +112,13 @@ function cloudPickerSources(config: CspConfig): Partial<Record<string, string[]>
   }
   if (config.ONEDRIVE_CLIENT_ID) {
     const authority = origins(config.ONEDRIVE_AUTHORITY ? [config.ONEDRIVE_AUTHORITY] : []);
+    const picker = origins(config.ONEDRIVE_PICKER_URL);
     push('connect-src', [...authority, 'https://login.microsoftonline.com', 'https://graph.microsoft.com']);
-    push('frame-src', [
-      ...authority,
-      ...origins(config.ONEDRIVE_PICKER_URL),
-      'https://login.microsoftonline.com',
-    ]);
+    push('frame-src', [...authority, ...picker, 'https://login.microsoftonline.com']);
+    // The v8 picker page is opened by POSTing the access token to it from a form in the (about:blank)
+    // picker window, which inherits this page's policy: without its origin here the browser refuses the
+    // submission and the picker never opens.
+    push('form-action', picker);
   }
   return add;
 }

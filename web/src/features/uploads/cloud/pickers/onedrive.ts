@@ -31,18 +31,60 @@ interface PickerCommand {
   items?: PickedItem[];
 }
 
-let app: Promise<IPublicClientApplication> | null = null;
+const DEFAULT_AUTHORITY = 'https://login.microsoftonline.com/common';
+
+/**
+ * Microsoft's own sign-in hosts (public and national clouds), which MSAL knows and validates itself.
+ * Any other configured authority (ONEDRIVE_AUTHORITY: a stand-in in tests, a proxy in staging) is
+ * declared as a known authority: otherwise MSAL asks login.microsoftonline.com's instance discovery
+ * about the host, which does not know it, and every sign-in fails before it starts.
+ */
+const MICROSOFT_AUTHORITY_HOSTS = [
+  'login.microsoftonline.com',
+  'login.microsoft.com',
+  'login.windows.net',
+  'sts.windows.net',
+  'login.microsoftonline.us',
+  'login.usgovcloudapi.net',
+  'login-us.microsoftonline.com',
+  'login.chinacloudapi.cn',
+  'login.partner.microsoftonline.cn',
+  'login.microsoftonline.de',
+];
+
+export function msalAuthority(authority: string | undefined): {
+  authority: string;
+  knownAuthorities: string[];
+} {
+  const url = new URL(authority ?? DEFAULT_AUTHORITY);
+  const microsoft = MICROSOFT_AUTHORITY_HOSTS.includes(url.hostname.toLowerCase());
+  return { authority: url.href.replace(/\/+$/, ''), knownAuthorities: microsoft ? [] : [url.host] };
+}
+
+let app: { key: string; client: Promise<IPublicClientApplication> } | null = null;
 
 function msal(config: CloudPickerConfig): Promise<IPublicClientApplication> {
-  app ??= createStandardPublicClientApplication({
-    auth: {
-      clientId: config.clientId,
-      authority: config.authority ?? 'https://login.microsoftonline.com/common',
-      redirectUri: `${window.location.origin}/client/cloud-callback`,
-    },
-    cache: { cacheLocation: 'sessionStorage' },
-  });
-  return app;
+  const { authority, knownAuthorities } = msalAuthority(config.authority);
+  const key = `${config.clientId} ${authority}`;
+  if (app?.key !== key) {
+    app = {
+      key,
+      client: createStandardPublicClientApplication({
+        auth: {
+          clientId: config.clientId,
+          authority,
+          knownAuthorities,
+          redirectUri: `${window.location.origin}/client/cloud-callback`,
+        },
+        cache: { cacheLocation: 'sessionStorage' },
+      }),
+    };
+    // A failed start (e.g. a bad authority) is not kept for the next click.
+    app.client.catch(() => {
+      if (app?.key === key) app = null;
+    });
+  }
+  return app.client;
 }
 
 /** A token for these scopes: silently when MSAL can, else through the sign-in popup; null on cancel. */
@@ -63,8 +105,14 @@ async function token(client: IPublicClientApplication, scopes: string[]): Promis
   }
 }
 
-function scopesFor(resource: string | undefined): string[] {
-  return resource ? [`${resource.replace(/\/+$/, '')}/.default`] : CONSUMER_SCOPES;
+/**
+ * The scopes of the token the picker asks for: a business (SharePoint) picker names the resource it
+ * calls and wants that resource's token; the consumer picker (onedrive.live.com) takes OneDrive.ReadOnly
+ * whatever resource it names (Microsoft's consumer sample answers every 'authenticate' so), and
+ * `<resource>/.default` is not a scope a personal account can consent to.
+ */
+function pickerScopes(business: boolean, resource: string | undefined): string[] {
+  return business && resource ? [`${resource.replace(/\/+$/, '')}/.default`] : CONSUMER_SCOPES;
 }
 
 export function preloadOneDrive(): Promise<void> {
@@ -80,7 +128,7 @@ export const pickFromOneDrive: CloudPicker = async (config) => {
   try {
     const client = await msal(config);
     const business = /sharepoint\.com/i.test(pickerUrl);
-    const first = await token(client, business ? scopesFor(new URL(pickerUrl).origin) : CONSUMER_SCOPES);
+    const first = await token(client, pickerScopes(business, new URL(pickerUrl).origin));
     if (first === null) {
       win.close();
       return null;
@@ -107,7 +155,7 @@ export const pickFromOneDrive: CloudPicker = async (config) => {
     form.append(input);
     win.document.body.append(form);
     form.submit();
-    const items = await conversation(win, channelId, client);
+    const items = await conversation(win, channelId, client, business);
     if (!items) return null;
     const graphToken = await token(client, GRAPH_SCOPES);
     if (graphToken === null) return null;
@@ -135,6 +183,7 @@ function conversation(
   win: Window,
   channelId: string,
   client: IPublicClientApplication,
+  business: boolean,
 ): Promise<PickedItem[] | null> {
   return new Promise((resolve, reject) => {
     let port: MessagePort | null = null;
@@ -172,7 +221,7 @@ function conversation(
       const command = message.data;
       switch (command.command) {
         case 'authenticate': {
-          const fresh = await token(client, scopesFor(command.resource));
+          const fresh = await token(client, pickerScopes(business, command.resource));
           port.postMessage({
             type: 'result',
             id: message.id,
