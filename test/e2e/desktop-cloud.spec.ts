@@ -322,6 +322,7 @@ test('connects Dropbox, picks two files in the browse panel beside a local one; 
   await expect(crumbs.getByRole('button', { name: 'Dropbox' })).toBeVisible();
   await expect(table.getByRole('row', { name: /keynote-opening-final\.mov/ })).toContainText('3 MB');
   await expect(table.getByRole('row', { name: /keynote-opening-final\.mov/ })).toContainText('2027');
+  await shots(page, 'browse-folder', dialog);
   // Ticked from the keyboard.
   await dialog.getByRole('checkbox', { name: 'keynote-opening-final.mov' }).focus();
   await page.keyboard.press('Space');

@@ -1,6 +1,8 @@
 /**
  * HTTP to the providers' REST APIs (browse, search, revoke) over got with the engine's agents (keep-alive,
- * HTTP(S)_PROXY), no retries of its own (a browse is retried by the user), and one reading of errors.
+ * HTTP(S)_PROXY), and one reading of errors. The only retry is of a request whose kept-alive connection
+ * the server had just closed (ECONNRESET, 'socket hang up'), which in practice never reached it: browse,
+ * search and revoke may be sent again (token requests are not); anything else is retried by the user.
  */
 import got from 'got';
 import type { Got, OptionsOfTextResponseBody } from 'got';
@@ -11,7 +13,13 @@ export function providerHttp(): Got {
   return got.extend({
     agent: createAgents(),
     throwHttpErrors: false,
-    retry: { limit: 0 },
+    retry: {
+      limit: 1,
+      methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      statusCodes: [],
+      errorCodes: ['ECONNRESET'],
+      calculateDelay: ({ attemptCount, error }) => (attemptCount <= 1 && error.code === 'ECONNRESET' ? 1 : 0),
+    },
     responseType: 'text',
     timeout: { connect: 10_000, socket: 30_000, response: 30_000 },
     headers: { 'user-agent': 'av-upload (desktop engine)', accept: 'application/json' },
@@ -69,7 +77,8 @@ export async function tokenRequest(
 ): Promise<Record<string, unknown>> {
   let res;
   try {
-    res = await http.post(url, { form });
+    // Never sent twice: Box's refresh tokens are single use, and a refresh that did arrive would burn it.
+    res = await http.post(url, { form, retry: { limit: 0 } });
   } catch (error) {
     throw new CloudAccountError(
       'provider_error',
