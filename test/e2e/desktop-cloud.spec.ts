@@ -44,7 +44,7 @@ interface StandInItem {
   modified?: string;
 }
 interface AuthStandIn {
-  items: Record<string, StandInItem[]>;
+  items: Record<'google-drive' | 'dropbox' | 'box' | 'onedrive', StandInItem[]>;
   deny: boolean;
   revoked: string[];
   env(): Record<string, string>;
