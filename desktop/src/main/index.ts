@@ -227,6 +227,8 @@ if (!app.requestSingleInstanceLock()) {
       loopbackPort: Number.isInteger(oauthPort) && oauthPort > 0 ? oauthPort : undefined,
       // The address is the provider's sign-in page built from its settings (config.ts), never the window's.
       openBrowser: (url, provider) => {
+        // Reviewed (electronegativity OPEN_EXTERNAL): a web address only, whatever a setting says.
+        if (!/^https?:\/\//i.test(url)) throw new Error(`Not a sign-in page: ${url}`);
         log.write('info', 'cloud sign-in opened in the browser', { provider });
         return shell.openExternal(url);
       },
