@@ -4,11 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sessionCookieName } from '../src/modules/accounts/index.js';
 import { createSession } from '../src/modules/accounts/sessions.js';
 import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
+import { REFUND_KEY_REUSED, REFUND_TOO_LARGE } from '../src/modules/orders/index.js';
 import {
   CSV_COLUMNS,
   IMAGE_NOT_AN_IMAGE,
-  REFUND_KEY_REUSED,
-  REFUND_TOO_LARGE,
   STORE_HAS_ORDERS,
   STORE_ID_TAKEN,
 } from '../src/modules/staff/index.js';

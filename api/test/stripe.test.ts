@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSecret, sealSecret, SecretBoxError } from '../src/adapters/payments/index.js';
 import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
-import { NO_CONFIRMATION_ADDRESS } from '../src/modules/staff/orders.js';
+import { NO_CONFIRMATION_ADDRESS } from '../src/modules/staff/resend-confirmation.js';
 import { BAD_EVENT, BAD_SIGNATURE, CONFIRMATION_PATTERN } from '../src/modules/store/index.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';

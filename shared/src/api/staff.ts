@@ -1,4 +1,4 @@
-import type { StoreSummary } from './store.js';
+import type { OrderStatus, StoreSummary } from './store.js';
 
 /**
  * What the staff calls answer (docs/api.md 'Staff'), typed once for the API and the staff pages.
@@ -54,13 +54,6 @@ export interface AuditEntry {
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
 }
-
-/**
- * An order's life (SPEC §3 order status): settled means paid, partially refunded or refunded.
- * `needs_review`: the provider captured an amount other than the order's total; unpaid, held for staff.
- */
-export type OrderStatus =
-  'pending' | 'paid' | 'failed' | 'refunded' | 'partially_refunded' | 'canceled' | 'needs_review';
 
 /** A store named in an order or a pull sheet. */
 export interface StoreRef {

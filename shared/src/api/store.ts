@@ -3,7 +3,16 @@
  * pages read them, so both sides compile against the one definition.
  */
 
+import type { OrderCustomerInfo } from '../schemas/order.js';
+
 export type PaymentGatewayKind = 'stripe' | 'test-gateway';
+
+/**
+ * An order's life (SPEC §3 order status): settled means paid, partially refunded or refunded.
+ * `needs_review`: the provider captured an amount other than the order's total; unpaid, held for staff.
+ */
+export type OrderStatus =
+  'pending' | 'paid' | 'failed' | 'refunded' | 'partially_refunded' | 'canceled' | 'needs_review';
 
 /** A product as SPEC §3 shapes it (shared productSchema), priced for one store. */
 export interface PublicProduct {
@@ -44,4 +53,69 @@ export interface PublicStore extends StoreSummary {
   /** Stripe's publishable key, when the store takes payments through Stripe. */
   publicKey?: string;
   products: PublicProduct[];
+}
+
+/** What a cart line asks for: a product and how many; the server prices it. */
+export interface CartRequestLine {
+  productId: number;
+  count: number;
+}
+
+/** A cart line priced by the server; amounts in cents. */
+export interface PricedLine {
+  productId: number;
+  name: string;
+  unitAmount: number;
+  quantity: number;
+  lineTotal: number;
+}
+
+/** The amounts and lines a browser shows; the same numbers the e-mail and invoice will carry. */
+export interface OrderAmounts {
+  currency: string;
+  subtotal: number;
+  discount: number;
+  fee: number;
+  total: number;
+  earlyBird: boolean;
+  lines: PricedLine[];
+}
+
+/** The answer to creating an order with its payment intent. */
+export interface CreatedIntent extends OrderAmounts {
+  orderId: string;
+  /** Lets this browser update, pay and read the order; shown once, stored only as a hash. */
+  token: string;
+  clientSecret: string;
+  intentID: string;
+  gateway: PaymentGatewayKind;
+  publicKey?: string;
+}
+
+/** The answer to submitting the cart and the customer info. */
+export interface UpdatedIntent extends OrderAmounts {
+  orderId: string;
+  clientSecret: string;
+  intentID: string;
+}
+
+/** SPEC §3 'Payment intent': the payment response holds an intent with an amount; the number is held apart. */
+export interface PaymentResult {
+  orderId: string;
+  status: OrderStatus;
+  /** Set once the order is paid. */
+  confirmation: string | null;
+  paymentIntent: { id: string; amount: number; currency: string; status: string };
+}
+
+/** The confirmation page's data, fetched by order id and token so that a reload keeps the page. */
+export interface OrderReceipt extends OrderAmounts {
+  id: string;
+  status: OrderStatus;
+  confirmation: string | null;
+  paidAt: string | null;
+  email: string;
+  card: string | null;
+  customer: OrderCustomerInfo | Record<string, never>;
+  store: Pick<PublicStore, 'store_id' | 'name' | 'image' | 'start_date' | 'end_date' | 'store_text'>;
 }

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { CARD_MESSAGES, cardBrand, luhnValid } from '@avp/shared';
 import type {
   CardInput,
   CardSummary,
@@ -18,16 +19,7 @@ import type {
  * SESSION_SECRET, so any process can check a secret it did not issue.
  */
 
-/** Stripe's texts for malformed card input (shown under the card form). */
-export const CARD_MESSAGES = {
-  numberIncomplete: 'Your card number is incomplete.',
-  numberInvalid: 'Your card number is invalid.',
-  expiryIncomplete: "Your card's expiration date is incomplete.",
-  expiryMonthInvalid: "Your card's expiration month is invalid.",
-  expiryPastYear: "Your card's expiration year is in the past.",
-  expiryPast: "Your card's expiration date is in the past.",
-  cvcIncomplete: "Your card's security code is incomplete.",
-} as const;
+export { CARD_MESSAGES };
 
 interface TestCard {
   outcome: 'succeeded' | { code: string; message: string };
@@ -57,27 +49,6 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = {
 /** Any other well-formed number: what Stripe answers in test mode for a real card. */
 export const NON_TEST_CARD_MESSAGE =
   'Your card was declined. Your request was in test mode, but used a non test card. For a list of valid test cards, visit: https://stripe.com/docs/testing.';
-
-export function cardBrand(digits: string): string {
-  if (/^4/.test(digits)) return 'visa';
-  if (/^(5[1-5]|2(2[2-9][1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720))/.test(digits)) return 'mastercard';
-  if (/^3[47]/.test(digits)) return 'amex';
-  if (/^(6011|65|64[4-9])/.test(digits)) return 'discover';
-  return 'unknown';
-}
-
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 type CardCheck = { ok: true; digits: string; card: CardSummary } | Extract<ChargeOutcome, { ok: false }>;
 

@@ -1,13 +1,7 @@
-import type { UserRole } from '../../db/models/index.js';
+import type { SessionUser } from '@avp/shared';
 
 /** Who is signed in: what `loadSession` puts on `req.user`. */
-export interface SessionUser {
-  id: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  role: UserRole;
-}
+export type { SessionUser };
 
 /** The session row behind `req.user`. */
 export interface AuthSession {

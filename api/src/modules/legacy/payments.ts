@@ -7,8 +7,9 @@ import { AppError } from '../../http/errors.js';
 import { rateLimit } from '../../http/rate-limit.js';
 import { requireStaff } from '../accounts/index.js';
 import { actorOf, recordChange } from '../staff/index.js';
-import { confirmPayment, CONFIRMATION_PATTERN, createIntent, updateIntent } from '../store/index.js';
-import type { CreatedIntent, UpdatedIntent } from '../store/index.js';
+import { confirmPayment, createIntent, updateIntent } from '../orders/index.js';
+import type { CreatedIntent, UpdatedIntent } from '../orders/index.js';
+import { CONFIRMATION_PATTERN } from '../store/index.js';
 import { legacyErrorFields } from './http.js';
 import type { LegacyDeps } from './routes.js';
 

@@ -3,8 +3,8 @@ import type { CardSummary } from '../../adapters/payments/index.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type { Logger } from '../../logger.js';
-import { newConfirmationNumber } from './confirmation-number.js';
-import { enqueueConfirmationMail } from './confirmation-mail.js';
+import { newConfirmationNumber } from '../store/confirmation-number.js';
+import { enqueueConfirmationMail } from '../store/confirmation-mail.js';
 import type { Transaction } from 'sequelize';
 import type { OrderInstance } from '../../db/models/index.js';
 

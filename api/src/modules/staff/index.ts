@@ -1,5 +1,5 @@
 /**
- * The staff screens' API (issue 7): the store manager of SPEC §2 '/manage_order_forms', products and
+ * The staff screens' API: the store manager of SPEC §2 '/manage_order_forms', products and
  * per-store prices, orders (list, detail, CSV, pull sheet, refunds, resending the confirmation) and the
  * audit log. Every route is staff-only. `staffMediaRoutes` serves the images staff upload.
  */
@@ -17,6 +17,6 @@ export {
   STORE_NOT_FOUND_STAFF,
   updateStore,
 } from './stores.js';
-export { CSV_COLUMNS, REFUND_TOO_LARGE, REFUND_KEY_REUSED, ORDER_NOT_REFUNDABLE } from './orders.js';
+export { CSV_COLUMNS } from './orders-csv.js';
 export { actorOf, listAudit, recordChange } from './audit.js';
 export type { Actor, StaffAction } from './audit.js';

@@ -16,7 +16,12 @@ import {
   updateProduct,
 } from './catalogue.js';
 import { IMAGE_TOO_LARGE, imageBody, listStoreImages, saveProductImage, saveStoreImage } from './media.js';
-import { listOrders, orderDetail, ordersCsv, pullSheet, refundOrder, resendConfirmation } from './orders.js';
+import { refundOrder } from '../orders/index.js';
+import { orderDetail } from './order-detail.js';
+import { listOrders } from './order-list.js';
+import { ordersCsv } from './orders-csv.js';
+import { pullSheet } from './pull-sheet.js';
+import { resendConfirmation } from './resend-confirmation.js';
 import {
   createStore,
   deleteStore,

@@ -2,8 +2,14 @@ import express from 'express';
 import type { Request, Router } from 'express';
 import type { Database } from '../../db/index.js';
 import { getPublicStore, listStores, storeExists } from './catalogue.js';
-import { confirmPayment, createIntent, getOrderReceipt, payWithTestCard, updateIntent } from './orders.js';
-import type { OrderDeps } from './orders.js';
+import {
+  confirmPayment,
+  createIntent,
+  getOrderReceipt,
+  payWithTestCard,
+  updateIntent,
+} from '../orders/index.js';
+import type { OrderDeps } from '../orders/index.js';
 import { handleStripeWebhook } from './webhook.js';
 
 /** The header that carries an order's access token (not Authorization, which names a session). */

@@ -4,9 +4,8 @@ import { z } from 'zod';
 import { paymentGatewayFor, verifyWebhook } from '../../adapters/payments/index.js';
 import type { CardSummary } from '../../adapters/payments/index.js';
 import { AppError } from '../../http/errors.js';
-import type { OrderDeps } from './orders.js';
-import { markPaid } from './paid.js';
-import type { MarkPaidOutcome } from './paid.js';
+import { markPaid } from '../orders/index.js';
+import type { MarkPaidOutcome, OrderDeps } from '../orders/index.js';
 
 /**
  * Stripe's webhook (DESIGN 'Payments'): the signature is checked on the exact bytes received, then

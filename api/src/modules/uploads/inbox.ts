@@ -1,3 +1,4 @@
+import { isUuid } from '@avp/shared';
 import type { InboxSubmission } from '@avp/shared';
 import { Op } from 'sequelize';
 import type { WhereOptions } from 'sequelize';
@@ -6,8 +7,6 @@ import type { Database } from '../../db/index.js';
 import type { SubmissionAttributes, SubmissionInstance } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
 import { FILE_NOT_FOUND, importsOf, SUBMISSION_NOT_FOUND, toFileInfo, toSubmissionInfo } from './service.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const inboxQuerySchema = z.object({
   form_type: z.enum(['creative', 'event', 'sponsor']).optional(),
@@ -82,9 +81,7 @@ export async function markHandled(
   input: unknown,
 ): Promise<{ id: string; handledAt: string | null }> {
   const { handled } = z.object({ handled: z.boolean() }).parse(input);
-  const row = UUID.test(id)
-    ? await db.models.Submission.findOne({ where: { id, status: 'submitted' } })
-    : null;
+  const row = isUuid(id) ? await db.models.Submission.findOne({ where: { id, status: 'submitted' } }) : null;
   if (!row) throw new AppError(404, 'not_found', SUBMISSION_NOT_FOUND);
   const before = row.handledAt?.toISOString() ?? null;
   await db.sequelize.transaction(async (transaction) => {
@@ -108,7 +105,7 @@ export async function markHandled(
 
 /** A complete file of a sent submission, for download. */
 export async function inboxFile(db: Database, fileId: string) {
-  const file = UUID.test(fileId) ? await db.models.SubmissionFile.findByPk(fileId) : null;
+  const file = isUuid(fileId) ? await db.models.SubmissionFile.findByPk(fileId) : null;
   if (!file || file.status !== 'complete') throw new AppError(404, 'not_found', FILE_NOT_FOUND);
   return file;
 }

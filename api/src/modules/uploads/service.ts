@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import {
   createSubmissionSchema,
   formatBytes,
+  isUuid,
   missingParts,
   partRange,
   planUpload,
@@ -44,8 +45,6 @@ export interface UploadsDeps {
 
 export const SUBMISSION_NOT_FOUND = 'No such submission.';
 export const FILE_NOT_FOUND = 'No such file.';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Where a file's bytes live: built from server ids only, never from the user's file name. */
 export function storageKey(submissionId: string, fileId: string): string {
@@ -120,7 +119,7 @@ export async function ownSubmission(
   user: SessionUser,
   id: string,
 ): Promise<SubmissionInstance> {
-  const submission = UUID.test(id)
+  const submission = isUuid(id)
     ? await db.models.Submission.findOne({ where: { id, userId: user.id } })
     : null;
   if (!submission) throw new AppError(404, 'not_found', SUBMISSION_NOT_FOUND);
@@ -139,7 +138,7 @@ export async function ownFile(
   user: SessionUser,
   fileId: string,
 ): Promise<{ file: SubmissionFileInstance; submission: SubmissionInstance }> {
-  const file = UUID.test(fileId) ? await db.models.SubmissionFile.findByPk(fileId) : null;
+  const file = isUuid(fileId) ? await db.models.SubmissionFile.findByPk(fileId) : null;
   const submission = file
     ? await db.models.Submission.findOne({ where: { id: file.submissionId, userId: user.id } })
     : null;

@@ -1,0 +1,103 @@
+import { Op } from 'sequelize';
+import type { OrderLineInstance } from '../../db/models/index.js';
+import { customerOf, findOrders, orderQuerySchema, text } from './order-query.js';
+import type { StaffOrderDeps } from './order-query.js';
+
+/** The warehouse export of the orders a query finds: one row per order line. */
+
+export const CSV_COLUMNS = [
+  'confirmation',
+  'order_id',
+  'status',
+  'store_id',
+  'store_name',
+  'placed_at',
+  'paid_at',
+  'company',
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'onsite_name',
+  'onsite_phone',
+  'booth',
+  'room',
+  'delivery_date',
+  'delivery_time',
+  'pickup_date',
+  'pickup_time',
+  'product_id',
+  'product',
+  'quantity',
+  'unit_price',
+  'line_total',
+  'order_total',
+  'refunded',
+] as const;
+
+/** Quotes a cell; text that a spreadsheet would run as a formula is prefixed with an apostrophe. */
+export function csvCell(value: string | number | null): string {
+  if (value === null) return '';
+  let out = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(out)) out = `'${out}`;
+  return /[",\r\n]/.test(out) || out !== out.trim() ? `"${out.replace(/"/g, '""')}"` : out;
+}
+
+const money = (cents: number) => (cents / 100).toFixed(2);
+
+/** The warehouse export: one row per order line, the order's columns repeated on each. */
+export async function ordersCsv(
+  deps: Pick<StaffOrderDeps, 'config' | 'db'>,
+  rawQuery: unknown,
+): Promise<string> {
+  const query = orderQuerySchema.parse(rawQuery ?? {});
+  const found = await findOrders(deps, query);
+  const ids = found.map(({ order }) => order.id);
+  const lines =
+    ids.length === 0
+      ? []
+      : await deps.db.models.OrderLine.findAll({
+          where: { orderId: { [Op.in]: ids } },
+          order: [['id', 'ASC']],
+        });
+  const byOrder = new Map<string, OrderLineInstance[]>();
+  for (const line of lines) byOrder.set(line.orderId, [...(byOrder.get(line.orderId) ?? []), line]);
+  const rows = [CSV_COLUMNS.join(',')];
+  // Oldest first: the order the warehouse works in.
+  for (const { order, store } of [...found].reverse()) {
+    const c = customerOf(order);
+    for (const line of byOrder.get(order.id) ?? []) {
+      const cells: (string | number | null)[] = [
+        order.confirmation,
+        order.id,
+        order.status,
+        store.storeId,
+        store.name,
+        order.createdAt.toISOString(),
+        order.paidAt?.toISOString() ?? null,
+        text(c, 'company'),
+        text(c, 'firstName'),
+        text(c, 'lastName'),
+        order.email,
+        text(c, 'phone'),
+        `${text(c, 'onsiteFirstName')} ${text(c, 'onsiteLastName')}`.trim(),
+        text(c, 'onsitePhone'),
+        text(c, 'booth'),
+        text(c, 'room'),
+        text(c, 'deliveryDate'),
+        text(c, 'deliveryTime'),
+        text(c, 'pickupDate'),
+        text(c, 'pickupTime'),
+        line.productId,
+        line.name,
+        line.quantity,
+        money(line.unitAmount),
+        money(line.lineTotal),
+        money(order.total),
+        money(order.refundedAmount),
+      ];
+      rows.push(cells.map(csvCell).join(','));
+    }
+  }
+  return `${rows.join('\r\n')}\r\n`;
+}
