@@ -8,6 +8,7 @@ import { CloudCallbackPage } from '../features/uploads';
 import { SessionProvider } from '../lib/session';
 import { SiteLayout } from './layout/SiteLayout';
 import { NotFoundPage } from './NotFoundPage';
+import { QueryProvider } from './QueryProvider';
 import { ScrollToTop } from './ScrollToTop';
 
 /** The widget kit showcase (/ui) exists only in development and in builds made with VITE_UI_SHOWCASE=true. */
@@ -19,28 +20,30 @@ const UiShowcase =
 /** The route table. Server-side, `isKnownRoute` in shared/routes.ts decides 200 or 404 for the same paths. */
 export function App() {
   return (
-    <SessionProvider>
-      <ScrollToTop />
-      <Routes>
-        {UiShowcase ? (
-          <Route
-            path="ui"
-            element={
-              <Suspense fallback={null}>
-                <UiShowcase />
-              </Suspense>
-            }
-          />
-        ) : null}
-        <Route path="client/cloud-callback" element={<CloudCallbackPage />} />
-        <Route element={<SiteLayout />}>
-          {marketingRoutes}
-          {accountRoutes}
-          {storeRoutes}
-          {adminRoutes}
-          <Route path="*" element={<NotFoundPage />} />
-        </Route>
-      </Routes>
-    </SessionProvider>
+    <QueryProvider>
+      <SessionProvider>
+        <ScrollToTop />
+        <Routes>
+          {UiShowcase ? (
+            <Route
+              path="ui"
+              element={
+                <Suspense fallback={null}>
+                  <UiShowcase />
+                </Suspense>
+              }
+            />
+          ) : null}
+          <Route path="client/cloud-callback" element={<CloudCallbackPage />} />
+          <Route element={<SiteLayout />}>
+            {marketingRoutes}
+            {accountRoutes}
+            {storeRoutes}
+            {adminRoutes}
+            <Route path="*" element={<NotFoundPage />} />
+          </Route>
+        </Routes>
+      </SessionProvider>
+    </QueryProvider>
   );
 }

@@ -1,7 +1,8 @@
 /**
- * JSON calls to our own API. Every error becomes an ApiError carrying the server's
- * `{ error: { code, message, fields } }`, so a form can show the server's own text (DESIGN deviation 5:
- * errors are shown, not swallowed); a network failure becomes one with code 'network'.
+ * The web app's one HTTP client for our own API. Every error becomes an ApiError carrying the server's
+ * `{ error: { code, message, fields } }` (or the legacy calls' `{ error: text, code, fields }`), so a form
+ * can show the server's own text (DESIGN deviation 5: errors are shown, not swallowed); a network failure
+ * becomes one with status 0 and code 'network'.
  */
 
 export const NETWORK_ERROR = 'Could not reach the server. Please check your connection and try again.';
@@ -18,35 +19,43 @@ export class ApiError extends Error {
   }
 }
 
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
 interface ErrorBody {
-  error?: { code?: unknown; message?: unknown; fields?: unknown };
+  error?: string | { code?: unknown; message?: unknown; fields?: unknown };
+  code?: unknown;
+  fields?: unknown;
+}
+
+function fieldsOf(value: unknown): Record<string, string> | undefined {
+  return value && typeof value === 'object' ? (value as Record<string, string>) : undefined;
 }
 
 function errorFrom(status: number, body: unknown): ApiError {
-  const error = (body as ErrorBody | null)?.error;
-  const message = typeof error?.message === 'string' ? error.message : `The server answered ${status}.`;
+  const answer = (body ?? {}) as ErrorBody;
+  const fallback = `The server answered ${status}.`;
+  // The spec's original /api/*.php calls put the text in `error` and the code beside it.
+  if (typeof answer.error === 'string') {
+    const code = typeof answer.code === 'string' ? answer.code : 'http_error';
+    return new ApiError(status, code, answer.error, fieldsOf(answer.fields));
+  }
+  const error = answer.error;
+  const message = typeof error?.message === 'string' ? error.message : fallback;
   const code = typeof error?.code === 'string' ? error.code : 'http_error';
-  const fields =
-    error?.fields && typeof error.fields === 'object' ? (error.fields as Record<string, string>) : undefined;
-  return new ApiError(status, code, message, fields);
+  return new ApiError(status, code, message, fieldsOf(error?.fields));
 }
 
-export async function apiRequest<T>(
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-  path: string,
-  body?: unknown,
-): Promise<T> {
+export interface RequestOptions {
+  /** Extra headers, such as the store's order token. */
+  headers?: Record<string, string>;
+  /** Cancels the call: a query whose answer is no longer wanted stops waiting for it. */
+  signal?: AbortSignal;
+}
+
+async function send<T>(path: string, init: RequestInit): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, {
-      method,
-      credentials: 'same-origin',
-      headers: {
-        Accept: 'application/json',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    res = await fetch(path, { credentials: 'same-origin', ...init });
   } catch {
     throw new ApiError(0, 'network', NETWORK_ERROR);
   }
@@ -59,6 +68,34 @@ export async function apiRequest<T>(
   }
   if (!res.ok) throw errorFrom(res.status, parsed);
   return parsed as T;
+}
+
+/** A JSON call: the body, when given, is sent as JSON. */
+export function apiRequest<T>(
+  method: HttpMethod,
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  return send<T>(path, {
+    method,
+    headers: {
+      Accept: 'application/json',
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...options.headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: options.signal,
+  });
+}
+
+/** Sends a file as raw bytes under its own Content-Type; the answer is JSON. */
+export function apiUpload<T>(path: string, file: File): Promise<T> {
+  return send<T>(path, {
+    method: 'POST',
+    headers: { 'Content-Type': file.type || 'application/octet-stream', Accept: 'application/json' },
+    body: file,
+  });
 }
 
 /** The text to show for any failure of a call. */

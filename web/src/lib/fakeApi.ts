@@ -12,7 +12,8 @@ export interface FakeCall {
 }
 
 export type FakeAnswer = { status: number; body?: unknown } | undefined;
-export type FakeRoute = (call: FakeCall) => FakeAnswer;
+/** An answer, or a promise of one to answer later (to put answers out of order). */
+export type FakeRoute = (call: FakeCall) => FakeAnswer | Promise<FakeAnswer>;
 
 /** Installs a fetch that answers from `route` (404 when it returns undefined) and records every call. */
 export function fakeApi(route: FakeRoute): { calls: FakeCall[]; restore(): void } {
@@ -23,7 +24,7 @@ export function fakeApi(route: FakeRoute): { calls: FakeCall[]; restore(): void 
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     const call = { method, path, body };
     calls.push(call);
-    const answer = route(call) ?? {
+    const answer = (await route(call)) ?? {
       status: 404,
       body: { error: { code: 'not_found', message: 'no route' } },
     };

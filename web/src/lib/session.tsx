@@ -17,19 +17,13 @@ import {
   SESSION_EXPIRED,
 } from '@avp/shared';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import type { SessionUser, UserRole } from '@avp/shared';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { apiRequest } from './api';
 
-export type Role = 'client' | 'staff';
-
-export interface SessionUser {
-  id: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  role: Role;
-}
+export type { SessionUser };
+export type Role = UserRole;
 
 /** What sign-in, registration and GET /api/session answer when signed in. */
 export interface SignedInBody {

@@ -1,30 +1,25 @@
 /** /staff/audit: every staff change, newest first (who, what, when, before and after), filterable by store. */
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { SelectField } from '../../ui';
-import { staffApi, type AuditEntry, type StaffStore } from './api';
+import { staffApi } from './api';
+import { staffKeys, useStaffStores } from './queries';
 
 const json = (value: Record<string, unknown> | null) => (value ? JSON.stringify(value, null, 1) : '');
 
 export default function AuditPage() {
   useDocumentTitle('Audit log');
-  const [stores, setStores] = useState<StaffStore[]>([]);
+  const stores = useStaffStores().data?.stores ?? [];
   const [store, setStore] = useState('');
-  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  useEffect(() => {
-    void staffApi.stores().then(
-      (a) => setStores(a.stores),
-      () => undefined,
-    );
-  }, []);
-  useEffect(() => {
-    void staffApi.audit(store).then(
-      (a) => setEntries(a.entries),
-      (e: unknown) => setFailure(errorMessage(e)),
-    );
-  }, [store]);
+  const audit = useQuery({
+    queryKey: staffKeys.audit(store),
+    queryFn: ({ signal }) => staffApi.audit(store, signal).then((answer) => answer.entries),
+    placeholderData: (previous) => previous,
+  });
+  const entries = audit.data ?? null;
+  const failure = audit.error ? errorMessage(audit.error) : null;
   const names = new Map(stores.map((s) => [s.id, s.name]));
   return (
     <>

@@ -3,11 +3,14 @@
  * per product from its row, resized by the server) and one store's prices (set, removed, saved together).
  */
 import { formatPrice } from '@avp/shared';
-import { useCallback, useEffect, useState } from 'react';
+import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Button, Checkbox, SelectField, TextAreaField, TextField } from '../../ui';
-import { staffApi, uploadImage, type StaffPrice, type StaffProduct, type StaffStore } from './api';
+import { staffApi, uploadImage, type StaffPrice, type StaffProduct } from './api';
+import { toCents } from './money';
+import { staffKeys, useStaffStores } from './queries';
 
 export default function ProductsPage() {
   useDocumentTitle('Products and prices');
@@ -30,9 +33,18 @@ interface Draft {
 const EMPTY: Draft = { id: null, name: '', description: '', images: [], is_active: true };
 
 function Products() {
-  const [products, setProducts] = useState<StaffProduct[] | null>(null);
+  const queryClient = useQueryClient();
+  const productsQuery = useQuery({
+    queryKey: staffKeys.products,
+    queryFn: () => staffApi.products().then((answer) => answer.products),
+  });
+  const products = productsQuery.data ?? null;
+  // Every product change answers the whole list: it replaces the cached one.
+  const setProducts = (list: StaffProduct[]) => queryClient.setQueryData(staffKeys.products, list);
   const [draft, setDraft] = useState<Draft>(EMPTY);
-  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const [notice, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const message =
+    notice ?? (productsQuery.error ? { error: true, text: errorMessage(productsQuery.error) } : null);
   const [fields, setFields] = useState<Record<string, string>>({});
   const run = (call: Promise<{ products: StaffProduct[] }>, done?: string) =>
     call.then(
@@ -42,7 +54,6 @@ function Products() {
       },
       (error: unknown) => setMessage({ error: true, text: errorMessage(error) }),
     );
-  useEffect(() => void run(staffApi.products()), []);
 
   const edit = (next: Draft) => {
     setFields({});
@@ -264,39 +275,41 @@ function Products() {
   );
 }
 
-/** Dollars as typed ('1,234.50') to cents; null when it is not a price. */
-export function toCents(text: string): number | null {
-  const clean = text.replace(/[$,\s]/g, '');
-  if (!/^\d+(\.\d{1,2})?$/.test(clean)) return null;
-  return Math.round(Number(clean) * 100);
-}
-
 function Prices() {
-  const [stores, setStores] = useState<StaffStore[]>([]);
+  const storesQuery = useStaffStores();
+  const stores = storesQuery.data?.stores ?? [];
   const [storeKey, setStoreKey] = useState('');
-  const [products, setProducts] = useState<StaffProduct[]>([]);
   const [rows, setRows] = useState<Record<number, string>>({});
-  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
-  useEffect(() => {
-    void staffApi.stores().then(
-      (a) => setStores(a.stores),
-      (e: unknown) => setMessage({ error: true, text: errorMessage(e) }),
-    );
-  }, []);
-  const show = useCallback((prices: StaffPrice[]) => {
+  const [notice, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  // The store's prices with the product list they price, asked together so the table appears whole.
+  const pricesQuery = useQuery({
+    queryKey: staffKeys.prices(Number(storeKey)),
+    queryFn:
+      storeKey === ''
+        ? skipToken
+        : () =>
+            Promise.all([staffApi.prices(Number(storeKey)), staffApi.products()]).then(([p, all]) => ({
+              prices: p.prices,
+              products: all.products,
+            })),
+    placeholderData: (previous) => previous,
+  });
+  const products = pricesQuery.data?.products ?? [];
+  const loadError = pricesQuery.error ?? storesQuery.error;
+  const message = notice ?? (loadError ? { error: true, text: errorMessage(loadError) } : null);
+  const show = (prices: StaffPrice[]) => {
     setRows(Object.fromEntries(prices.map((p) => [p.product_id, (p.unit_amount / 100).toFixed(2)])));
-  }, []);
-  useEffect(() => {
-    if (storeKey === '') return;
-    void Promise.all([staffApi.prices(Number(storeKey)), staffApi.products()]).then(
-      ([p, all]) => {
-        setMessage(null);
-        show(p.prices);
-        setProducts(all.products);
-      },
-      (e: unknown) => setMessage({ error: true, text: errorMessage(e) }),
-    );
-  }, [storeKey, show]);
+  };
+  // The editable rows start from each answer that comes in (a store chosen, or asked again).
+  const loaded = pricesQuery.data;
+  const [seeded, setSeeded] = useState(loaded);
+  if (loaded !== seeded) {
+    setSeeded(loaded);
+    if (loaded) {
+      setMessage(null);
+      show(loaded.prices);
+    }
+  }
 
   const save = () => {
     const prices: { product_id: number; unit_amount: number }[] = [];

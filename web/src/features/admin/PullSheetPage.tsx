@@ -1,30 +1,27 @@
 /** /staff/pull-sheet: for a store, per delivery day, the equipment to load and the orders it goes to. */
 import { formatDate } from '@avp/shared';
-import { useEffect, useState } from 'react';
+import { skipToken, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Button, DateInput, SelectField } from '../../ui';
-import { staffApi, type PullSheet, type StaffStore } from './api';
+import { staffApi } from './api';
+import { staffKeys, useStaffStores } from './queries';
 
 export default function PullSheetPage() {
   useDocumentTitle('Pull sheet');
-  const [stores, setStores] = useState<StaffStore[]>([]);
+  const storesQuery = useStaffStores();
+  const stores = storesQuery.data?.stores ?? [];
   const [storeKey, setStoreKey] = useState('');
   const [date, setDate] = useState('');
-  const [sheet, setSheet] = useState<PullSheet | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  useEffect(() => {
-    void staffApi.stores().then(
-      (a) => setStores(a.stores),
-      (e: unknown) => setFailure(errorMessage(e)),
-    );
-  }, []);
-  useEffect(() => {
-    if (storeKey === '') return;
-    void staffApi
-      .pullSheet(Number(storeKey), date)
-      .then(setSheet, (e: unknown) => setFailure(errorMessage(e)));
-  }, [storeKey, date]);
+  const sheetQuery = useQuery({
+    queryKey: staffKeys.pullSheet(Number(storeKey), date),
+    queryFn: storeKey === '' ? skipToken : () => staffApi.pullSheet(Number(storeKey), date),
+    placeholderData: (previous) => previous,
+  });
+  const sheet = sheetQuery.data ?? null;
+  const error = sheetQuery.error ?? storesQuery.error;
+  const failure = error ? errorMessage(error) : null;
   return (
     <>
       <div className="staff-heading">

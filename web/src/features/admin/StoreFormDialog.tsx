@@ -8,7 +8,8 @@
  */
 import { storeFormSchema, type StoreForm, type StoreFormInput } from '@avp/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { ApiError, errorMessage } from '../../lib/api';
@@ -22,6 +23,7 @@ import {
   TextField,
 } from '../../ui';
 import { staffApi, uploadImage, type StaffStore, type StoresAnswer } from './api';
+import { staffKeys } from './queries';
 
 const NO_IMAGE = 'no-image';
 
@@ -102,7 +104,9 @@ function StoreFormBody({ store, stores, onClose, onSaved }: StoreFormDialogProps
   const [failure, setFailure] = useState<string | null>(null);
   const [uploadNote, setUploadNote] = useState<string | null>(null);
   const [copyFrom, setCopyFrom] = useState('');
-  const [images, setImages] = useState<string[] | null>(null);
+  const queryClient = useQueryClient();
+  const imagesQuery = useQuery({ queryKey: staffKeys.storeImages, queryFn: () => staffApi.storeImages() });
+  const images = imagesQuery.data ?? null;
   const { control, handleSubmit, setError, setValue, formState } = useForm<Values, unknown, StoreForm>({
     // The schema's input types the optional image and cut-off as unknown (blank means null); the form holds text.
     resolver: zodResolver(storeFormSchema) as unknown as Resolver<Values, unknown, StoreForm>,
@@ -112,20 +116,9 @@ function StoreFormBody({ store, stores, onClose, onSaved }: StoreFormDialogProps
 
   const image = useWatch({ control, name: 'image' });
 
-  useEffect(() => {
-    let live = true;
-    staffApi.storeImages().then(
-      (names) => {
-        if (live) setImages(names);
-      },
-      (error: unknown) => {
-        if (live) setUploadNote(`The store images could not be listed. ${errorMessage(error)}`);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  const listFailure = imagesQuery.error
+    ? `The store images could not be listed. ${errorMessage(imagesQuery.error)}`
+    : null;
 
   const submit = handleSubmit(async (form) => {
     setFailure(null);
@@ -151,7 +144,9 @@ function StoreFormBody({ store, stores, onClose, onSaved }: StoreFormDialogProps
     setUploadNote(null);
     try {
       const uploaded = await uploadImage<{ image: string }>('/api/staff/store-images', file);
-      setImages((names) => [...(names ?? []), uploaded.image].sort((a, b) => a.localeCompare(b)));
+      queryClient.setQueryData<string[]>(staffKeys.storeImages, (names) =>
+        [...(names ?? []), uploaded.image].sort((a, b) => a.localeCompare(b)),
+      );
       setValue('image', uploaded.image, { shouldDirty: true, shouldValidate: true });
       setUploadNote(`Uploaded as ${uploaded.image}`);
     } catch (error) {
@@ -198,9 +193,9 @@ function StoreFormBody({ store, stores, onClose, onSaved }: StoreFormDialogProps
                 onChange={(e) => void upload(e.target.files?.[0])}
               />
             </label>
-            {uploadNote ? (
+            {(uploadNote ?? listFailure) ? (
               <p className="staff-muted" role="status">
-                {uploadNote}
+                {uploadNote ?? listFailure}
               </p>
             ) : null}
           </div>

@@ -12,11 +12,13 @@ import {
   STORE_LIST_ARCHIVED_TITLE,
   viewArchived,
 } from '@avp/shared';
-import { useCallback, useEffect, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { errorMessage } from '../../lib/api';
 import { Button, Checkbox, ConfirmDialog } from '../../ui';
 import { staffApi, type StaffStore, type StoresAnswer } from './api';
+import { staffKeys, useStaffStores } from './queries';
 import { StoreFormDialog } from './StoreFormDialog';
 
 export const STORE_IMAGE_BASE = '/media/stores/';
@@ -34,35 +36,30 @@ type Pending =
   | null;
 
 export default function StoreManagerPage() {
-  const [stores, setStores] = useState<StaffStore[] | null>(null);
+  const queryClient = useQueryClient();
+  const storesQuery = useStaffStores();
+  const stores = storesQuery.data?.stores ?? null;
   const [archivedView, setArchivedView] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [changeFailure, setChangeFailure] = useState<string | null>(null);
+  const loadFailure = storesQuery.error && !storesQuery.isFetching ? errorMessage(storesQuery.error) : null;
+  const failure = changeFailure ?? loadFailure;
   const title = archivedView ? STORE_LIST_ARCHIVED_TITLE : STORE_LIST_ACTIVE_TITLE;
   useDocumentTitle(title);
 
-  const fetchStores = useCallback(() => {
-    staffApi.stores().then(
-      (answer) => {
-        setFailure(null);
-        setStores(answer.stores);
-      },
-      (error: unknown) => setFailure(errorMessage(error)),
-    );
-  }, []);
-  useEffect(fetchStores, [fetchStores]);
   const load = () => {
-    setFailure(null);
-    fetchStores();
+    setChangeFailure(null);
+    void storesQuery.refetch();
   };
-
-  const apply = (run: () => Promise<StoresAnswer>) => {
-    setFailure(null);
-    run().then(
-      (answer) => setStores(answer.stores),
-      (error: unknown) => setFailure(errorMessage(error)),
-    );
-  };
+  // Every store change answers the whole list (SPEC §7): it replaces the cached one.
+  const setStores = (answer: StoresAnswer) => queryClient.setQueryData(staffKeys.stores, answer);
+  const change = useMutation({
+    mutationFn: (run: () => Promise<StoresAnswer>) => run(),
+    onMutate: () => setChangeFailure(null),
+    onSuccess: setStores,
+    onError: (error) => setChangeFailure(errorMessage(error)),
+  });
+  const apply = (run: () => Promise<StoresAnswer>) => change.mutate(run);
 
   const archivedCount = stores?.filter((s) => s.is_archived).length ?? 0;
   const shown = stores?.filter((s) => s.is_archived === archivedView) ?? [];
@@ -181,7 +178,7 @@ export default function StoreManagerPage() {
           stores={stores ?? []}
           onClose={() => setPending(null)}
           onSaved={(answer) => {
-            setStores(answer.stores);
+            setStores(answer);
             setPending(null);
           }}
         />

@@ -1,5 +1,5 @@
 /** The staff calls (docs/api.md 'Staff'), typed for the staff pages. */
-import { ApiError, apiRequest, NETWORK_ERROR } from '../../lib/api';
+import { apiRequest, apiUpload } from '../../lib/api';
 import type {
   AuditEntry,
   PullSheet,
@@ -58,8 +58,10 @@ export const staffApi = {
     apiRequest<{ prices: StaffPrice[] }>('GET', `/api/staff/stores/${storeKey}/prices`),
   setPrices: (storeKey: number, prices: { product_id: number; unit_amount: number }[]) =>
     apiRequest<{ prices: StaffPrice[] }>('PUT', `/api/staff/stores/${storeKey}/prices`, { prices }),
-  orders: (filters: OrderFilters) =>
-    apiRequest<{ orders: OrderSummary[] }>('GET', `/api/staff/orders${orderQuery(filters)}`),
+  orders: (filters: OrderFilters, signal?: AbortSignal) =>
+    apiRequest<{ orders: OrderSummary[] }>('GET', `/api/staff/orders${orderQuery(filters)}`, undefined, {
+      signal,
+    }),
   order: (id: string) => apiRequest<{ order: OrderDetail }>('GET', `/api/staff/orders/${id}`),
   refund: (id: string, body: { amount: number; reason: string; key: string }) =>
     apiRequest<{ order: OrderDetail; replayed: boolean }>('POST', `/api/staff/orders/${id}/refunds`, body),
@@ -67,21 +69,20 @@ export const staffApi = {
     apiRequest<{ queued: true; to: string }>('POST', `/api/staff/orders/${id}/resend-confirmation`),
   pullSheet: (storeKey: number, date: string) =>
     apiRequest<PullSheet>('GET', `/api/staff/stores/${storeKey}/pull-sheet${date ? `?date=${date}` : ''}`),
-  audit: (store: string) =>
-    apiRequest<{ entries: AuditEntry[] }>('GET', `/api/staff/audit${store ? `?store=${store}` : ''}`),
+  audit: (store: string, signal?: AbortSignal) =>
+    apiRequest<{ entries: AuditEntry[] }>(
+      'GET',
+      `/api/staff/audit${store ? `?store=${store}` : ''}`,
+      undefined,
+      {
+        signal,
+      },
+    ),
 };
 
 /** Sends an image as raw bytes (Content-Type image/…); answers the stored name or URL. */
-export async function uploadImage<T>(path: string, file: File): Promise<T> {
-  const res = await fetch(`${path}?name=${encodeURIComponent(file.name)}`, {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'Content-Type': file.type || 'application/octet-stream', Accept: 'application/json' },
-    body: file,
-  });
-  const body = (await res.json().catch(() => ({}))) as T & { error?: { message?: string } };
-  if (!res.ok) throw new Error(body.error?.message ?? `The server answered ${res.status}.`);
-  return body;
+export function uploadImage<T>(path: string, file: File): Promise<T> {
+  return apiUpload<T>(`${path}?name=${encodeURIComponent(file.name)}`, file);
 }
 
 /** What POST /api/charge.php answers for a card it charged (docs/api.md 'Legacy calls'). */
@@ -96,33 +97,9 @@ export interface PaymentTestResult {
  * The payment test (SPEC §2: 'A payment test page posts a card form to /api/charge.php'). The call is one
  * of the spec's original ones, whose errors read `{ error: text, code, fields }`.
  */
-export async function chargeTestCard(body: {
+export function chargeTestCard(body: {
   card: { number: string; expiry: string; cvc: string };
   amount: number;
 }): Promise<PaymentTestResult> {
-  let res: Response;
-  try {
-    res = await fetch('/api/charge.php', {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiError(0, 'network', NETWORK_ERROR);
-  }
-  const answer = (await res.json().catch(() => ({}))) as Partial<PaymentTestResult> & {
-    error?: unknown;
-    code?: unknown;
-    fields?: Record<string, string>;
-  };
-  if (!res.ok) {
-    throw new ApiError(
-      res.status,
-      typeof answer.code === 'string' ? answer.code : 'http_error',
-      typeof answer.error === 'string' ? answer.error : `The server answered ${res.status}.`,
-      answer.fields,
-    );
-  }
-  return answer as PaymentTestResult;
+  return apiRequest<PaymentTestResult>('POST', '/api/charge.php', body);
 }

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
-import { storeApi, StoreApiError, type StoreData, type StoreSummary } from './api';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { ApiError } from '../../lib/api';
+import { storeApi } from './api';
 
 /**
- * Store data for the order pages. A store seen before renders at once from memory and is fetched again
+ * Store data for the order pages. A store seen before renders at once from the cache and is fetched again
  * in the background (whether it is closed depends on the clock); a failure leaves a message and a retry
  * (DESIGN deviation 5). Callers key their component by store id, so one hook serves one store.
  */
@@ -12,68 +13,35 @@ export type Loaded<T> =
   | { status: 'not-found'; data?: undefined; error?: undefined }
   | { status: 'error'; data?: undefined; error: string };
 
-const stores = new Map<string, StoreData>();
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** A query as the pages show it; a retry under way shows as loading, a failed refresh keeps what is shown. */
+function loadedOf<T>(query: UseQueryResult<T>): Loaded<T> {
+  const failed = query.isError && !query.isFetching ? query.error : null;
+  if (failed instanceof ApiError && failed.status === 404) return { status: 'not-found' };
+  if (query.data !== undefined) return { status: 'ready', data: query.data };
+  if (failed) return { status: 'error', error: messageOf(failed) };
+  return { status: 'loading' };
+}
+
 export function useStoreData(storeId: string) {
-  const [attempt, setAttempt] = useState(0);
-  const [loaded, setLoaded] = useState<Loaded<StoreData>>(() => {
-    const cached = stores.get(storeId);
-    return cached ? { status: 'ready', data: cached } : { status: 'loading' };
+  const query = useQuery({
+    queryKey: ['store', 'data', storeId],
+    queryFn: () => storeApi.getStore(storeId),
+    // Kept for the whole visit, so going back to a store never shows 'loading' again.
+    gcTime: Infinity,
   });
-
-  useEffect(() => {
-    let live = true;
-    storeApi.getStore(storeId).then(
-      (store) => {
-        stores.set(storeId, store);
-        if (live) setLoaded({ status: 'ready', data: store });
-      },
-      (error: unknown) => {
-        if (!live) return;
-        if (error instanceof StoreApiError && error.status === 404) setLoaded({ status: 'not-found' });
-        // A failed refresh of a store already shown keeps showing it.
-        else
-          setLoaded((previous) =>
-            previous.status === 'ready' ? previous : { status: 'error', error: messageOf(error) },
-          );
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [storeId, attempt]);
-
-  const retry = () => {
-    setLoaded((previous) => (previous.status === 'ready' ? previous : { status: 'loading' }));
-    setAttempt((n) => n + 1);
-  };
-  return { ...loaded, retry };
+  return { ...loadedOf(query), retry: () => void query.refetch() };
 }
 
 export function useStoreList() {
-  const [attempt, setAttempt] = useState(0);
-  const [loaded, setLoaded] = useState<Loaded<StoreSummary[]>>({ status: 'loading' });
-  useEffect(() => {
-    let live = true;
-    storeApi.listStores().then(
-      (list) => {
-        if (live) setLoaded({ status: 'ready', data: list });
-      },
-      (error: unknown) => {
-        if (live) setLoaded({ status: 'error', error: messageOf(error) });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [attempt]);
-  const retry = () => {
-    setLoaded({ status: 'loading' });
-    setAttempt((n) => n + 1);
-  };
-  return { ...loaded, retry };
+  const query = useQuery({
+    queryKey: ['store', 'list'],
+    queryFn: () => storeApi.listStores(),
+    // The selector always asks afresh: an open or closed store must not be shown from an old visit.
+    gcTime: 0,
+  });
+  return { ...loadedOf(query), retry: () => void query.refetch() };
 }

@@ -4,7 +4,8 @@ import { Link, Navigate } from 'react-router';
 import { useDocumentTitle } from '../../../lib/useDocumentTitle';
 import '../store.css';
 import { Button } from '../../../ui';
-import { storeApi, StoreApiError, type OrderReceipt } from '../api';
+import { ApiError } from '../../../lib/api';
+import { storeApi, type OrderReceipt } from '../api';
 import { CartSummary } from '../components/CartSummary';
 import { StoreHeader } from '../components/StoreHeader';
 import { usePaymentResult, type PaymentReceiptRef } from '../state';
@@ -67,7 +68,7 @@ function Receipt({ result }: { result: PaymentReceiptRef }) {
         },
         (error: unknown) => {
           if (!live) return;
-          if (error instanceof StoreApiError && error.status === 404) setLoaded({ status: 'not-found' });
+          if (error instanceof ApiError && error.status === 404) setLoaded({ status: 'not-found' });
           else setLoaded({ status: 'error', error: error instanceof Error ? error.message : String(error) });
         },
       );

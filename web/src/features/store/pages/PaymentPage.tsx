@@ -6,11 +6,13 @@ import {
   STORE_CLOSED_TRANSACTION,
 } from '@avp/shared';
 import { Suspense, useEffect, useRef, useState, type RefObject } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { flushSync } from 'react-dom';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { lazyModule } from '../../../lib/lazyModule';
 import { Button, Checkbox } from '../../../ui';
-import { storeApi, StoreApiError, type PaymentResult, type StoreData, type StoredIntent } from '../api';
+import { ApiError } from '../../../lib/api';
+import { storeApi, type PaymentResult, type StoreData, type StoredIntent } from '../api';
 import '../store.css';
 import { CartSummary } from '../components/CartSummary';
 import { StoreFrame } from '../components/StoreFrame';
@@ -74,15 +76,16 @@ function settled(result: PaymentResult): boolean {
 function failureText(error: unknown): { payment?: string; input?: string } {
   if (error instanceof CardInputError) return { input: error.message };
   if (error instanceof PaymentFailure) return { payment: paymentFailed(error.message) };
-  if (error instanceof StoreApiError && error.code === 'store_closed')
+  if (error instanceof ApiError && error.code === 'store_closed')
     return { payment: STORE_CLOSED_TRANSACTION };
-  if (error instanceof StoreApiError && error.code === 'order_frozen') return { payment: error.message };
+  if (error instanceof ApiError && error.code === 'order_frozen') return { payment: error.message };
   // An invalid e-mail (or anything else the server refuses) at payment: SPEC §8.
   return { payment: PAYMENT_SERVER_ERROR };
 }
 
 function Payment({ store }: { store: StoreData }) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const { cart: stored } = useCart(store.store_id);
   const cart = currentCart(store, stored);
@@ -145,7 +148,7 @@ function Payment({ store }: { store: StoreData }) {
       try {
         await storeApi.updateIntent(current, cartRequest(cart), customer);
       } catch (error) {
-        if (error instanceof StoreApiError && error.code === 'order_frozen') {
+        if (error instanceof ApiError && error.code === 'order_frozen') {
           // This order's payment is already under way (another tab, a lost answer): follow it, never pay twice.
           const state = await storeApi.confirm(current);
           if (settled(state)) return succeed(state, current);
@@ -154,7 +157,7 @@ function Payment({ store }: { store: StoreData }) {
         }
         if (!isStaleIntentError(error)) throw error;
         // The kept order was settled or dropped meanwhile: a new one, then the same submit again.
-        current = await renewIntent(store, cart);
+        current = await renewIntent(queryClient, store, cart);
         if (current.gateway !== 'test-gateway') throw error;
         await storeApi.updateIntent(current, cartRequest(cart), customer);
       }
@@ -264,7 +267,7 @@ function PaymentForm({
     );
   }
   if (intentError) {
-    const closed = intentError instanceof StoreApiError && intentError.code === 'store_closed';
+    const closed = intentError instanceof ApiError && intentError.code === 'store_closed';
     return (
       <div className="store-alert store-alert--error" role="alert">
         <p>{closed ? STORE_CLOSED_TRANSACTION : PAYMENT_SERVER_ERROR}</p>

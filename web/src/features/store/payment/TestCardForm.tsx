@@ -1,6 +1,7 @@
 import { useImperativeHandle, useState, type Ref } from 'react';
 import { TextField } from '../../../ui';
-import { storeApi, StoreApiError } from '../api';
+import { ApiError } from '../../../lib/api';
+import { storeApi } from '../api';
 import {
   cardError,
   cardFieldError,
@@ -75,9 +76,9 @@ export function TestCardForm({
         try {
           return await storeApi.payWithTestCard(intent, fields);
         } catch (error) {
-          if (error instanceof StoreApiError && error.status === 402) throw new PaymentFailure(error.message);
+          if (error instanceof ApiError && error.status === 402) throw new PaymentFailure(error.message);
           if (
-            error instanceof StoreApiError &&
+            error instanceof ApiError &&
             error.status === 400 &&
             Object.keys(error.fields).some((f) => f.startsWith('card.'))
           ) {

@@ -1,17 +1,11 @@
 /**
  * The built-in test gateway's card checks in the browser, worded as Stripe's card input words them, so the
  * form can show an error as soon as it is certain. The server checks again (api/src/adapters/payments/
- * test-gateway.ts) and alone decides the outcome of a charge.
+ * test-gateway.ts) with the same shared number checks, and alone decides the outcome of a charge.
  */
-export const CARD_MESSAGES = {
-  numberIncomplete: 'Your card number is incomplete.',
-  numberInvalid: 'Your card number is invalid.',
-  expiryIncomplete: "Your card's expiration date is incomplete.",
-  expiryMonthInvalid: "Your card's expiration month is invalid.",
-  expiryPastYear: "Your card's expiration year is in the past.",
-  expiryPast: "Your card's expiration date is in the past.",
-  cvcIncomplete: "Your card's security code is incomplete.",
-} as const;
+import { CARD_MESSAGES, cardBrand, luhnValid } from '@avp/shared';
+
+export { CARD_MESSAGES };
 
 export interface CardFields {
   number: string;
@@ -26,20 +20,7 @@ function digitsOf(text: string): string {
 }
 
 export function isAmex(number: string): boolean {
-  return /^3[47]/.test(digitsOf(number));
-}
-
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
+  return cardBrand(digitsOf(number)) === 'amex';
 }
 
 /** '4242424242424242' as '4242 4242 4242 4242' (Amex: 4-6-5). */
@@ -78,7 +59,7 @@ export function cardFieldError(
   if (field === 'number') {
     const digits = digitsOf(value);
     const wanted = isAmex(digits) ? 15 : 16;
-    if (digits.length >= wanted) return luhn(digits) ? null : CARD_MESSAGES.numberInvalid;
+    if (digits.length >= wanted) return luhnValid(digits) ? null : CARD_MESSAGES.numberInvalid;
     return complete ? CARD_MESSAGES.numberIncomplete : null;
   }
   if (field === 'expiry') {
