@@ -71,6 +71,8 @@ function watchPopups(context: BrowserContext): { pages: Page[]; urls: Map<Page, 
       p.on('console', (m) => console.log(`[${p.url().slice(0, 60)}] ${m.type()}: ${m.text().slice(0, 400)}`));
       p.on('pageerror', (e) => console.log(`[${p.url().slice(0, 60)}] pageerror: ${e.message}`));
       p.on('request', (r) => console.log(`[req] ${r.method()} ${r.url().slice(0, 140)}`));
+      p.on('framenavigated', (f) => f === p.mainFrame() && console.log(`[nav] ${f.url().slice(0, 100)}`));
+      p.on('close', () => console.log(`[close] ${p.url().slice(0, 100)}`));
       p.on('requestfailed', (r) =>
         console.log(`[failed] ${r.url().slice(0, 140)} ${r.failure()?.errorText}`),
       );
@@ -213,6 +215,9 @@ test('a refused sign-in shows SPEC §8’s text, Cancel in the picker shows noth
   const pickerLoads = standIn.pickerLoads;
   await button.click();
   await expect.poll(() => standIn.pickerLoads).toBe(pickerLoads + 1);
+  await expect
+    .poll(() => popups.pages.find((p) => !p.isClosed() && p.url().startsWith(standIn.pickerUrl)))
+    .toBeTruthy();
   const again = popups.pages.find((p) => !p.isClosed() && p.url().startsWith(standIn.pickerUrl))!;
   const dialogAgain = again.getByRole('dialog', { name: 'OneDrive picker (stand-in)' });
   await dialogAgain.getByRole('checkbox', { name: logo.name }).check();
