@@ -3,9 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { SelectField } from '../../ui';
 import { staffApi } from './api';
 import { staffKeys, useStaffStores } from './queries';
+import { StoreSelect } from './StoreSelect';
 
 const json = (value: Record<string, unknown> | null) => (value ? JSON.stringify(value, null, 1) : '');
 
@@ -25,16 +25,7 @@ export default function AuditPage() {
     <>
       <h1 id="audit-title">Audit log</h1>
       <div className="staff-filters">
-        <SelectField
-          label="Store"
-          value={store}
-          onChange={setStore}
-          placeholder="All stores"
-          options={[
-            { id: '', label: 'All stores' },
-            ...stores.map((s) => ({ id: String(s.id), label: s.name })),
-          ]}
-        />
+        <StoreSelect stores={stores} value={store} onChange={setStore} allStores />
       </div>
       {failure ? (
         <p role="alert" className="staff-error">

@@ -7,10 +7,11 @@ import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { Button, Checkbox, SelectField, TextAreaField, TextField } from '../../ui';
+import { Button, Checkbox, TextAreaField, TextField } from '../../ui';
 import { staffApi, uploadImage, type StaffPrice, type StaffProduct } from './api';
 import { toCents } from './money';
 import { staffKeys, useStaffStores } from './queries';
+import { StoreSelect } from './StoreSelect';
 
 export default function ProductsPage() {
   useDocumentTitle('Products and prices');
@@ -337,13 +338,7 @@ function Prices() {
   return (
     <section aria-labelledby="prices-title" className="staff-panel">
       <h2 id="prices-title">Prices of a store</h2>
-      <SelectField
-        label="Store"
-        value={storeKey}
-        onChange={setStoreKey}
-        placeholder="Choose a store"
-        options={stores.map((s) => ({ id: String(s.id), label: `${s.name} (${s.store_id})` }))}
-      />
+      <StoreSelect stores={stores} value={storeKey} onChange={setStoreKey} />
       {message ? (
         <p
           role={message.error ? 'alert' : 'status'}

@@ -4,9 +4,10 @@ import { skipToken, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { Button, DateInput, SelectField } from '../../ui';
+import { Button, DateInput } from '../../ui';
 import { staffApi } from './api';
 import { staffKeys, useStaffStores } from './queries';
+import { StoreSelect } from './StoreSelect';
 
 export default function PullSheetPage() {
   useDocumentTitle('Pull sheet');
@@ -31,13 +32,7 @@ export default function PullSheetPage() {
         </Button>
       </div>
       <div className="staff-filters">
-        <SelectField
-          label="Store"
-          value={storeKey}
-          onChange={setStoreKey}
-          placeholder="Choose a store"
-          options={stores.map((s) => ({ id: String(s.id), label: `${s.name} (${s.store_id})` }))}
-        />
+        <StoreSelect stores={stores} value={storeKey} onChange={setStoreKey} />
         <DateInput label="Delivery day" value={date} onChange={setDate} description="Blank: every day" />
       </div>
       {failure ? (

@@ -24,6 +24,7 @@ import {
 } from '../../ui';
 import { staffApi, uploadImage, type StaffStore, type StoresAnswer } from './api';
 import { staffKeys } from './queries';
+import { StoreSelect } from './StoreSelect';
 
 const NO_IMAGE = 'no-image';
 
@@ -230,12 +231,12 @@ function StoreFormBody({ store, stores, onClose, onSaved }: StoreFormDialogProps
           </div>
           {store ? null : (
             <div className="staff-form__wide">
-              <SelectField
+              <StoreSelect
+                stores={stores}
                 label="Copy the price list of"
                 value={copyFrom}
                 onChange={setCopyFrom}
                 placeholder="No prices yet"
-                options={stores.map((s) => ({ id: String(s.id), label: `${s.name} (${s.store_id})` }))}
               />
             </div>
           )}

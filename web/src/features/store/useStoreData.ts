@@ -18,7 +18,7 @@ function messageOf(error: unknown): string {
 }
 
 /** A query as the pages show it; a retry under way shows as loading, a failed refresh keeps what is shown. */
-function loadedOf<T>(query: UseQueryResult<T>): Loaded<T> {
+export function loadedOf<T>(query: UseQueryResult<T>): Loaded<T> {
   const failed = query.isError && !query.isFetching ? query.error : null;
   if (failed instanceof ApiError && failed.status === 404) return { status: 'not-found' };
   if (query.data !== undefined) return { status: 'ready', data: query.data };
@@ -26,13 +26,18 @@ function loadedOf<T>(query: UseQueryResult<T>): Loaded<T> {
   return { status: 'loading' };
 }
 
-export function useStoreData(storeId: string) {
-  const query = useQuery({
+/** One store's public data; the order pages and the receipt's pictures share it. */
+export function storeQuery(storeId: string) {
+  return {
     queryKey: ['store', 'data', storeId],
     queryFn: () => storeApi.getStore(storeId),
     // Kept for the whole visit, so going back to a store never shows 'loading' again.
     gcTime: Infinity,
-  });
+  };
+}
+
+export function useStoreData(storeId: string) {
+  const query = useQuery(storeQuery(storeId));
   return { ...loadedOf(query), retry: () => void query.refetch() };
 }
 

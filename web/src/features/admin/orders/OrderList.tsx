@@ -10,6 +10,7 @@ import { errorMessage } from '../../../lib/api';
 import { DateInput, SelectField } from '../../../ui';
 import { orderQuery, staffApi, type OrderFilters } from '../api';
 import { staffKeys, useStaffStores } from '../queries';
+import { StoreSelect } from '../StoreSelect';
 
 const STATUSES = [
   { id: 'settled', label: 'Paid (incl. refunded)' },
@@ -47,16 +48,7 @@ export function OrderList() {
         </a>
       </div>
       <div className="staff-filters">
-        <SelectField
-          label="Store"
-          value={filters.store}
-          onChange={set('store')}
-          placeholder="All stores"
-          options={[
-            { id: '', label: 'All stores' },
-            ...stores.map((s) => ({ id: String(s.id), label: s.name })),
-          ]}
-        />
+        <StoreSelect stores={stores} value={filters.store} onChange={set('store')} allStores />
         <SelectField label="Status" value={filters.status} onChange={set('status')} options={STATUSES} />
         <DateInput label="Placed from" value={filters.from} onChange={set('from')} />
         <DateInput label="Placed to" value={filters.to} onChange={set('to')} />

@@ -1,15 +1,14 @@
 import { formatPrice } from '@avp/shared';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate } from 'react-router';
 import { useDocumentTitle } from '../../../lib/useDocumentTitle';
 import '../store.css';
 import { Button } from '../../../ui';
-import { ApiError } from '../../../lib/api';
-import { storeApi, type OrderReceipt } from '../api';
+import { storeApi } from '../api';
 import { CartSummary } from '../components/CartSummary';
 import { StoreHeader } from '../components/StoreHeader';
 import { usePaymentResult, type PaymentReceiptRef } from '../state';
-import type { Loaded } from '../useStoreData';
+import { loadedOf, storeQuery } from '../useStoreData';
 
 const POLL_MS = 2_000;
 const POLL_LIMIT = 30;
@@ -29,56 +28,26 @@ export default function ConfirmationPage() {
  * store cannot say). Asked alongside the order, so the receipt appears whole rather than shifting.
  */
 function useProductPictures(storeId: string): ReadonlyMap<number, string> | null {
-  const [pictures, setPictures] = useState<ReadonlyMap<number, string> | null>(null);
-  useEffect(() => {
-    let live = true;
-    storeApi.getStore(storeId).then(
-      (store) => {
-        const entries = store.products.flatMap((p) => (p.images[0] ? [[p.id, p.images[0]] as const] : []));
-        if (live) setPictures(new Map(entries));
-      },
-      () => {
-        if (live) setPictures(new Map());
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [storeId]);
-  return pictures;
+  const { data: store, isError } = useQuery(storeQuery(storeId));
+  if (store)
+    return new Map(store.products.flatMap((p) => (p.images[0] ? [[p.id, p.images[0]] as const] : [])));
+  return isError ? new Map() : null;
 }
 
 function Receipt({ result }: { result: PaymentReceiptRef }) {
   useDocumentTitle('Order confirmation');
-  const [loaded, setLoaded] = useState<Loaded<OrderReceipt>>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+  const query = useQuery({
+    queryKey: ['store', 'order', result.orderId],
+    queryFn: () => storeApi.getOrder(result),
+    // A payment still processing at the provider (some methods take a moment): look again shortly.
+    refetchInterval: (current) =>
+      current.state.data?.status === 'pending' && current.state.dataUpdateCount <= POLL_LIMIT
+        ? POLL_MS
+        : false,
+    gcTime: 0,
+  });
+  const loaded = loadedOf(query);
   const pictures = useProductPictures(result.storeId);
-
-  useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let polls = 0;
-    const load = () => {
-      storeApi.getOrder(result).then(
-        (order) => {
-          if (!live) return;
-          setLoaded({ status: 'ready', data: order });
-          // A payment still processing at the provider (some methods take a moment): look again shortly.
-          if (order.status === 'pending' && polls++ < POLL_LIMIT) timer = setTimeout(load, POLL_MS);
-        },
-        (error: unknown) => {
-          if (!live) return;
-          if (error instanceof ApiError && error.status === 404) setLoaded({ status: 'not-found' });
-          else setLoaded({ status: 'error', error: error instanceof Error ? error.message : String(error) });
-        },
-      );
-    };
-    load();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [result, attempt]);
 
   if (loaded.status === 'loading' || (loaded.status === 'ready' && pictures === null)) {
     return (
@@ -96,7 +65,7 @@ function Receipt({ result }: { result: PaymentReceiptRef }) {
               ? 'This receipt could not be found.'
               : `Your receipt could not be loaded. ${loaded.error}`}
           </p>
-          {loaded.status === 'error' ? <Button onPress={() => setAttempt((n) => n + 1)}>Retry</Button> : null}
+          {loaded.status === 'error' ? <Button onPress={() => void query.refetch()}>Retry</Button> : null}
           <p>
             <Link to="/exhibitor_order">Back to the stores</Link>
           </p>
