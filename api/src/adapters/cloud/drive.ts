@@ -4,6 +4,7 @@ import { drive as driveApi } from '@googleapis/drive';
 import type { Config } from '../../config.js';
 import { checkRange, errorForStatus, networkError } from './errors.js';
 import { providerFetch } from './hosts.js';
+import { nodeBodyOf } from './range-fetch.js';
 import { CloudRefusedError } from './types.js';
 import type { CloudFileFacts, CloudFileRef, CloudSource } from './types.js';
 
@@ -97,7 +98,9 @@ export function createDriveSource(
         );
         checkRange({ status: response.status, headers: asHeaders(response.headers) }, range);
         const body = response.data as unknown;
-        return body instanceof Readable ? body : Readable.fromWeb(body as WebReadableStream<Uint8Array>);
+        if (body instanceof Readable) return body;
+        // The body of our own fetch (providerFetch): its Node stream, without a web stream in between.
+        return nodeBodyOf(body) ?? Readable.fromWeb(body as WebReadableStream<Uint8Array>);
       } catch (error) {
         throw failure(error);
       }

@@ -1,5 +1,6 @@
 import type { CloudProvider } from '@avp/shared';
 import type { Config } from '../../config.js';
+import { isRangeGet, rangeFetch } from './range-fetch.js';
 import { CloudRefusedError } from './types.js';
 
 /**
@@ -65,7 +66,8 @@ const MAX_REDIRECTS = 5;
 /**
  * fetch() that follows redirects itself, only to the provider's hosts. The Authorization header never
  * follows a redirect: the download URLs Box, Graph and Drive redirect to are pre-authenticated, must not
- * receive the client's token, and some refuse a request that carries one.
+ * receive the client's token, and some refuse a request that carries one. A byte download (a GET with a
+ * Range header) goes over node:http (range-fetch.ts), everything else through fetch.
  */
 export async function providerFetch(
   config: HostConfig,
@@ -77,7 +79,9 @@ export async function providerFetch(
   const headers = new Headers(init.headers);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
     assertProviderUrl(config, provider, current);
-    const response = await fetch(current, { ...init, headers, redirect: 'manual' });
+    const response = isRangeGet(init, headers)
+      ? await rangeFetch(current, headers, init.signal)
+      : await fetch(current, { ...init, headers, redirect: 'manual' });
     const location = response.headers.get('location');
     if (response.status < 300 || response.status >= 400 || response.status === 304 || !location) {
       return response;

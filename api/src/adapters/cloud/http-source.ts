@@ -3,6 +3,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { CloudProvider } from '@avp/shared';
 import { checkRange, errorForStatus, networkError } from './errors.js';
 import { providerFetch } from './hosts.js';
+import { nodeBodyOf } from './range-fetch.js';
 import type { HostConfig } from './hosts.js';
 
 /**
@@ -40,7 +41,7 @@ export async function readRange(
     throw error;
   }
   if (!response.body) return Readable.from([]);
-  return Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
+  return nodeBodyOf(response.body) ?? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
 }
 
 /** The size (from Content-Range) and name (from Content-Disposition) of a file behind a direct link. */
