@@ -2,6 +2,10 @@
 // loopback limit measured in the same run:
 //
 //   (a) the limit   a bare node:http server streaming one PUT of the file to disk (as bench:upload's (a))
+//   (d) context   the verified limit for an import: a bare node:http process (no framework, no database)
+//                 fetching the file from the same Drive stand-in with Range requests of the file's part
+//                 size, 2 in flight as ours, hashing every byte with sha-256 in order and writing each
+//                 part at its offset on disk
 //   (e) ours        the real server (api/dist/server.js, SQLite, local storage) copying the file from a
 //                   Drive v3 stand-in (files/{id}?alt=media with Range, a child process of its own serving
 //                   the same file from disk) part by part, hashing as it goes, timed from the import's
@@ -22,6 +26,49 @@ import { DRIVE_STAND_IN } from './drive-stand-in.mjs';
 import { clientToken, startBenchServer } from './server.mjs';
 
 const MIB = 1024 * 1024;
+const PART = 6 * MIB;
+
+/** (d)'s process: on POST /go?from=URL it copies the file as described above and answers its sha-256. */
+const BARE_IMPORTER = `
+  import { createServer, request, Agent } from 'node:http';
+  import { createHash } from 'node:crypto';
+  import { openSync, ftruncateSync, closeSync, createWriteStream, mkdirSync } from 'node:fs';
+  import { pipeline } from 'node:stream/promises';
+  const SIZE = Number(process.env.SIZE), PART = Number(process.env.PART);
+  mkdirSync(process.env.DIR, { recursive: true });
+  const path = process.env.DIR + '/import.bin';
+  const agent = new Agent({ keepAlive: true, maxSockets: 2 });
+  const get = (url, start, end) => new Promise((resolve, reject) => {
+    request(url, { agent, headers: { range: 'bytes=' + start + '-' + end } }, (res) =>
+      res.statusCode === 206 ? resolve(res) : reject(new Error('status ' + res.statusCode))).on('error', reject).end();
+  });
+  createServer(async (req, res) => {
+    if (req.method !== 'POST') { res.end('ok'); return; }
+    const from = new URL(req.url, 'http://x').searchParams.get('from');
+    const fd = openSync(path, 'w'); ftruncateSync(fd, SIZE); closeSync(fd);
+    const hash = createHash('sha256');
+    const parts = Math.ceil(SIZE / PART);
+    // The hash takes parts in order: a part ahead of it keeps its chunks until the one before is in.
+    let hashed = 1; const held = new Map();
+    const feed = (part, chunks) => {
+      held.set(part, chunks);
+      while (held.has(hashed)) { for (const c of held.get(hashed)) hash.update(c); held.delete(hashed); hashed++; }
+    };
+    let next = 1;
+    const lane = async () => {
+      while (next <= parts) {
+        const part = next++;
+        const start = (part - 1) * PART, end = Math.min(SIZE, part * PART) - 1;
+        const body = await get(from, start, end);
+        const chunks = [];
+        body.on('data', (c) => chunks.push(c));
+        await pipeline(body, createWriteStream(path, { flags: 'r+', start }));
+        feed(part, chunks);
+      }
+    };
+    await Promise.all([lane(), lane()]);
+    res.end(hash.digest('hex'));
+  }).listen(Number(process.env.PORT), '127.0.0.1');`;
 const SIZE = Math.max(8, Number(process.env.BENCH_IMPORT_MIB ?? 2048)) * MIB;
 const FILE_ID = 'bench-file';
 
@@ -46,6 +93,27 @@ try {
   const bare = { name: '(a) bare node:http PUT to disk', ...(await measureLoopbackLimit(file, SIZE, work)) };
 
   drive = await startBareServer(DRIVE_STAND_IN, { FILE: file, SIZE: String(SIZE), FILE_ID }, '/ready');
+  const importer = await startBareServer(BARE_IMPORTER, {
+    DIR: join(work, 'bare-import'),
+    SIZE: String(SIZE),
+    PART: String(PART),
+  });
+  let verified;
+  try {
+    verified = {
+      name: '(d) bare import: Range parts from the stand-in, sha-256, to disk',
+      ...(await timeUpload(SIZE, importer, async (url) => {
+        const from = `${drive.url}/drive/v3/files/${FILE_ID}?alt=media`;
+        const res = await fetch(`${url}/go?from=${encodeURIComponent(from)}`, { method: 'POST' });
+        const sha = await res.text();
+        if (sha !== expectedSha) throw new Error(`(d) sha-256 ${sha}, expected ${expectedSha}`);
+        return `${Math.ceil(SIZE / PART)} Range parts, 2 in flight, verified sha-256`;
+      })),
+    };
+  } finally {
+    await importer.stop();
+    rmSync(join(work, 'bare-import'), { recursive: true, force: true });
+  }
   const server = await startBenchServer({
     name: 'import',
     env: { GOOGLE_API_URL: drive.url, GOOGLE_CLIENT_ID: 'bench.apps.googleusercontent.com' },
@@ -90,7 +158,7 @@ try {
     await server.stop();
   }
 
-  const rows = [bare, ours].map((r) => ({
+  const rows = [bare, verified, ours].map((r) => ({
     contestant: r.name,
     'MB/s': r.mbps.toFixed(1),
     'of (a)': (r.mbps / bare.mbps).toFixed(2),
@@ -101,6 +169,7 @@ try {
   }));
   console.log(`\nbench:import, ${(SIZE / MIB).toFixed(0)} MiB`);
   console.table(rows);
+  console.log(`ours / (d), the verified import limit: ${(ours.mbps / verified.mbps).toFixed(2)}`);
   console.log(
     `goal: ours >= 0.8 of (a) and < 100 MB server growth; ours reached ${(ours.mbps / bare.mbps).toFixed(2)} and ${(ours.growth / 1e6).toFixed(1)} MB`,
   );
