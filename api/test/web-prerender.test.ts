@@ -122,12 +122,19 @@ describe('serving prerendered public pages', () => {
     expect(cspDirectives({})['img-src']).not.toContain('https://cdn.example.com');
   });
 
-  it('lets the page POST the token to the OneDrive v8 picker only when OneDrive is configured', () => {
+  it('lets the page frame the OneDrive v8 picker and POST the token to it only when OneDrive is configured', () => {
     const onedrive = cspDirectives({
       ONEDRIVE_CLIENT_ID: 'client',
       ONEDRIVE_PICKER_URL: ['https://onedrive.live.com/picker'],
     });
     expect(onedrive['form-action']).toEqual(["'self'", 'https://onedrive.live.com']);
-    expect(cspDirectives({})['form-action']).toEqual(["'self'"]);
+    expect(onedrive['frame-src']).toContain('https://onedrive.live.com');
+    const none = cspDirectives({});
+    expect(none['form-action']).toEqual(["'self'"]);
+    expect(none['frame-src']).not.toContain('https://onedrive.live.com');
+    // The picker's address is configured but OneDrive is not (no client id): neither is allowed.
+    const unset = cspDirectives({ ONEDRIVE_PICKER_URL: ['https://onedrive.live.com/picker'] });
+    expect(unset['form-action']).toEqual(["'self'"]);
+    expect(unset['frame-src']).not.toContain('https://onedrive.live.com');
   });
 });

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext, FrameLocator, Locator, Page } from '@playwright/test';
+import config from '../playwright.config';
 import { standInFile } from '../support/cloud-standin';
 import { expect, test } from '../support/fixtures';
 import { oneDriveEnv, startOneDriveStandIn, type OneDriveStandIn } from '../support/onedrive-standin';
@@ -10,11 +11,21 @@ import { root, startServerProcess, type ServerProcess } from '../support/server-
  * OneDrive in the portal through the File Picker v8, against the real server with ONEDRIVE_* aimed at a
  * stand-in (test/support/onedrive-standin.ts) of the Microsoft identity authority (https, a certificate
  * made for this run, so the context ignores HTTPS errors), the v8 picker page and Graph: the button shown
- * when configured; one click opening the sign-in popup, then the picker popup that talks to the page over
- * a MessageChannel; the pick joining the file list; the server's import shown running and done; staff
- * finding the file with its checksum and provider. Cancel in the picker is silent; a refused sign-in shows
- * SPEC §8's text.
+ * when configured; one click opening only MSAL's sign-in popup, then the picker in a frame inside a modal
+ * dialog in the page, talking to the page over a MessageChannel; the pick joining the file list; the
+ * server's import shown running and done; staff finding the file with its checksum and provider. Cancel
+ * (the picker's, Escape, the dialog's Close) is silent; a refused sign-in shows SPEC §8's text; a signed-in
+ * user opens no window at all.
+ *
+ * Chromium's popup blocker is on here (Playwright turns it off by default): a click may open one window,
+ * as in a real browser.
  */
+test.use({
+  launchOptions: {
+    ...config.use?.launchOptions,
+    ignoreDefaultArgs: ['--disable-popup-blocking'],
+  },
+});
 
 const PASSWORD = 'Difference Engine 1843';
 const STAFF_PASSWORD = 'Staff passphrase 9';
@@ -61,12 +72,12 @@ async function signIn(page: Page, email: string): Promise<void> {
   await expect(page.getByText('Logged in as Ada Cloud')).toBeVisible();
 }
 
-/** Every window the page opens, in order, with where each has been. */
+/** Every window the test's page opens, in order, with where each has been. */
 function watchPopups(context: BrowserContext): { pages: Page[]; urls: Map<Page, string[]> } {
   const pages: Page[] = [];
   const urls = new Map<Page, string[]>();
+  let first: Page | null = null;
   context.on('page', (p) => {
-    pages.push(p);
     if (process.env.OD_DEBUG) {
       p.on('console', (m) => console.log(`[${p.url().slice(0, 60)}] ${m.type()}: ${m.text().slice(0, 400)}`));
       p.on('pageerror', (e) => console.log(`[${p.url().slice(0, 60)}] pageerror: ${e.message}`));
@@ -77,12 +88,36 @@ function watchPopups(context: BrowserContext): { pages: Page[]; urls: Map<Page, 
         console.log(`[failed] ${r.url().slice(0, 140)} ${r.failure()?.errorText}`),
       );
     }
+    // The first page is the test's own; the others are windows it opened.
+    if (!first) {
+      first = p;
+      return;
+    }
+    pages.push(p);
     urls.set(p, [p.url()]);
     p.on('framenavigated', (frame) => {
       if (frame === p.mainFrame()) urls.get(p)!.push(frame.url());
     });
   });
   return { pages, urls };
+}
+
+/** The picker dialog in the page, and the v8 picker page in its frame. */
+function pickerDialog(page: Page): { dialog: Locator; picker: FrameLocator } {
+  const dialog = page.getByRole('dialog', { name: 'Choose files from OneDrive' });
+  return { dialog, picker: dialog.locator('iframe[title="OneDrive file picker"]').contentFrame() };
+}
+
+/** The dialog's focus, size and place: inside it, and within the window. */
+async function expectFitsAndHoldsFocus(page: Page, dialog: Locator): Promise<void> {
+  await expect.poll(() => dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  const box = (await dialog.boundingBox())!;
+  const view = page.viewportSize()!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.y).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(view.width);
+  expect(box.y + box.height).toBeLessThanOrEqual(view.height);
+  expect(box.width).toBeGreaterThanOrEqual(Math.min(view.width - 16, 1080) - 1);
 }
 
 async function staffInbox(page: Page, staffEmail: string): Promise<void> {
@@ -113,9 +148,24 @@ async function staffInbox(page: Page, staffEmail: string): Promise<void> {
   await login.getByRole('button', { name: 'Sign in' }).click();
 }
 
-test('a OneDrive file picked through sign-in and the v8 picker is imported by the server and reaches staff', async ({
+test('the popup blocker is on: a window opened without a click is refused', async ({ browser }) => {
+  // A page of its own whose script runs as it loads (setContent and evaluate would run with a gesture).
+  const page = await browser.newPage();
+  await page.route('http://popup-blocker.test/', (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<script>window.blocked = window.open('about:blank', 'x') === null;</script>`,
+    }),
+  );
+  await page.goto('http://popup-blocker.test/');
+  expect(await page.evaluate(() => (window as unknown as { blocked: boolean }).blocked)).toBe(true);
+  expect(page.context().pages()).toHaveLength(1);
+  await page.close();
+});
+
+test('a first OneDrive pick, with no earlier sign-in, opens only the sign-in popup, then the picker dialog, and the file reaches staff', async ({
   browser,
-}) => {
+}, testInfo) => {
   test.setTimeout(90_000);
   const email = `onedrive.${suffix}@example.com`;
   await register(server.url, email);
@@ -128,19 +178,32 @@ test('a OneDrive file picked through sign-in and the v8 picker is imported by th
   await expect(button).toBeVisible();
   await button.click();
 
-  // MSAL's sign-in goes to the authority and back to /client/cloud-callback; the picker page follows.
+  // MSAL's sign-in goes to the authority and back to /client/cloud-callback, in the one popup.
   await expect.poll(() => standIn.authorizeRequests.length).toBe(1);
   const signInQuery = standIn.authorizeRequests[0]!;
   expect(signInQuery.redirect_uri).toBe(`${server.url}/client/cloud-callback`);
   expect(signInQuery.scope).toContain('OneDrive.ReadOnly');
   expect(signInQuery.code_challenge_method).toBe('S256');
-  await expect.poll(() => popups.pages.find((p) => p.url().startsWith(standIn.pickerUrl))).toBeTruthy();
-  const picker = popups.pages.find((p) => p.url().startsWith(standIn.pickerUrl))!;
-  const dialog = picker.getByRole('dialog', { name: 'OneDrive picker (stand-in)' });
-  await expect(dialog.getByRole('status')).toHaveText('Your files');
-  await dialog.getByRole('checkbox', { name: reel.name }).check();
-  await dialog.getByRole('button', { name: 'Select' }).click();
-  await expect.poll(() => picker.isClosed()).toBe(true);
+  expect(popups.pages).toHaveLength(1);
+  await expect.poll(() => popups.pages[0]!.isClosed()).toBe(true);
+
+  // The picker, in a frame inside a modal dialog in the page: no second window.
+  const { dialog, picker } = pickerDialog(page);
+  await expect(dialog).toBeVisible();
+  await expect(picker.getByRole('status')).toHaveText('Your files');
+  expect(popups.pages).toHaveLength(1);
+  expect(context.pages()).toEqual([page]);
+  await expectFitsAndHoldsFocus(page, dialog);
+  await page.screenshot({ path: testInfo.outputPath('onedrive-picker-1280.png') });
+  await page.setViewportSize({ width: 375, height: 667 });
+  await expectFitsAndHoldsFocus(page, dialog);
+  await expect(picker.getByRole('checkbox', { name: reel.name })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('onedrive-picker-375.png') });
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  await picker.getByRole('checkbox', { name: reel.name }).check();
+  await picker.getByRole('button', { name: 'Select' }).click();
+  await expect(dialog).toHaveCount(0);
 
   const chosen = page.getByRole('list', { name: 'Chosen files' });
   await expect(chosen).toContainText('Sponsor reel OneDrive ma');
@@ -148,6 +211,7 @@ test('a OneDrive file picked through sign-in and the v8 picker is imported by th
   await expect(chosen).toContainText('9 MB');
   await expect(chosen).toContainText('OneDrive');
   await expect(page.getByRole('alert')).toHaveCount(0);
+  expect(popups.pages).toHaveLength(1);
 
   standIn.delayMs = 800;
   const form = page.getByRole('form', { name: 'Sponsor Commercial form' });
@@ -174,7 +238,7 @@ test('a OneDrive file picked through sign-in and the v8 picker is imported by th
   await staff.close();
 });
 
-test('a refused sign-in shows SPEC §8’s text, Cancel in the picker shows nothing, and the next click needs no sign-in', async ({
+test('a refused sign-in shows SPEC §8’s text; Cancel, Escape and Close show nothing; a signed-in pick opens no window', async ({
   browser,
 }) => {
   test.setTimeout(60_000);
@@ -185,46 +249,61 @@ test('a refused sign-in shows SPEC §8’s text, Cancel in the picker shows noth
   const page = await context.newPage();
   await signIn(page, email);
   const button = page.getByRole('button', { name: 'Add files from OneDrive' });
+  const { dialog, picker } = pickerDialog(page);
   const before = standIn.authorizeRequests.length;
 
-  // The authority answers error=access_denied: the form says so, the picker window is gone.
+  // The authority answers error=access_denied: the form says so, no picker, the sign-in window is gone.
   standIn.signInError = true;
   await button.click();
   await expect(page.getByRole('alert')).toHaveText(CLOUD_PICK_FAILED);
   expect(standIn.authorizeRequests.length).toBe(before + 1);
   await expect.poll(() => context.pages().length).toBe(1);
+  await expect(dialog).toHaveCount(0);
+  expect(popups.pages).toHaveLength(1);
   standIn.signInError = false;
 
-  // Signed in this time; the picker opens and is cancelled: no message, nothing added.
+  // Signed in this time (the one popup); the picker opens in the dialog and is cancelled: no message.
   await button.click();
   await expect(page.getByRole('alert')).toHaveCount(0);
-  await expect
-    .poll(() => popups.pages.find((p) => !p.isClosed() && p.url().startsWith(standIn.pickerUrl)))
-    .toBeTruthy();
-  const picker = popups.pages.find((p) => !p.isClosed() && p.url().startsWith(standIn.pickerUrl))!;
-  const dialog = picker.getByRole('dialog', { name: 'OneDrive picker (stand-in)' });
-  await expect(dialog.getByRole('status')).toHaveText('Your files');
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await expect.poll(() => picker.isClosed()).toBe(true);
+  await expect(picker.getByRole('status')).toHaveText('Your files');
+  expect(popups.pages).toHaveLength(2);
+  expect(standIn.authorizeRequests.length).toBe(before + 2);
+  await picker.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
   await expect(button).toBeEnabled();
   await expect(page.getByRole('alert')).toHaveCount(0);
   await expect(page.getByRole('list', { name: 'Chosen files' })).toHaveCount(0);
-  expect(standIn.authorizeRequests.length).toBe(before + 2);
 
-  // Again: MSAL has the account, so no sign-in page; straight to the picker, and the pick is listed.
+  // Signed in now: each click goes straight to the picker, with no window. Escape cancels, silently.
+  await button.click();
+  await expect(picker.getByRole('status')).toHaveText('Your files');
+  await expect.poll(() => dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(button).toBeEnabled();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+
+  // The dialog's Close button: the same.
+  await button.click();
+  await expect(picker.getByRole('status')).toHaveText('Your files');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(button).toBeEnabled();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByRole('list', { name: 'Chosen files' })).toHaveCount(0);
+
+  // And a pick: listed, with no sign-in and no window.
   const pickerLoads = standIn.pickerLoads;
   await button.click();
   await expect.poll(() => standIn.pickerLoads).toBe(pickerLoads + 1);
-  await expect
-    .poll(() => popups.pages.find((p) => !p.isClosed() && p.url().startsWith(standIn.pickerUrl)))
-    .toBeTruthy();
-  const again = popups.pages.find((p) => !p.isClosed() && p.url().startsWith(standIn.pickerUrl))!;
-  const dialogAgain = again.getByRole('dialog', { name: 'OneDrive picker (stand-in)' });
-  await dialogAgain.getByRole('checkbox', { name: logo.name }).check();
-  await dialogAgain.getByRole('button', { name: 'Select' }).click();
+  await picker.getByRole('checkbox', { name: logo.name }).check();
+  await picker.getByRole('button', { name: 'Select' }).click();
+  await expect(dialog).toHaveCount(0);
   await expect(page.getByRole('list', { name: 'Chosen files' })).toContainText('logo.png');
   await expect(page.getByRole('list', { name: 'Chosen files' })).toContainText('OneDrive');
   expect(standIn.authorizeRequests.length).toBe(before + 2);
+  expect(popups.pages).toHaveLength(2);
+  expect(context.pages()).toEqual([page]);
   await expect(page.getByRole('alert')).toHaveCount(0);
   await context.close();
 });

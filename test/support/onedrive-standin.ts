@@ -18,8 +18,9 @@ import type { StandInFile } from './cloud-standin';
  *                                                     an unsigned JWT-shaped id_token carrying the nonce sent
  *     /picker                                         the v8 picker page: reads the POSTed access_token and
  *                                                     the filePicker options, speaks the v8 protocol to
- *                                                     window.opener (initialize → activate, one
- *                                                     'authenticate', then 'pick' with the items or 'close')
+ *                                                     its host (window.opener in a popup, window.parent in
+ *                                                     a frame: initialize → activate, one 'authenticate',
+ *                                                     then 'pick' with the items or 'close')
  *   http (the server's GRAPH_API_URL, as api/test/helpers/cloud-standins/providers.ts)
  *     /v1.0/drives/:drive/items/:item                 metadata (bearer token with Files.Read.All)
  *     /v1.0/drives/:drive/items/:item/content         302 to /graph-dl/:item, pre-authenticated, with Range
@@ -97,7 +98,9 @@ function fail(text) { status.textContent = 'Picker error: ' + text; }
   if (!posted) return fail('no access_token posted');
   const valid = await fetch('/stand-in/token-check?scope=OneDrive.ReadOnly&token=' + encodeURIComponent(posted)).then((r) => r.ok);
   if (!valid) return fail('the posted access_token is not a OneDrive.ReadOnly token');
-  if (!window.opener) return fail('no opener');
+  // Hosted in a popup it talks to its opener; hosted in a frame, to its parent (the v8 protocol's two ways).
+  const host = window.opener || (window.parent !== window ? window.parent : null);
+  if (!host) return fail('no host window');
   const channel = new MessageChannel();
   const port = channel.port1;
   const pending = new Map();
@@ -119,7 +122,7 @@ function fail(text) { status.textContent = 'Picker error: ' + text; }
       pending.delete(message.id);
     }
   };
-  window.opener.postMessage({ type: 'initialize', channelId: options.messaging.channelId }, options.messaging.origin, [channel.port2]);
+  host.postMessage({ type: 'initialize', channelId: options.messaging.channelId }, options.messaging.origin, [channel.port2]);
   await active;
   const auth = await command({ command: 'authenticate', type: 'SharePoint', resource: 'https://my.microsoftpersonalcontent.com' });
   if (!auth || auth.result !== 'token') return fail('no token from the host');

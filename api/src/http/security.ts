@@ -115,9 +115,9 @@ function cloudPickerSources(config: CspConfig): Partial<Record<string, string[]>
     const picker = origins(config.ONEDRIVE_PICKER_URL);
     push('connect-src', [...authority, 'https://login.microsoftonline.com', 'https://graph.microsoft.com']);
     push('frame-src', [...authority, ...picker, 'https://login.microsoftonline.com']);
-    // The v8 picker page is opened by POSTing the access token to it from a form in the (about:blank)
-    // picker window, which inherits this page's policy: without its origin here the browser refuses the
-    // submission and the picker never opens.
+    // The v8 picker page loads in a frame in the page (frame-src above), by POSTing the access token to
+    // it from a form in the page whose target is that frame: without its origin here the browser refuses
+    // the submission and the picker never opens.
     push('form-action', picker);
   }
   return add;

@@ -1,13 +1,15 @@
 import type { CloudPickerConfig } from '@avp/shared';
 import { apiRequest } from '../../../../lib/api';
 import { CLOUD_CALLBACK_MESSAGE, type CloudCallbackMessage } from '../CloudCallbackPage';
+import { openPickerDialog } from './dialog';
 import { loadAsset } from './load';
 import { PickerError, type CloudPicker, type PickedCloudFile } from './types';
 
 /**
  * Box Content Picker. Box gives a browser token only for a sign-in code exchanged with the app's secret,
  * so the user signs in to Box in a popup (OAuth 2.0 code flow back to /client/cloud-callback), our server
- * exchanges the code (POST /api/uploads/cloud/box/token), and the picker opens in a modal dialog.
+ * exchanges the code (POST /api/uploads/cloud/box/token), and the picker opens in a modal dialog
+ * (./dialog.ts).
  */
 
 interface BoxItem {
@@ -95,23 +97,16 @@ export const pickFromBox: CloudPicker = async (config) => {
   const Box = window.Box;
   if (!Box?.ContentPicker) throw new PickerError('The Box picker did not load');
   return new Promise<PickedCloudFile[] | null>((resolve) => {
-    // A native modal dialog: focus stays inside, Escape cancels.
-    const dialog = document.createElement('dialog');
-    dialog.className = 'uploads-cloud-dialog';
-    dialog.setAttribute('aria-label', 'Choose files from Box');
-    const container = document.createElement('div');
-    container.className = 'uploads-cloud-dialog-body';
-    dialog.append(container);
-    document.body.append(dialog);
     let settled = false;
     const finish = (files: PickedCloudFile[] | null) => {
       if (settled) return;
       settled = true;
-      dialog.close();
-      dialog.remove();
+      shown.close();
       resolve(files);
     };
-    dialog.addEventListener('cancel', () => finish(null));
+    // A native modal dialog: focus stays inside, Escape and Close cancel.
+    const shown = openPickerDialog('Box', () => finish(null));
+    const container = shown.body;
     const picker = new Box.ContentPicker();
     picker.addListener('choose', (items) =>
       finish(
@@ -127,7 +122,6 @@ export const pickFromBox: CloudPicker = async (config) => {
       ),
     );
     picker.addListener('cancel', () => finish(null));
-    dialog.showModal();
     picker.show('0', token, {
       container,
       type: 'file',
