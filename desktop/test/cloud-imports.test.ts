@@ -97,8 +97,10 @@ describe('cloud imports in the engine', () => {
         size: dropboxData.length,
       },
     );
-    const driveData = driveFile('gclip', 9 * MIB);
-    drive.delayMs = 30;
+    // More parts than the server's lanes, each answered late, so the server's progress stays between
+    // 0 and the whole file for several of the engine's polls (it records progress once a second).
+    const driveData = driveFile('gclip', 20 * MIB);
+    drive.delayMs = 400;
     const local = path.join(dir, 'local.mov');
     await writeFile(local, randomBytes(2 * MIB));
 
