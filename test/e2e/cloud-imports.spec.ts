@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { cloudEnv, standInFile, startCloudStandIn, type CloudStandIn } from '../support/cloud-standin';
+import { registerClient, signInClient } from '../support/cloud-client';
 import { expect, test } from '../support/fixtures';
 import { root, startServerProcess, type ServerProcess } from '../support/server-process';
 
@@ -14,7 +15,6 @@ import { root, startServerProcess, type ServerProcess } from '../support/server-
  * cancel shows nothing.
  */
 
-const PASSWORD = 'Difference Engine 1843';
 const STAFF_PASSWORD = 'Staff passphrase 9';
 const suffix = `${Date.now().toString(36)}.${process.pid}`;
 const CLOUD_PICK_FAILED = 'Unable to Save File. Please Try Again or Contact For Help';
@@ -35,32 +35,6 @@ test.afterAll(async () => {
   await standIn?.close();
 });
 
-async function register(baseURL: string, email: string): Promise<void> {
-  const res = await fetch(`${baseURL}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: baseURL },
-    body: JSON.stringify({
-      email,
-      firstname: 'Ada',
-      lastname: 'Cloud',
-      company: 'Analytical Engines',
-      phone: '(555) 123-4567',
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    }),
-  });
-  if (res.status !== 201) throw new Error(`registration answered ${res.status}`);
-}
-
-async function signIn(page: Page, baseURL: string, email: string, hash = '#sponsor'): Promise<void> {
-  await page.goto(`${baseURL}/client${hash}`);
-  const form = page.getByRole('form', { name: 'Sign in' });
-  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-  await form.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await form.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByText('Logged in as Ada Cloud')).toBeVisible();
-}
-
 async function fillSponsor(page: Page, event: string): Promise<void> {
   const form = page.getByRole('form', { name: 'Sponsor Commercial form' });
   await form.getByRole('textbox', { name: 'Event name', exact: true }).fill(event);
@@ -69,8 +43,8 @@ async function fillSponsor(page: Page, event: string): Promise<void> {
 
 test('no cloud buttons on a server without provider keys', async ({ page, baseURL }) => {
   const email = `nocloud.${suffix}@example.com`;
-  await register(baseURL!, email);
-  await signIn(page, baseURL!, email);
+  await registerClient(baseURL!, email);
+  await signInClient(page, baseURL!, email);
   await expect(page.getByRole('button', { name: 'Choose files' })).toBeVisible();
   await expect(page.getByRole('button', { name: /Add files from/ })).toHaveCount(0);
 });
@@ -80,10 +54,10 @@ test('a Drive file is imported by the server, goes on while the page is closed, 
 }) => {
   test.setTimeout(90_000);
   const email = `cloud.${suffix}@example.com`;
-  await register(server.url, email);
+  await registerClient(server.url, email);
   const context = await browser.newContext();
   const page = await context.newPage();
-  await signIn(page, server.url, email);
+  await signInClient(page, server.url, email);
 
   // Both configured providers have a button; a failed sign-in shows the spec's text, a cancel nothing
   // (the sign-in is kept for the token's lifetime, so the failure comes first).
@@ -186,9 +160,9 @@ test('Box (after its sign-in popup) and Dropbox picks travel with a local file i
 }) => {
   test.setTimeout(90_000);
   const email = `cloud.mixed.${suffix}@example.com`;
-  await register(server.url, email);
+  await registerClient(server.url, email);
   const page = await browser.newPage();
-  await signIn(page, server.url, email, '#creative');
+  await signInClient(page, server.url, email, '#creative');
   const form = page.getByRole('form', { name: 'Creative Asset form' });
   await form.getByRole('textbox', { name: 'Project name', exact: true }).fill(`Mixed ${suffix}`);
 

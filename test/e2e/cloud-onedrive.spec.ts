@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { BrowserContext, FrameLocator, Locator, Page } from '@playwright/test';
 import config from '../playwright.config';
 import { standInFile } from '../support/cloud-standin';
+import { registerClient, signInClient } from '../support/cloud-client';
 import { expect, test } from '../support/fixtures';
 import { oneDriveEnv, startOneDriveStandIn, type OneDriveStandIn } from '../support/onedrive-standin';
 import { root, startServerProcess, type ServerProcess } from '../support/server-process';
@@ -27,7 +28,6 @@ test.use({
   },
 });
 
-const PASSWORD = 'Difference Engine 1843';
 const STAFF_PASSWORD = 'Staff passphrase 9';
 const suffix = `${Date.now().toString(36)}.${process.pid}`;
 const CLOUD_PICK_FAILED = 'Unable to Save File. Please Try Again or Contact For Help';
@@ -45,32 +45,6 @@ test.afterAll(async () => {
   await server?.stop();
   await standIn?.close();
 });
-
-async function register(baseURL: string, email: string): Promise<void> {
-  const res = await fetch(`${baseURL}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: baseURL },
-    body: JSON.stringify({
-      email,
-      firstname: 'Ada',
-      lastname: 'Cloud',
-      company: 'Analytical Engines',
-      phone: '(555) 123-4567',
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    }),
-  });
-  if (res.status !== 201) throw new Error(`registration answered ${res.status}`);
-}
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${server.url}/client#sponsor`);
-  const form = page.getByRole('form', { name: 'Sign in' });
-  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-  await form.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await form.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByText('Logged in as Ada Cloud')).toBeVisible();
-}
 
 /** Every window the test's page opens, in order, with where each has been. */
 function watchPopups(context: BrowserContext): { pages: Page[]; urls: Map<Page, string[]> } {
@@ -168,11 +142,11 @@ test('a first OneDrive pick, with no earlier sign-in, opens only the sign-in pop
 }, testInfo) => {
   test.setTimeout(90_000);
   const email = `onedrive.${suffix}@example.com`;
-  await register(server.url, email);
+  await registerClient(server.url, email);
   const context = await browser.newContext({ ignoreHTTPSErrors: true });
   const popups = watchPopups(context);
   const page = await context.newPage();
-  await signIn(page, email);
+  await signInClient(page, server.url, email);
 
   const button = page.getByRole('button', { name: 'Add files from OneDrive' });
   await expect(button).toBeVisible();
@@ -243,11 +217,11 @@ test('a refused sign-in shows SPEC §8’s text; Cancel, Escape and Close show n
 }) => {
   test.setTimeout(60_000);
   const email = `onedrive.cancel.${suffix}@example.com`;
-  await register(server.url, email);
+  await registerClient(server.url, email);
   const context = await browser.newContext({ ignoreHTTPSErrors: true });
   const popups = watchPopups(context);
   const page = await context.newPage();
-  await signIn(page, email);
+  await signInClient(page, server.url, email);
   const button = page.getByRole('button', { name: 'Add files from OneDrive' });
   const { dialog, picker } = pickerDialog(page);
   const before = standIn.authorizeRequests.length;
