@@ -2,6 +2,7 @@ import express from 'express';
 import type { Express } from 'express';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
+import { attachAfterAnswerWork } from './http/after-answer.js';
 import { apiNotFound, errorHandler, routeNotFound } from './http/errors.js';
 import { databaseRateLimitStore, setRateLimitStore } from './http/rate-limit.js';
 import { requestLogger } from './http/request-log.js';
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', config.TRUST_PROXY);
   // Counters of every rateLimit() middleware (api/src/http/rate-limit.ts).
   setRateLimitStore(app, databaseRateLimitStore(deps.db));
+  attachAfterAnswerWork(app);
 
   app.use(requestLogger(deps.logger));
   app.use(securityHeaders(config));

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { UniqueConstraintError } from 'sequelize';
 import type { Express } from 'express';
 import { createApp } from './app.js';
+import { afterAnswerWork } from './http/after-answer.js';
 import type { Config } from './config.js';
 import { migrateUp, openDatabase } from './db/index.js';
 import type { Database } from './db/index.js';
@@ -91,7 +92,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       mailWorker: worker,
       uploadCleanup: cleanup,
       importWorker: imports,
-      close: () => (closing ??= shutdown(listening, db, [worker, cleanup, imports])),
+      close: () => (closing ??= shutdown(listening, app, db, [worker, cleanup, imports])),
     };
   } catch (error) {
     server?.close();
@@ -127,6 +128,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 async function shutdown(
   server: Server,
+  app: Express,
   db: Database,
   /** Background jobs, stopped in order after the last request and before the database closes. */
   jobs: { stop(): Promise<void> }[],
@@ -137,6 +139,9 @@ async function shutdown(
   force.unref();
   await closed;
   clearTimeout(force);
+  // Work that handlers go on with after answering; bounded like the requests themselves.
+  const settled = afterAnswerWork(app).settled();
+  await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
   for (const job of jobs) await job.stop();
   await db.close();
 }

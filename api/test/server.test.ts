@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/start.js';
 import type { RunningServer } from '../src/start.js';
 import { createLogger } from '../src/logger.js';
+import { registration, TestBrowser } from './helpers/browser.js';
 import { dropSchema, DIALECTS, tempDir, testEnv, writeWebDist } from './helpers/env.js';
 
 const API_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -53,6 +54,29 @@ describe.each(DIALECTS)('startServer on %s', (dialect) => {
     const third = await startServer(config, { port: 0, logger });
     cleanups.push(() => third.close());
     expect(await third.db.models.Store.count()).toBe(3);
+  });
+});
+
+describe('startServer shutdown', () => {
+  it('lets the work a handler does after its answer finish before the database closes', async () => {
+    const data = await tempDir();
+    cleanups.push(data.remove);
+    const config = loadConfig(testEnv(data.dir, 'sqlite'));
+    const logger = createLogger({ LOG_LEVEL: 'silent' });
+    const running = await startServer(config, { port: 0, logger });
+    cleanups.push(() => running.close());
+    const browser = new TestBrowser(running.url);
+    expect((await browser.post('/api/auth/register', registration())).status).toBe(201);
+
+    // The reset answers first and writes its link afterwards; stop the server right after the answer.
+    const res = await browser.post('/api/auth/forgot-password', { email: 'ada@example.com' });
+    expect(res.status).toBe(200);
+    await running.close();
+
+    const again = await startServer(config, { port: 0, logger });
+    cleanups.push(() => again.close());
+    expect(await again.db.models.PasswordReset.count()).toBe(1);
+    expect(await again.db.models.MailOutbox.count({ where: { toAddress: 'ada@example.com' } })).toBe(1);
   });
 });
 

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createApp } from '../../src/app.js';
+import { afterAnswerWork } from '../../src/http/after-answer.js';
 import { loadConfig } from '../../src/config.js';
 import type { Config, Env } from '../../src/config.js';
 import { migrateUp, openDatabase } from '../../src/db/index.js';
@@ -84,6 +85,7 @@ export async function startTestApp(
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await afterAnswerWork(app).settled();
       await base.cleanup();
     },
   };
@@ -107,6 +109,7 @@ export async function startPeerApp(
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await afterAnswerWork(app).settled();
       await db.close();
     },
   };

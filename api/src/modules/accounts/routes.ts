@@ -3,6 +3,7 @@ import { normaliseEmail } from '../../db/models/index.js';
 import type { UserInstance } from '../../db/models/index.js';
 import express from 'express';
 import type { Request, RequestHandler, Response, Router } from 'express';
+import { afterAnswerWork } from '../../http/after-answer.js';
 import { AppError } from '../../http/errors.js';
 import { clientIp, rateLimit } from '../../http/rate-limit.js';
 import { admitLoginAttempt } from './login-attempts.js';
@@ -138,7 +139,7 @@ export async function requestPasswordResetAfter(
   const input = forgotPasswordSchema.parse(req.body);
   answer();
   try {
-    await requestPasswordReset(deps, input);
+    await afterAnswerWork(req.app).run(() => requestPasswordReset(deps, input));
     req.log.debug('password reset request handled');
   } catch (error) {
     req.log.error({ err: error }, 'password reset request failed');
