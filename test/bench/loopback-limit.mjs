@@ -66,9 +66,12 @@ export async function timeUpload(size, server, upload) {
   const cpu0 = { server: cpuSeconds(server.child.pid), client: cpuSeconds(process.pid) };
   const started = process.hrtime.bigint();
   const note = await upload(server.url);
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const ended = process.hrtime.bigint();
+  const seconds = Number(ended - started) / 1e9;
   return {
     seconds,
+    // Microseconds of the monotonic clock V8's CPU profiles count in, to cut a profile to the upload.
+    window: { from: Number(started / 1000n), to: Number(ended / 1000n) },
     mbps: size / 1e6 / seconds,
     growth: peak() - before,
     cpu: {

@@ -1,4 +1,4 @@
-// `npm run bench:upload`: one 1 GiB file sent three ways over loopback, side by side (issue 8 'Measured'):
+// `npm run bench:upload`: one 1 GiB file sent four ways over loopback, side by side (issue 8 'Measured'):
 //
 //   (a) the limit  a bare node:http server streaming one PUT to disk, fed by a Node client streaming the file
 //   (b) the peer   @tus/server with its file store, fed by tus-js-client at 6 MiB chunks
@@ -19,7 +19,9 @@
 //
 // Environment: BENCH_UPLOAD_MIB (file size, default 1024), BENCH_SKIP_BUILD=1 to use the dist folders as
 // they are, BENCH_CLIENT_HASH=0 to leave out the client's own sha-256 (to see what it costs),
-// BENCH_SERVER_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') to profile our server.
+// BENCH_SERVER_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') to profile our server
+// (test/bench/profile-summary.mjs sums a profile's self time by function and by package),
+// BENCH_UPLOAD_ROWS (e.g. 'cd') to run only some of the contestants while iterating.
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -34,9 +36,15 @@ import { clientToken, startBenchServer } from './server.mjs';
 const MIB = 1024 * 1024;
 const SIZE = Math.max(8, Number(process.env.BENCH_UPLOAD_MIB ?? 1024)) * MIB;
 const PART = 6_291_456;
+const ROWS = process.env.BENCH_UPLOAD_ROWS ?? 'abcd';
+const perGiB = (seconds) => (seconds * 1024 * MIB) / SIZE;
 
-/** Runs one contestant: start its server, prepare (accounts: not timed), upload (timed), stop. */
+/**
+ * Runs one contestant: start its server, prepare (accounts: not timed), upload (timed), stop. Null for
+ * a contestant BENCH_UPLOAD_ROWS leaves out (the letter in its name's brackets).
+ */
 async function measure(name, start, upload, prepare = async () => undefined) {
+  if (!ROWS.includes(name[1])) return null;
   const server = await start();
   try {
     const prepared = await prepare(server.url);
@@ -56,7 +64,9 @@ try {
   const expectedSha = writeSourceFile(file, SIZE);
 
   // (a) The loopback limit: one streamed PUT into a file.
-  const bare = { name: '(a) bare node:http PUT to disk', ...(await measureLoopbackLimit(file, SIZE, work)) };
+  const bare = ROWS.includes('a')
+    ? { name: '(a) bare node:http PUT to disk', ...(await measureLoopbackLimit(file, SIZE, work)) }
+    : null;
 
   // (b) The peer: tus.
   const tusDir = join(work, 'tus');
@@ -228,22 +238,34 @@ try {
     },
   );
 
-  const rows = [bare, tus, ours, hashedBare].map((r) => ({
+  const rows = [bare, tus, ours, hashedBare].filter(Boolean).map((r) => ({
     contestant: r.name,
     'MB/s': Number(r.mbps.toFixed(1)),
     seconds: Number(r.seconds.toFixed(2)),
-    'of (a)': Number((r.mbps / bare.mbps).toFixed(2)),
+    'of (a)': bare ? Number((r.mbps / bare.mbps).toFixed(2)) : '-',
     'server memory growth MB': Number((r.growth / 1e6).toFixed(1)),
     'CPU s (server + client)': `${r.cpu.server.toFixed(2)} + ${r.cpu.client.toFixed(2)}`,
     how: r.note,
   }));
   console.log(`\n${SIZE / MIB} MiB over loopback, each server a child process of its own\n`);
   console.table(rows);
-  console.log(`ours / peer: ${(ours.mbps / tus.mbps).toFixed(2)}`);
-  console.log(`ours / (d), the limit with sha-256 at both ends: ${(ours.mbps / hashedBare.mbps).toFixed(2)}`);
-  console.log(
-    `goal: ours >= 0.9 of (a) and < 100 MB memory growth; ours reached ${(ours.mbps / bare.mbps).toFixed(2)} and ${(ours.growth / 1e6).toFixed(1)} MB`,
-  );
+  if (ours && process.env.BENCH_SERVER_NODE_ARGS) {
+    console.log(`(c)'s upload, for profile-summary.mjs: --from ${ours.window.from} --to ${ours.window.to}`);
+  }
+  if (ours && tus) console.log(`ours / peer: ${(ours.mbps / tus.mbps).toFixed(2)}`);
+  if (ours && hashedBare) {
+    console.log(
+      `ours / (d), the limit with sha-256 at both ends: ${(ours.mbps / hashedBare.mbps).toFixed(2)}`,
+    );
+    console.log(
+      `server CPU s per GiB: ours ${perGiB(ours.cpu.server).toFixed(2)}, (d) ${perGiB(hashedBare.cpu.server).toFixed(2)}`,
+    );
+  }
+  if (ours && bare) {
+    console.log(
+      `goal: ours >= 0.9 of (a) and < 100 MB memory growth; ours reached ${(ours.mbps / bare.mbps).toFixed(2)} and ${(ours.growth / 1e6).toFixed(1)} MB`,
+    );
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
