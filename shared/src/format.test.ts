@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatBytes, formatDate, formatDateRange, formatPrice, truncateFileName } from './format.js';
+import {
+  formatBytes,
+  formatDate,
+  formatDateRange,
+  formatPrice,
+  formatSpeed,
+  formatTimeLeft,
+  truncateFileName,
+} from './format.js';
 
 describe('SPEC §9 prices: cents shown with two decimals and thousands separators', () => {
   it.each([
@@ -127,4 +135,53 @@ describe('formatBytes (upload progress)', () => {
   it.each([-1, 1.5, Number.NaN, 2 ** 53])('rejects %s', (bytes) => {
     expect(() => formatBytes(bytes)).toThrow(RangeError);
   });
+});
+
+describe('formatSpeed (upload and import progress)', () => {
+  it.each([
+    [1, '1 B/s'],
+    [0.6, '1 B/s'],
+    [0.4, '0 B/s'],
+    [1_023, '1023 B/s'],
+    [1_023.6, '1 KB/s'],
+    [1_024, '1 KB/s'],
+    [2_000_000, '1.9 MB/s'],
+    [6_291_456, '6 MB/s'],
+    [125 * 2 ** 20 + 0.25, '125 MB/s'],
+    [2 ** 60, '8 PB/s'],
+  ] as const)('%d bytes a second -> %s', (rate, text) => {
+    expect(formatSpeed(rate)).toBe(text);
+  });
+
+  it.each([0, -0, -1, -1_024, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])(
+    'shows a dash for %s (not measured, or no speed at all)',
+    (rate) => {
+      expect(formatSpeed(rate)).toBe('—');
+    },
+  );
+});
+
+describe('formatTimeLeft (upload and import progress)', () => {
+  it.each([
+    [0, ''],
+    [0.2, '1 s left'],
+    [1, '1 s left'],
+    [59, '59 s left'],
+    [59.5, '1 min 0 s left'],
+    [60, '1 min 0 s left'],
+    [61, '1 min 1 s left'],
+    [3_599, '59 min 59 s left'],
+    [3_600, '1 h 0 min left'],
+    [3_661, '1 h 1 min left'],
+    [100 * 3_600 + 59, '100 h 0 min left'],
+  ] as const)('%d s -> %j', (seconds, text) => {
+    expect(formatTimeLeft(seconds)).toBe(text);
+  });
+
+  it.each([null, -1, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])(
+    'shows a dash while unknown or for no duration (%s)',
+    (seconds) => {
+      expect(formatTimeLeft(seconds)).toBe('—');
+    },
+  );
 });

@@ -1,4 +1,4 @@
-/** Display formatting shared by the web app, the e-mails and the desktop uploader (SPEC §2, §9). */
+/** Display formatting shared by the web app, the e-mails, the desktop app and av-upload (SPEC §2, §9). */
 import {
   DATE_DISPLAY_FORMAT,
   DATE_ONLY_FORMAT,
@@ -70,7 +70,9 @@ const BINARY_UNITS = ['KB', 'MB', 'GB', 'TB'] as const;
 
 /**
  * A byte count for people, in binary units with at most one decimal: '512 B', '1.5 KB', '1.5 GB'. A value
- * that would round up to 1024 of a unit is shown as 1 of the next one instead.
+ * that would round up to 1024 of a unit is shown as 1 of the next one instead. Binary because the spec's
+ * own figures are: its '6 MB chunks' are 6,291,456 bytes (SPEC §4, §9), so a size reads the same
+ * everywhere the product shows one (web, desktop app, av-upload, e-mails).
  */
 export function formatBytes(bytes: number): string {
   if (!Number.isSafeInteger(bytes) || bytes < 0) {
@@ -85,4 +87,31 @@ export function formatBytes(bytes: number): string {
   }
   // The largest safe integer is about 8 PB, so petabytes are the last unit ever needed.
   return `${Math.round((value / 1024) * 10) / 10} PB`;
+}
+
+/** What a speed or a time left shows while it is not known yet. */
+const UNKNOWN = '—';
+
+/**
+ * A transfer speed in formatBytes' units: '1.5 MB/s'. Until a speed is measured (0) or when the figure is
+ * no real speed (NaN, infinite, negative) it shows '—' rather than a wrong number.
+ */
+export function formatSpeed(bytesPerSecond: number): string {
+  if (!Number.isFinite(bytesPerSecond) || bytesPerSecond <= 0) return UNKNOWN;
+  return `${formatBytes(Math.min(Math.round(bytesPerSecond), Number.MAX_SAFE_INTEGER))}/s`;
+}
+
+/**
+ * Time left of a transfer: '45 s left', '3 min 20 s left', '2 h 5 min left'. Nothing once nothing is left
+ * (0); '—' while unknown (null: no speed measured yet) or for a figure that is no duration. A fraction of
+ * a second is rounded up, so a transfer never claims to be done early.
+ */
+export function formatTimeLeft(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds) || seconds < 0) return UNKNOWN;
+  const whole = Math.ceil(seconds);
+  if (whole === 0) return '';
+  if (whole < 60) return `${whole} s left`;
+  const minutes = Math.floor(whole / 60);
+  if (minutes < 60) return `${minutes} min ${whole % 60} s left`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min left`;
 }

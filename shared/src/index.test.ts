@@ -36,6 +36,8 @@ describe('the package entry exports the whole public API', () => {
     'formatDateRange',
     'truncateFileName',
     'formatBytes',
+    'formatSpeed',
+    'formatTimeLeft',
     'partSizeFor',
     'planUpload',
     'partRange',

@@ -3,6 +3,7 @@
  * Everything goes through window.avUpload; no URL changes (the main process trusts only its own page's
  * exact address), so the sections are React state.
  */
+import { formatSpeed, formatTimeLeft } from '@avp/shared';
 import { Button } from '@avp/web/ui';
 import { useEffect, useRef, useState } from 'react';
 import { desktopApi, type DesktopApi, type EngineSnapshot, type SignedIn } from './api';
@@ -10,7 +11,6 @@ import { History } from './History';
 import { Queue } from './Queue';
 import { Settings } from './Settings';
 import { SignIn } from './SignIn';
-import { speedText, timeLeftText } from './format';
 import { UploadForm } from './UploadForm';
 import { useSnapshot } from './useSnapshot';
 import { WatchFolders } from './WatchFolders';
@@ -196,8 +196,8 @@ function OverallStatus({ snapshot }: { snapshot: EngineSnapshot | null }) {
   if (jobs.length === 0) {
     visible = announced = 'Nothing to upload.';
   } else if (active) {
-    const left = timeLeftText(overall.secondsLeft);
-    visible = `Uploading: ${overall.percent}% · ${speedText(overall.bytesPerSecond)}${left ? ` · ${left}` : ''}`;
+    const left = formatTimeLeft(overall.secondsLeft);
+    visible = `Uploading: ${overall.percent}% · ${formatSpeed(overall.bytesPerSecond)}${left ? ` · ${left}` : ''}`;
     announced = `Uploading: ${Math.floor(overall.percent / 10) * 10}%`;
   } else if (failed > 0) {
     visible = announced = `${failed} ${failed === 1 ? 'upload has' : 'uploads have'} stopped: see the queue.`;

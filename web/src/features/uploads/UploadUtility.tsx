@@ -8,6 +8,8 @@
  */
 import {
   formatBytes,
+  formatSpeed,
+  formatTimeLeft,
   SESSION_EXPIRED,
   truncateFileName,
   UPLOAD_CHUNK_FAILED,
@@ -79,25 +81,13 @@ function rememberedSubmission(userId: number, formType: UploadFormType): string 
   }
 }
 
-function speed(bytesPerSecond: number): string {
-  return bytesPerSecond > 0 ? `${formatBytes(Math.round(bytesPerSecond))}/s` : '—';
-}
-
-function timeLeft(seconds: number | null): string {
-  if (seconds === null) return '—';
-  if (seconds < 60) return `${seconds} s left`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ${seconds % 60} s left`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min left`;
-}
-
 function ProgressLine({ progress, label }: { progress: ProgressSnapshot; label: string }) {
   return (
     <div className="uploads-progress">
       <progress max={100} value={progress.percent} aria-label={label} />
       <span className="uploads-percent">{progress.percent}%</span>
-      <span>{speed(progress.bytesPerSecond)}</span>
-      <span>{timeLeft(progress.secondsLeft)}</span>
+      <span>{formatSpeed(progress.bytesPerSecond)}</span>
+      <span>{formatTimeLeft(progress.secondsLeft)}</span>
     </div>
   );
 }

@@ -6,6 +6,8 @@
 import {
   CLOUD_PICK_FAILED,
   formatBytes,
+  formatSpeed,
+  formatTimeLeft,
   truncateFileName,
   type CloudImportInfo,
   type CloudPickerConfig,
@@ -30,14 +32,6 @@ const STATUS_LABELS: Record<CloudImportInfo['status'], string> = {
 
 export const isSettled = (info: CloudImportInfo | undefined) =>
   info?.status === 'complete' || info?.status === 'failed' || info?.status === 'needs_auth';
-
-function timeLeft(seconds: number | null): string {
-  if (seconds === null) return '—';
-  if (seconds < 60) return `${seconds} s left`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ${seconds % 60} s left`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min left`;
-}
 
 export interface ImportRowData {
   fileId: string;
@@ -96,8 +90,8 @@ export function ImportRow({
       <div className="uploads-progress">
         <progress max={100} value={percent} aria-label={`Progress of ${row.name}`} />
         <span className="uploads-percent">{percent}%</span>
-        <span>{info.status === 'running' && rate > 0 ? `${formatBytes(Math.round(rate))}/s` : '—'}</span>
-        <span>{info.status === 'complete' ? '' : timeLeft(secondsLeft)}</span>
+        <span>{info.status === 'running' ? formatSpeed(rate) : '—'}</span>
+        <span>{info.status === 'complete' ? '' : formatTimeLeft(secondsLeft)}</span>
       </div>
       {info.error ? <p className="uploads-import-error">{info.error}</p> : null}
       {problem ? (
