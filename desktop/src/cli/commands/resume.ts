@@ -1,0 +1,22 @@
+/** `resume`: the saved queue goes on, paused and failed files included. */
+import { EXIT } from '../errors.js';
+import { follow } from '../follow.js';
+import { openEngine } from '../open-engine.js';
+import { signedIn } from '../session.js';
+import type { Command } from './command.js';
+
+export const resume: Command = async ({ values, home, o }) => {
+  const credentials = signedIn(home);
+  const engine = openEngine(credentials, home, values, o);
+  const pending = engine.snapshot().jobs.length;
+  if (pending === 0) {
+    if (o.json) o.event({ event: 'idle', jobs: 0 });
+    else o.out('Nothing to resume.');
+    return EXIT.ok;
+  }
+  if (!o.json) o.out(`Resuming ${pending} submission(s).`);
+  return follow(engine, o, async () => {
+    await engine.start();
+    await engine.resumeAll();
+  });
+};
