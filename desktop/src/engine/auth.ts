@@ -4,16 +4,9 @@
  * revokes it on the server.
  */
 import { loginFormSchema } from '@avp/shared';
+import type { SessionUser } from '@avp/shared';
 import type { Got } from 'got';
 import { createHttp } from './transport.js';
-
-export interface SessionUser {
-  id: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  role: string;
-}
 
 export interface TokenSession {
   token: string;
