@@ -1,0 +1,44 @@
+import type { Sequelize } from 'sequelize';
+
+/**
+ * How long a write waits for another connection's (or process's) write lock before SQLITE_BUSY.
+ * node-sqlite3 opens every connection with 1 s, shorter than one busy checkout holds the lock.
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
+
+interface SqliteConnection {
+  configure(option: 'busyTimeout', value: number): void;
+  run(sql: string, callback: (error: Error | null) => void): void;
+}
+
+interface SqliteConnectionManager {
+  getConnection(options?: object): Promise<SqliteConnection>;
+}
+
+/**
+ * Wraps Sequelize's SQLite `connectionManager.getConnection` so that each connection it opens (one by
+ * default, one more per transaction) gets, before its first statement, the busy timeout above and
+ * foreign keys switched on (SQLite's default is off). Sequelize 6 offers no hook for this: its SQLite
+ * manager opens connections without running `afterConnect`, and the `PRAGMA FOREIGN_KEYS=ON` it sends
+ * itself is not awaited, so a transaction's BEGIN could run first, and the pragma is a no-op inside a
+ * transaction.
+ */
+export function prepareEachSqliteConnection(
+  sequelize: Sequelize,
+  busyTimeoutMs: number = SQLITE_BUSY_TIMEOUT_MS,
+): void {
+  const manager = sequelize.connectionManager as unknown as SqliteConnectionManager;
+  const getConnection = manager.getConnection.bind(manager);
+  const prepared = new WeakSet<SqliteConnection>();
+  manager.getConnection = async (options) => {
+    const connection = await getConnection(options);
+    if (!prepared.has(connection)) {
+      prepared.add(connection);
+      connection.configure('busyTimeout', busyTimeoutMs);
+      await new Promise<void>((resolve, reject) =>
+        connection.run('PRAGMA foreign_keys=ON', (error) => (error ? reject(error) : resolve())),
+      );
+    }
+    return connection;
+  };
+}
