@@ -1,15 +1,16 @@
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { accountRoutes } from '../features/account';
-import { adminRoutes } from '../features/admin';
 import { marketingRoutes } from '../features/marketing';
 import { storeRoutes } from '../features/store';
 import { CloudCallbackPage } from '../features/uploads';
 import { SessionProvider } from '../lib/session';
+import { clientRoutes } from './client/routes';
 import { SiteLayout } from './layout/SiteLayout';
 import { NotFoundPage } from './NotFoundPage';
 import { QueryProvider } from './QueryProvider';
 import { ScrollToTop } from './ScrollToTop';
+import { staffRoutes } from './staff/routes';
 
 /** The widget kit showcase (/ui) exists only in development and in builds made with VITE_UI_SHOWCASE=true. */
 const UiShowcase =
@@ -38,8 +39,9 @@ export function App() {
           <Route element={<SiteLayout />}>
             {marketingRoutes}
             {accountRoutes}
+            {clientRoutes}
             {storeRoutes}
-            {adminRoutes}
+            {staffRoutes}
             <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Routes>

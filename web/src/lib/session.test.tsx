@@ -2,7 +2,7 @@ import { SESSION_EXPIRED } from '@avp/shared';
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, fakeSession, type FakeAnswer } from './fakeApi';
+import { fakeApi, fakeSession, type FakeAnswer } from '../test/fakeApi';
 import { SessionProvider, usePortalSessionCheck, useSession } from './session';
 
 let api: ReturnType<typeof fakeApi> | undefined;

@@ -1,12 +1,12 @@
 /**
- * /client and /client_test (SPEC §2 'Client pages'): the file upload utility. Signed out, it shows the
- * sign-in form (with the session-expired message after an expiry); signed in, who is signed in, a
- * sign-out button and the upload utility (features/uploads). Internet Explorer gets the incompatibility
- * dialog either way.
+ * /client and /client_test (SPEC §2 'Client pages'): the client portal's frame. Signed out, it shows the
+ * sign-in form (with the session-expired message after an expiry); signed in, who is signed in, a sign-out
+ * button and then the tool the app layer hands in (the upload utility: web/src/app/client). The banner is
+ * shown whatever the session (the Internet Explorer dialog).
  */
 import { loggedInAs } from '@avp/shared';
+import type { ReactNode } from 'react';
 import { Button } from '../../ui';
-import { IncompatibleBrowserDialog, UploadUtility } from '../uploads';
 import { usePortalSessionCheck, useSession } from '../../lib/session';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import LoginForm from './LoginForm';
@@ -14,7 +14,14 @@ import './account.css';
 
 export const CLIENT_PAGE_TITLE = 'Client File Upload Utility';
 
-export default function ClientPage() {
+export interface ClientPageProps {
+  /** Shown under the title whatever the session. */
+  banner?: ReactNode;
+  /** Shown under who is signed in, only while signed in. */
+  children?: ReactNode;
+}
+
+export default function ClientPage({ banner, children }: ClientPageProps) {
   useDocumentTitle('Client file upload');
   usePortalSessionCheck();
   const { status, user, notice, signOut } = useSession();
@@ -22,7 +29,7 @@ export default function ClientPage() {
   return (
     <section className="account-page" aria-labelledby="client-title">
       <h1 id="client-title">{CLIENT_PAGE_TITLE}</h1>
-      <IncompatibleBrowserDialog />
+      {banner}
       {status === 'loading' ? <p role="status">Loading…</p> : null}
       {status === 'signedOut' ? <LoginForm notice={notice} /> : null}
       {status === 'signedIn' && user ? (
@@ -35,7 +42,7 @@ export default function ClientPage() {
           </Button>
         </div>
       ) : null}
-      {status === 'signedIn' && user ? <UploadUtility /> : null}
+      {status === 'signedIn' && user ? children : null}
     </section>
   );
 }

@@ -3,7 +3,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, SIGNED_OUT, signedInAnswer, type FakeRoute } from '../../lib/fakeApi';
+import { fakeApi, SIGNED_OUT, signedInAnswer, type FakeRoute } from '../../test/fakeApi';
 import { SessionProvider, useSession } from '../../lib/session';
 import LoginForm, { type LoginFormProps } from './LoginForm';
 

@@ -16,7 +16,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, fakeSession, SIGNED_OUT, type FakeRoute } from '../../lib/fakeApi';
+import { fakeApi, fakeSession, SIGNED_OUT, type FakeRoute } from '../../test/fakeApi';
 import { SessionProvider } from '../../lib/session';
 import { setupUser } from '../../ui/test-utils';
 import RegisterPage, { ACCOUNT_UPDATED } from './RegisterPage';

@@ -1,16 +1,18 @@
 /**
  * The account pages (SPEC §2 'Client pages'), code-split: react-hook-form and the schemas load with them,
- * not with the marketing site. App.tsx mounts these inside the site layout.
+ * not with the marketing site. App.tsx mounts these inside the site layout; /client and /client_test are
+ * the app layer's (web/src/app/client), which hands `ClientPage` the upload utility.
  */
 import { Suspense } from 'react';
 import type { ReactNode } from 'react';
 import { Route } from 'react-router';
 import { lazyModule } from '../../lib/lazyModule';
+import type { ClientPageProps } from './ClientPage';
 import type { LoginFormProps } from './LoginForm';
 
 const A = 'src/features/account';
 
-export const ClientPage = lazyModule(`${A}/ClientPage.tsx`, () => import('./ClientPage'));
+export const ClientPage = lazyModule<ClientPageProps>(`${A}/ClientPage.tsx`, () => import('./ClientPage'));
 export const RegisterPage = lazyModule(`${A}/RegisterPage.tsx`, () => import('./RegisterPage'));
 export const ResetPasswordPage = lazyModule(
   `${A}/ResetPasswordPage.tsx`,
@@ -37,22 +39,6 @@ export function LoginForm(props: LoginFormProps) {
 /** Route elements for `<Routes>` (a fragment: React Router reads routes inside fragments). */
 export const accountRoutes = (
   <>
-    <Route
-      path="client"
-      element={
-        <Loading>
-          <ClientPage />
-        </Loading>
-      }
-    />
-    <Route
-      path="client_test"
-      element={
-        <Loading>
-          <ClientPage />
-        </Loading>
-      }
-    />
     <Route
       path="register"
       element={

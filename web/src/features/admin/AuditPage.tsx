@@ -6,6 +6,7 @@ import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { staffApi } from './api';
 import { staffKeys, useStaffStores } from './queries';
 import { StoreSelect } from './StoreSelect';
+import './admin.css';
 
 const json = (value: Record<string, unknown> | null) => (value ? JSON.stringify(value, null, 1) : '');
 

@@ -6,6 +6,7 @@ import { useParams } from 'react-router';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { OrderDetail } from './orders/OrderDetail';
 import { OrderList } from './orders/OrderList';
+import './admin.css';
 
 export default function OrdersPage() {
   const { orderId } = useParams();

@@ -8,6 +8,7 @@ import { ApiError, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Button, TextField } from '../../ui';
 import { chargeTestCard, type PaymentTestResult } from './api';
+import './admin.css';
 
 const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express' };
 

@@ -12,6 +12,7 @@ import { staffApi, uploadImage, type StaffPrice, type StaffProduct } from './api
 import { toCents } from './money';
 import { staffKeys, useStaffStores } from './queries';
 import { StoreSelect } from './StoreSelect';
+import './admin.css';
 
 export default function ProductsPage() {
   useDocumentTitle('Products and prices');

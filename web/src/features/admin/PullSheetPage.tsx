@@ -8,6 +8,7 @@ import { Button, DateInput } from '../../ui';
 import { staffApi } from './api';
 import { staffKeys, useStaffStores } from './queries';
 import { StoreSelect } from './StoreSelect';
+import './admin.css';
 
 export default function PullSheetPage() {
   useDocumentTitle('Pull sheet');

@@ -20,6 +20,7 @@ import { Button, Checkbox, ConfirmDialog } from '../../ui';
 import { staffApi, type StaffStore, type StoresAnswer } from './api';
 import { staffKeys, useStaffStores } from './queries';
 import { StoreFormDialog } from './StoreFormDialog';
+import './admin.css';
 
 export const STORE_IMAGE_BASE = '/media/stores/';
 // not in SPEC: the texts of the archive confirmation and delete button (SPEC gives their gist).

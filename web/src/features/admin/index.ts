@@ -1,5 +1,13 @@
 /**
- * The staff screens' public face (issue 7): their routes. Everything else in this folder is internal; the
- * pages load on demand.
+ * The staff screens' public face: their pages, each loaded on demand. The staff area's layout (sign-in gate
+ * and navigation) and its routes are the app layer's (web/src/app/staff), which also mounts the uploads
+ * inbox there. Everything else in this folder is internal.
  */
-export { adminRoutes } from './routes';
+export {
+  AuditPage,
+  OrdersPage,
+  PaymentTestPage,
+  ProductsPage,
+  PullSheetPage,
+  StoreManagerPage,
+} from './pages';

@@ -8,6 +8,7 @@ import { Suspense, type ReactNode } from 'react';
 import { Route } from 'react-router';
 import { lazyModule } from '../../lib/lazyModule';
 import { afterZodSetup } from '../../lib/zodFirst';
+import { ConfirmationPage } from './confirmationPage';
 
 const S = 'src/features/store/pages';
 
@@ -27,10 +28,7 @@ export const PaymentPage = lazyModule(
   `${S}/PaymentPage.tsx`,
   afterZodSetup(() => import('./pages/PaymentPage')),
 );
-export const ConfirmationPage = lazyModule(
-  `${S}/ConfirmationPage.tsx`,
-  afterZodSetup(() => import('./pages/ConfirmationPage')),
-);
+export { ConfirmationPage };
 
 function Loading({ children }: { children: ReactNode }) {
   return (

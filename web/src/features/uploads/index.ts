@@ -1,6 +1,7 @@
 /**
- * The uploads feature (issue 8): the client upload utility shown on /client once signed in, the
- * Internet Explorer dialog, and the staff inbox at /staff/uploads.
+ * The uploads feature's public face: the client upload utility and the Internet Explorer dialog, which the
+ * app's /client page shows, the staff inbox, which the app's staff area mounts at /staff/uploads, and the
+ * cloud pickers' sign-in callback page.
  */
 export { CloudCallbackPage, IncompatibleBrowserDialog, StaffInboxPage, UploadUtility } from './routes';
 export { isInternetExplorer, IE_INCOMPATIBLE } from './ie';

@@ -1,7 +1,7 @@
 /**
- * The uploads feature's code-split pages (issue 8): the staff inbox, which the staff pages' routes mount at
- * /staff/uploads inside the staff shell, and the client utility, shown by /client (features/account's
- * ClientPage) through `UploadUtility` below.
+ * The uploads feature's code-split pages: the staff inbox, which the app's staff area (web/src/app/staff)
+ * mounts at /staff/uploads inside its layout, and the client utility, which the app's /client page
+ * (web/src/app/client) shows once signed in through `UploadUtility` below.
  */
 import { Suspense, type ReactNode } from 'react';
 import { lazyModule } from '../../lib/lazyModule';
@@ -64,5 +64,5 @@ export function UploadUtility() {
   );
 }
 
-/** The staff inbox (/staff/uploads), shown inside the staff shell by the staff pages' routes. */
+/** The staff inbox (/staff/uploads), shown inside the staff layout, which signs staff in. */
 export const StaffInboxPage = InboxPage;

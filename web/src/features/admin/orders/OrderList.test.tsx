@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryRouter } from 'react-router';
 import { QueryProvider } from '../../../app/QueryProvider';
-import { fakeApi, type FakeAnswer } from '../../../lib/fakeApi';
+import { fakeApi, type FakeAnswer } from '../../../test/fakeApi';
 import { OrderList } from './OrderList';
 
 function order(id: string, company: string) {

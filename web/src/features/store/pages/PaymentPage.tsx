@@ -18,7 +18,7 @@ import { CartSummary } from '../components/CartSummary';
 import { StoreFrame } from '../components/StoreFrame';
 import { isStaleIntentError, renewIntent, useOrderIntent } from '../intent';
 import { TestCardForm } from '../payment/TestCardForm';
-import { ConfirmationPage } from '../routes';
+import { ConfirmationPage } from '../confirmationPage';
 import { CardInputError, PaymentFailure, type PaymentMethodHandle } from '../payment/types';
 import { currencyOf, currentCart, previewAmounts, summaryLines } from '../pricing';
 import {

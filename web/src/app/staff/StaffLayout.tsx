@@ -1,30 +1,21 @@
 /**
- * Every staff page's frame (SPEC §2 'Admin page', §6), mounted once as the layout route of all staff pages:
- * a login form while signed out (staff accounts only), 'You are not authorised to use this page.' for a
- * client account, otherwise 'Logged in as' with first and last name, a sign-out button and the staff
- * navigation above the page. The site layout already gives the page its one `<main>`.
+ * The staff area's one frame, the layout route of every staff page (SPEC §2 'Admin page', §6): a login
+ * form while signed out (staff accounts only), 'You are not authorised to use this page.' for a client
+ * account, otherwise 'Logged in as' with first and last name, a sign-out button and the staff navigation
+ * above the page. It stays mounted while staff move between pages; the site layout gives the one `<main>`.
  */
 import { loggedInAs } from '@avp/shared';
-import { Suspense, type ReactNode } from 'react';
+import { Suspense } from 'react';
 import { NavLink, Outlet } from 'react-router';
-import { LoginForm } from '../account';
+import { LoginForm } from '../../features/account';
 import { useSession } from '../../lib/session';
 import { Button } from '../../ui';
-import './admin.css';
+import { STAFF_PAGES } from './staffPages';
+import './staff.css';
 
 export const NOT_AUTHORISED = 'You are not authorised to use this page.';
 
-const LINKS = [
-  { to: '/manage_order_forms', label: 'Stores' },
-  { to: '/staff/products', label: 'Products and prices' },
-  { to: '/staff/orders', label: 'Orders' },
-  { to: '/staff/pull-sheet', label: 'Pull sheet' },
-  { to: '/staff/audit', label: 'Audit log' },
-  { to: '/staff/payment-test', label: 'Payment test' },
-  { to: '/staff/uploads', label: 'Uploads' },
-];
-
-export function StaffShell({ children }: { children: ReactNode }) {
+export default function StaffLayout() {
   const session = useSession();
   if (session.status === 'loading') {
     return (
@@ -63,24 +54,15 @@ export function StaffShell({ children }: { children: ReactNode }) {
     <div className="staff-page">
       {bar}
       <nav className="staff-nav" aria-label="Staff">
-        {LINKS.map((link) => (
-          <NavLink key={link.to} to={link.to} end>
-            {link.label}
+        {STAFF_PAGES.map((page) => (
+          <NavLink key={page.path} to={`/${page.path}`} end>
+            {page.label}
           </NavLink>
         ))}
       </nav>
-      {children}
-    </div>
-  );
-}
-
-/** The layout route of the staff pages: the frame stays mounted while staff move between pages. */
-export default function StaffLayout() {
-  return (
-    <StaffShell>
       <Suspense fallback={<p role="status">Loading…</p>}>
         <Outlet />
       </Suspense>
-    </StaffShell>
+    </div>
   );
 }
