@@ -27,6 +27,14 @@ describe('Sha256', () => {
     expect(pieces.digest()).toBe(whole.digest());
   });
 
+  it('hashes a million bytes fed in pieces of uneven size (the NIST long message)', () => {
+    const data = text('a'.repeat(1_000_000));
+    const hasher = new Sha256();
+    for (let i = 0, step = 1; i < data.length; i += step, step = ((step * 7 + 3) % 9973) + 1)
+      hasher.update(data.subarray(i, i + step));
+    expect(hasher.digest()).toBe('cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0');
+  });
+
   it('refuses use after digest', () => {
     const hasher = new Sha256();
     hasher.digest();
