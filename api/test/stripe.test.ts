@@ -252,8 +252,13 @@ describe.each(DIALECTS)('Stripe gateway on %s (against a local stand-in of its A
     expect(() => openSecret(sealed, `${TEST_SECRET}-changed`)).toThrow(SecretBoxError);
     expect(sealSecret(secretKey, TEST_SECRET)).not.toBe(sealed);
 
+    // Straight to the row, as a staff edit would (with the version that tells every process the page changed).
     await app.db.models.Store.update(
-      { stripeSecretKeyEnc: sealed, stripePublishableKey: 'pk_test_store_own_key' },
+      {
+        stripeSecretKeyEnc: sealed,
+        stripePublishableKey: 'pk_test_store_own_key',
+        version: app.db.sequelize.literal('version + 1') as unknown as number,
+      },
       { where: { storeId: 'demo-expo' } },
     );
     const res = await exhibitor.get('/api/stores/demo-expo');

@@ -206,6 +206,9 @@ export async function seedDemo(db: Database, options: { timeZone: string; now?: 
         await upsert(existing, values, () => StorePrice.create(values, { transaction }), transaction);
       }
     }
+
+    // Store pages are held in memory by every API process, checked against stores.version (modules/store).
+    if (changed > 0) await Store.increment('version', { where: {}, silent: true, transaction });
   });
 
   return {

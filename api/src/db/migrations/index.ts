@@ -5,6 +5,7 @@ import * as orderPaymentReview from './0004-order-payment-review.js';
 import * as uploadClaims from './0005-upload-claims.js';
 import * as clientLog from './0006-client-log.js';
 import * as fileImports from './0007-file-imports.js';
+import * as storeVersion from './0008-store-version.js';
 import type { MigrationContext } from './types.js';
 
 export type { MigrationContext };
@@ -27,4 +28,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; module: MigrationModule }
   { name: '0005-upload-claims', module: uploadClaims },
   { name: '0006-client-log', module: clientLog },
   { name: '0007-file-imports', module: fileImports },
+  { name: '0008-store-version', module: storeVersion },
 ];

@@ -25,6 +25,8 @@ export interface StoreAttributes {
   stripePublishableKey: string | null;
   /** Encrypted at rest; never sent to a browser (DESIGN deviation 3). */
   stripeSecretKeyEnc: string | null;
+  /** Raised with every change to what the store's page shows (modules/store/cache.ts). */
+  version: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -40,6 +42,7 @@ export type StoreCreation = Optional<
   | 'bcc'
   | 'stripePublishableKey'
   | 'stripeSecretKeyEnc'
+  | 'version'
   | 'createdAt'
   | 'updatedAt'
 >;
@@ -64,6 +67,7 @@ export function defineStore(sequelize: Sequelize): ModelStatic<StoreInstance> {
       bcc: { type: DataTypes.TEXT, allowNull: true },
       stripePublishableKey: { type: DataTypes.STRING(255), allowNull: true },
       stripeSecretKeyEnc: { type: DataTypes.TEXT, allowNull: true },
+      version: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1 },
       createdAt: { type: DataTypes.DATE, allowNull: false },
       updatedAt: { type: DataTypes.DATE, allowNull: false },
     },

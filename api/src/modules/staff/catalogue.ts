@@ -6,6 +6,7 @@ import type { ProductInstance } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
 import { recordChange } from './audit.js';
 import type { Actor } from './audit.js';
+import { storesChanged } from '../store/index.js';
 import { findStaffStore } from './stores.js';
 import type { StaffPrice, StaffProduct } from '@avp/shared';
 
@@ -122,6 +123,7 @@ export async function updateProduct(
       ...(input.sort_order === undefined ? {} : { sortOrder: input.sort_order }),
     });
     await product.save({ transaction });
+    await storesChanged(db, 'every', transaction);
     await recordChange(
       db,
       actor,
@@ -145,13 +147,16 @@ export async function reorderProducts(db: Database, actor: Actor, body: unknown)
     }
     const before = [...products].sort((a, b) => a.sortOrder - b.sortOrder || a.id - b.id).map((p) => p.id);
     const byId = new Map(products.map((p) => [p.id, p]));
+    let moved = false;
     for (const [index, id] of ids.entries()) {
       const product = byId.get(id)!;
       if (product.sortOrder !== index + 1) {
         product.sortOrder = index + 1;
         await product.save({ transaction });
+        moved = true;
       }
     }
+    if (moved) await storesChanged(db, 'every', transaction);
     await recordChange(
       db,
       actor,
@@ -243,6 +248,7 @@ export async function setPrices(
     }
     const after = Object.fromEntries(prices.map((p) => [p.product_id, p.unit_amount]));
     if (JSON.stringify(before) !== JSON.stringify(after)) {
+      await storesChanged(db, [storeKey], transaction);
       await recordChange(
         db,
         actor,

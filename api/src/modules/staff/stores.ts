@@ -8,7 +8,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type { StoreAttributes, StoreInstance } from '../../db/models/index.js';
 import { AppError, fieldErrors } from '../../http/errors.js';
-import { storeSummary } from '../store/index.js';
+import { storesChanged, storeSummary } from '../store/index.js';
 import { recordChange } from './audit.js';
 import { storeImageExists } from './media.js';
 import type { Actor } from './audit.js';
@@ -314,6 +314,7 @@ export async function updateStore(
       store.set({ ...columnsOf(form), ...stripeColumns(extras, store, config) });
       const secretChanged = store.changed('stripeSecretKeyEnc') !== false;
       await store.save({ transaction });
+      await storesChanged(db, [store.id], transaction);
       await recordChange(
         db,
         actor,
@@ -353,6 +354,7 @@ export async function setStoreFlag(
     if (before !== value) {
       store.set(column, value);
       await store.save({ transaction });
+      await storesChanged(db, [store.id], transaction);
       await recordChange(
         db,
         actor,

@@ -127,12 +127,12 @@ export async function storeProducts(
   }));
 }
 
-export async function getPublicStore(
-  { config, db }: StoreDeps,
-  storeId: string,
-  now: Date = new Date(),
-): Promise<PublicStore> {
-  const store = await findStore(db, storeId);
+export function publicStoreOf(
+  store: StoreInstance,
+  products: PublicProduct[],
+  config: Config,
+  now: Date,
+): PublicStore {
   const gateway = paymentGatewayFor(config as GatewayConfig, store);
   return {
     ...storeSummary(store, config, now),
@@ -141,6 +141,15 @@ export async function getPublicStore(
     timeZone: config.TZ_STORE,
     gateway: gateway.kind,
     ...(gateway.publishableKey ? { publicKey: gateway.publishableKey } : {}),
-    products: await storeProducts(db, store.id),
+    products,
   };
+}
+
+export async function getPublicStore(
+  { config, db }: StoreDeps,
+  storeId: string,
+  now: Date = new Date(),
+): Promise<PublicStore> {
+  const store = await findStore(db, storeId);
+  return publicStoreOf(store, await storeProducts(db, store.id), config, now);
 }

@@ -4,6 +4,7 @@
  */
 export { ORDER_TOKEN_HEADER, storePageExists, storeRoutes, stripeWebhookRoutes } from './routes.js';
 export { getPublicStore, isClosed, listStores, STORE_NOT_FOUND } from './catalogue.js';
+export { StoreDataCache, storesChanged } from './cache.js';
 export type { StoreDeps } from './catalogue.js';
 export { enqueueConfirmationMail } from './confirmation-mail.js';
 export { storeSummary } from './catalogue.js';

@@ -1,7 +1,8 @@
 import express from 'express';
 import type { Request, Router } from 'express';
 import type { Database } from '../../db/index.js';
-import { getPublicStore, listStores, storeExists } from './catalogue.js';
+import { StoreDataCache } from './cache.js';
+import { listStores, storeExists } from './catalogue.js';
 import {
   confirmPayment,
   createIntent,
@@ -38,8 +39,16 @@ export function storeRoutes(deps: OrderDeps): Router {
     res.set('Cache-Control', 'no-cache').json({ stores: await listStores(deps) });
   });
 
+  // The browser keeps the answer but asks again every time (no-cache); an unchanged answer is a bodiless 304.
+  const storeData = new StoreDataCache(deps);
   router.get('/stores/:storeId', async (req, res) => {
-    res.set('Cache-Control', 'no-cache').json({ store: await getPublicStore(deps, param(req, 'storeId')) });
+    const answer = await storeData.answer(param(req, 'storeId'));
+    res.set({ 'Cache-Control': 'no-cache', ETag: answer.etag });
+    if (matchesAny(req.get('If-None-Match'), answer.etag)) {
+      res.status(304).end();
+      return;
+    }
+    res.type('json').send(answer.body);
   });
 
   router.post('/stores/:storeId/payment-intents', async (req, res) => {
@@ -98,6 +107,20 @@ export function stripeWebhookRoutes(deps: OrderDeps): Router {
     res.set('Cache-Control', 'no-store').json({ received: true, outcome });
   });
   return router;
+}
+
+/**
+ * If-None-Match against the current ETag (RFC 9110 13.1.2: weak comparison). Not req.fresh: that answers
+ * 'stale' whenever the request says Cache-Control: no-cache, which fetch() adds to every request that sets
+ * its own If-None-Match; the origin is the one revalidating, so a match is a 304 either way.
+ */
+function matchesAny(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => {
+    const candidate = tag.trim();
+    return candidate === etag || candidate === `W/${etag}`;
+  });
 }
 
 const STORE_PAGE = /^\/exhibitor_order\/([^/]+)(?:\/checkout)?\/*$/;
