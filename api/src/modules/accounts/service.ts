@@ -75,13 +75,14 @@ export async function audit(
 }
 
 /**
- * Adds the common-passwords refusal to a shared registration schema, whose own checks already cover the
- * length (the list holds only passwords long enough to pass it) and the confirmation.
+ * Adds the common-password refusal to a shared registration schema, whose own checks already cover the
+ * length and the confirmation. The check is asynchronous (its dictionaries load on first use): parse
+ * these schemas with parseAsync.
  */
 function withCommonPasswordCheck<T extends z.ZodObject>(schema: T): T {
-  return schema.superRefine((value, ctx) => {
+  return schema.superRefine(async (value, ctx) => {
     const password = (value as { password?: unknown }).password;
-    if (typeof password === 'string' && password !== '' && isCommonPassword(password)) {
+    if (typeof password === 'string' && password !== '' && (await isCommonPassword(password))) {
       ctx.addIssue({ code: 'custom', message: PASSWORD_TOO_COMMON, path: ['password'] });
     }
   }, whenStrings('password'));
@@ -106,11 +107,11 @@ export const resetInput = z
     confirmPassword: z.string().default(''),
   })
   .superRefine(
-    ({ password, confirmPassword }, ctx) => {
+    async ({ password, confirmPassword }, ctx) => {
       if (password === '' || password !== confirmPassword) {
         ctx.addIssue({ code: 'custom', message: PASSWORDS_MUST_MATCH, path: ['confirmPassword'] });
       }
-      const error = password === '' ? undefined : newPasswordError(password);
+      const error = password === '' ? undefined : await newPasswordError(password);
       if (error) ctx.addIssue({ code: 'custom', message: error, path: ['password'] });
     },
     whenStrings('password', 'confirmPassword'),
@@ -175,7 +176,7 @@ export async function register(
   via: AuthSession['via'] = 'cookie',
 ): Promise<SignedIn> {
   const { db } = deps;
-  const input = registerInput.parse(body);
+  const input = await registerInput.parseAsync(body);
   // Hashing first makes a taken address answer after the same work as a new one.
   const passwordHash = await hashPassword(input.password);
   try {
@@ -250,7 +251,7 @@ export async function updateAccount(
   const { db } = deps;
   const account = await db.models.User.findByPk(userId);
   if (account === null) throw accountGone();
-  const input = updateInput(account.email).parse(body);
+  const input = await updateInput(account.email).parseAsync(body);
   const email = normaliseEmail(input.email);
   if (email !== account.email || input.password !== '') {
     // The schema made sure there is one; whether it is right only the stored hash can tell.
@@ -361,7 +362,7 @@ export async function requestPasswordReset(deps: AccountsDeps, input: ForgotPass
  */
 export async function resetPassword(deps: AccountsDeps, body: unknown, meta: RequestMeta): Promise<void> {
   const { db } = deps;
-  const input = resetInput.parse(body);
+  const input = await resetInput.parseAsync(body);
   const passwordHash = await hashPassword(input.password);
   const now = new Date();
   await db.sequelize.transaction(async (transaction) => {
