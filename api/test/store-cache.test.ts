@@ -169,6 +169,29 @@ describe.each(DIALECTS)('the store page data on %s, held in memory by each proce
     );
   });
 
+  it('an edit is seen by the first request after it, even while that process is answering many others', async () => {
+    const { urls, staff, stores, idOf } = await start(dialect);
+    const expo = stores.find((s) => s.store_id === 'demo-expo')!;
+    let busy = true;
+    const hammer = async () => {
+      while (busy) await look(urls[1]!);
+    };
+    const hammers = Array.from({ length: 8 }, hammer);
+    try {
+      for (let round = 1; round <= 5; round++) {
+        const text = `Round ${round}`;
+        expect(
+          (await staff.put(`/api/staff/stores/${idOf('demo-expo')}`, formOf(expo, { store_text: text })))
+            .status,
+        ).toBe(200);
+        expect((await look(urls[1]!)).store.store_text).toBe(text);
+      }
+    } finally {
+      busy = false;
+      await Promise.all(hammers);
+    }
+  });
+
   it('the Active toggle and the Archive button close and reopen the store on both processes', async () => {
     const { urls, staff, idOf } = await start(dialect);
     const id = idOf('demo-expo');

@@ -7,17 +7,19 @@ import type { Database } from '../../db/index.js';
 import { AppError } from '../../http/errors.js';
 import { findStore, publicStoreOf, STORE_NOT_FOUND, storeProducts } from './catalogue.js';
 import type { StoreDeps } from './catalogue.js';
+import { freshReads } from './fresh-reads.js';
 
 /**
  * The store page's data (GET /api/stores/:storeId) held in this process's memory, with its validator.
  *
  * What the answer shows changes only when staff change the store, its prices or its products, and each of
  * those changes raises stores.version in its own transaction (storesChanged below). Every request reads the
- * store's (id, version) with one indexed query and rebuilds the held answer when it is older, so a change
- * made through any process is seen at once by every process. Whether the store is closed and whether
- * early-bird pricing applies depend on the clock: they are decided per request from instants worked out
- * once per build, so the store closes at its cut-off and not when something expires. Nothing else in the
- * answer varies (no stock), so the ETag is a hash of the exact bytes sent.
+ * store's (id, version) with one indexed query begun after it arrived (shared by the requests arriving
+ * while one is under way) and rebuilds the held answer when it is older, so a change made through any
+ * process is seen at once by every process. Whether the store is closed and whether early-bird pricing
+ * applies depend on the clock: they are decided per request from instants worked out once per build, so
+ * the store closes at its cut-off and not when something expires. Nothing else in the answer varies (no
+ * stock), so the ETag is a hash of the exact bytes sent.
  */
 
 export interface StoreAnswer {
@@ -59,6 +61,8 @@ function notFound(): AppError {
 export class StoreDataCache {
   private readonly held = new Map<string, Held>();
   private readonly building = new Map<string, Promise<Held>>();
+  /** The store's (id, version), read by a query that began after the request arrived (fresh-reads.ts). */
+  private readonly current = freshReads((storeId) => this.readVersion(storeId));
 
   constructor(private readonly deps: StoreDeps) {}
 
@@ -74,7 +78,7 @@ export class StoreDataCache {
     return answerAt(held, now);
   }
 
-  private async current(storeId: string): Promise<Current | null> {
+  private async readVersion(storeId: string): Promise<Current | null> {
     const rows = await this.deps.db.sequelize.query<{ id: number | string; version: number | string }>(
       'SELECT id, version FROM stores WHERE store_id = $1',
       { bind: [storeId], type: QueryTypes.SELECT },
