@@ -355,7 +355,8 @@ describe.each(DIALECTS)('staff calls on %s', (dialect) => {
     expect(detail.body.order.refundable).toBe(intent.total);
 
     const csv = await fetch(`${t!.url}/api/staff/orders.csv`, { headers: { cookie: staff.cookieHeader()! } });
-    expect(csv.headers.get('content-type')).toContain('text/csv');
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename=orders-\d{4}-\d\d-\d\d\.csv$/);
     const rows = parseCsv(await csv.text());
     expect(rows[0]).toEqual([...CSV_COLUMNS]);
     const column = (name: string) => CSV_COLUMNS.indexOf(name as (typeof CSV_COLUMNS)[number]);

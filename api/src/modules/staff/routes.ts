@@ -129,10 +129,8 @@ export function staffRoutes(deps: StaffRouteDeps): Router {
   router.get('/orders.csv', async (req, res) => {
     const csv = await ordersCsv(deps, req.query);
     const stamp = new Date().toISOString().slice(0, 10);
-    res
-      .type('text/csv; charset=utf-8')
-      .set('Content-Disposition', `attachment; filename="orders-${stamp}.csv"`)
-      .send(csv);
+    // text/csv; charset=utf-8 from the name's extension.
+    res.attachment(`orders-${stamp}.csv`).send(csv);
   });
   router.get('/orders/:orderId', async (req, res) => {
     res.json({ order: await orderDetail(deps.db, param(req, 'orderId')) });

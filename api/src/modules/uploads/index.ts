@@ -2,7 +2,7 @@
  * Uploads (issue 8): the resumable multipart protocol of DESIGN 'Uploads' for the client portal and the
  * desktop app, the staff inbox, and the background clean-up of unfinished uploads.
  */
-export { contentDisposition, uploadsRoutes } from './routes.js';
+export { uploadsRoutes } from './routes.js';
 export { RunningHashes } from './running-hash.js';
 export { startUploadCleanup } from './cleanup.js';
 export type { UploadCleanup, UploadCleanupOptions } from './cleanup.js';
@@ -36,5 +36,3 @@ export { claimWrite, COMPLETION, liveClaims, nowMs } from './claims.js';
 export type { WriteClaim } from './claims.js';
 export type { UploadsDeps } from './service.js';
 export { inboxPath, formLabel } from './mail.js';
-export { parseRange } from './range.js';
-export type { ByteRange } from './range.js';

@@ -8,7 +8,6 @@ import { AppError } from '../../http/errors.js';
 import type { Logger } from '../../logger.js';
 import { requireStaff, requireUser } from '../accounts/index.js';
 import { inboxFile, listInbox, markHandled } from './inbox.js';
-import { parseRange } from './range.js';
 import { RunningHashes } from './running-hash.js';
 import {
   completeFile,
@@ -47,10 +46,22 @@ async function retryWhenBusy<T>(res: Response, work: Promise<T>): Promise<T> {
   }
 }
 
-/** A download name that is safe in a header: ASCII fallback plus the RFC 5987 UTF-8 form. */
-export function contentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+/** One byte range of a file, inclusive, as storage reads it. */
+type ByteRange = { start: number; end: number };
+
+/**
+ * The byte range a download answers with 206, 'unsatisfiable' for 416, or undefined for the whole file:
+ * no Range header, another unit, a malformed one, or several ranges (which a server may ignore).
+ */
+function requestedRange(req: Request, size: number): ByteRange | 'unsatisfiable' | undefined {
+  const header = req.get('range');
+  if (header === undefined || !header.startsWith('bytes=') || header.includes(',')) return undefined;
+  const ranges = req.range(size);
+  if (ranges === undefined || ranges === -2) return undefined;
+  if (ranges !== -1) return ranges[0];
+  // range-parser refuses a suffix longer than the file, where RFC 9110 §14.1.3 selects all of it.
+  const longSuffix = size > 0 && /^bytes=-\d*[1-9]\d*$/.test(header);
+  return longSuffix ? { start: 0, end: size - 1 } : 'unsatisfiable';
 }
 
 /**
@@ -154,12 +165,12 @@ export function uploadsRoutes(deps: {
   router.get('/uploads/inbox/files/:fileId/download', requireStaff, async (req, res) => {
     const file = await inboxFile(d.db, param(req, 'fileId'));
     const size = Number(file.size);
-    const range = parseRange(req.get('range'), size);
-    res.set({
+    const range = requestedRange(req, size);
+    // The name as given, with an ASCII fallback and RFC 8187's filename* when it needs one.
+    res.attachment(file.name).set({
       'Accept-Ranges': 'bytes',
       'Cache-Control': 'private, no-store',
       'Content-Type': 'application/octet-stream',
-      'Content-Disposition': contentDisposition(file.name),
       ETag: `"${file.sha256 ?? file.id}"`,
     });
     if (range === 'unsatisfiable') {
