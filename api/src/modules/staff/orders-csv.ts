@@ -1,3 +1,4 @@
+import { stringify } from 'csv-stringify/sync';
 import { Op } from 'sequelize';
 import type { OrderLineInstance } from '../../db/models/index.js';
 import { customerOf, findOrders, orderQuerySchema, text } from './order-query.js';
@@ -35,12 +36,25 @@ export const CSV_COLUMNS = [
   'refunded',
 ] as const;
 
-/** Quotes a cell; text that a spreadsheet would run as a formula is prefixed with an apostrophe. */
-export function csvCell(value: string | number | null): string {
-  if (value === null) return '';
-  let out = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(out)) out = `'${out}`;
-  return /[",\r\n]/.test(out) || out !== out.trim() ? `"${out.replace(/"/g, '""')}"` : out;
+export type CsvCell = string | number | null;
+
+/** Text a spreadsheet would run as a formula; such a cell gets a leading apostrophe. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** The CSV text: the header row, then one line per row, each ended by CRLF; no byte-order mark. */
+export function ordersCsvText(rows: readonly (readonly CsvCell[])[]): string {
+  return stringify(rows as CsvCell[][], {
+    header: true,
+    columns: [...CSV_COLUMNS],
+    record_delimiter: 'windows',
+    // A lone LF or CR in a cell is quoted too, not only CRLF.
+    quote_record_delimiter: true,
+    // Spreadsheets trim unquoted cells; these keep their leading and trailing spaces.
+    quoted_match: /^\s|\s$/,
+    // Not `escape_formulas`, which looks before the apostrophe is added, so it would also quote a cell
+    // starting with a tab, and prefixes full-width signs as well: the export keeps its output.
+    cast: { string: (value) => (FORMULA_START.test(value) ? `'${value}` : value) },
+  });
 }
 
 const money = (cents: number) => (cents / 100).toFixed(2);
@@ -62,12 +76,12 @@ export async function ordersCsv(
         });
   const byOrder = new Map<string, OrderLineInstance[]>();
   for (const line of lines) byOrder.set(line.orderId, [...(byOrder.get(line.orderId) ?? []), line]);
-  const rows = [CSV_COLUMNS.join(',')];
+  const rows: CsvCell[][] = [];
   // Oldest first: the order the warehouse works in.
   for (const { order, store } of [...found].reverse()) {
     const c = customerOf(order);
     for (const line of byOrder.get(order.id) ?? []) {
-      const cells: (string | number | null)[] = [
+      rows.push([
         order.confirmation,
         order.id,
         order.status,
@@ -95,9 +109,8 @@ export async function ordersCsv(
         money(line.lineTotal),
         money(order.total),
         money(order.refundedAmount),
-      ];
-      rows.push(cells.map(csvCell).join(','));
+      ]);
     }
   }
-  return `${rows.join('\r\n')}\r\n`;
+  return ordersCsvText(rows);
 }
