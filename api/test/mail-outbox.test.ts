@@ -1,10 +1,16 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { retryDelayMs } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.js';
 import { openDatabase } from '../src/db/index.js';
 import type { Database } from '../src/db/index.js';
-import { enqueueMail, retryDelayMs, startMailWorker } from '../src/modules/mail/index.js';
+import {
+  enqueueMail,
+  MAIL_WORKER_DEFAULTS,
+  mailRetryPolicy,
+  startMailWorker,
+} from '../src/modules/mail/index.js';
 import type { MailWorker, MailWorkerOptions } from '../src/modules/mail/index.js';
 import { openTestDatabase } from './helpers/app.js';
 import type { TestDatabase } from './helpers/app.js';
@@ -41,10 +47,14 @@ async function receiver(port?: number): Promise<SmtpReceiver> {
 
 const withSmtp = (config: Config, url: string): Config => ({ ...config, SMTP_URL: url });
 
-describe('retryDelayMs', () => {
-  it('doubles from the base up to the cap, with at most 10% jitter', () => {
-    expect([1, 2, 3, 4].map((n) => retryDelayMs(n, 1000, 5000, () => 0))).toEqual([1000, 2000, 4000, 5000]);
-    expect(retryDelayMs(1, 1000, 5000, () => 1)).toBe(1100);
+describe('the mail retry schedule', () => {
+  it('waits 30 s after a first failure, doubling up to an hour, each wait between half of that and all of it', () => {
+    const policy = mailRetryPolicy(MAIL_WORKER_DEFAULTS);
+    const attempts = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+    const longest = [30_000, 60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000, 3_600_000, 3_600_000];
+    expect(attempts.map((n) => retryDelayMs(n, policy, () => 1))).toEqual(longest);
+    expect(attempts.map((n) => retryDelayMs(n, policy, () => 0))).toEqual(longest.map((ms) => ms / 2));
+    expect(policy.retries).toBe(MAIL_WORKER_DEFAULTS.maxAttempts - 1);
   });
 });
 
@@ -132,6 +142,7 @@ describe.each(DIALECTS)('mail outbox on %s', (dialect) => {
     const smtp = await receiver();
     const config = withSmtp(t.config, smtp.url);
     const { id } = await enqueueMail(t.db, { to: 'staff@example.com', subject: 'Down then up', text: 'Hi' });
+    const started = Date.now();
     worker({ config, db: t.db });
     const Outbox = t.db.models.MailOutbox;
 
@@ -141,6 +152,10 @@ describe.each(DIALECTS)('mail outbox on %s', (dialect) => {
     const failed = await Outbox.findByPk(id);
     expect(failed?.lastError).toMatch(/ECONNREFUSED|connect/i);
     expect(failed?.sentAt).toBeNull();
+    // Due again between half the first retry delay (150 ms here) and all of it after the failure.
+    const due = failed!.nextAttemptAt.getTime();
+    expect(due).toBeGreaterThanOrEqual(started + 75);
+    expect(due).toBeLessThanOrEqual(Date.now() + 150);
 
     await smtp.start();
     await waitFor(async () => (await Outbox.findByPk(id))?.status === 'sent', 15_000, 'sent');

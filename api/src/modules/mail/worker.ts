@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { retryDelayMs } from '@avp/shared';
+import type { RetryPolicy } from '@avp/shared';
 import { Op } from 'sequelize';
 import { createMailTransport } from '../../adapters/mail/transport.js';
 import type { MailTransport } from '../../adapters/mail/transport.js';
@@ -17,7 +19,7 @@ export interface MailWorkerOptions {
   pollMs?: number;
   /** Rows claimed at a time. */
   batchSize?: number;
-  /** First retry delay; each further attempt doubles it, up to retryMaxMs. */
+  /** First retry delay; each further attempt doubles it, up to retryMaxMs (mailRetryPolicy). */
   retryBaseMs?: number;
   retryMaxMs?: number;
   /** After this many attempts a message is marked failed and left alone. */
@@ -54,15 +56,15 @@ export const MAIL_WORKER_DEFAULTS: Readonly<Settings> = {
   staleClaimMs: 10 * 60_000,
 };
 
-/** Exponential backoff: base, 2×base, 4×base… capped, with up to 10% jitter so processes do not march in step. */
-export function retryDelayMs(
-  attempts: number,
-  baseMs: number,
-  maxMs: number,
-  random: () => number = Math.random,
-) {
-  const exponential = baseMs * 2 ** Math.max(0, attempts - 1);
-  return Math.round(Math.min(maxMs, exponential) * (1 + 0.1 * random()));
+/**
+ * The worker's settings as shared's backoff policy, the upload client's: after the nth failed attempt a
+ * message waits base × 2^(n−1), capped, times a random factor in [0.5, 1) so that processes do not retry
+ * in step.
+ */
+export function mailRetryPolicy(
+  settings: Pick<Settings, 'retryBaseMs' | 'retryMaxMs' | 'maxAttempts'>,
+): RetryPolicy {
+  return { retries: settings.maxAttempts - 1, baseMs: settings.retryBaseMs, maxMs: settings.retryMaxMs };
 }
 
 /** An SMTP 5xx answer (unknown mailbox, rejected content) will not change on retry. */
@@ -88,6 +90,7 @@ function describe(error: unknown): string {
  */
 export function startMailWorker(options: MailWorkerOptions): MailWorker {
   const settings: Settings = { ...MAIL_WORKER_DEFAULTS, ...definedOnly(options) };
+  const retryPolicy = mailRetryPolicy(settings);
   const { db, config } = options;
   const id = (options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`).slice(
     0,
@@ -188,7 +191,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
         );
         logger.error({ mailId: row.id, attempts: row.attempts, err: error }, 'mail delivery failed for good');
       } else {
-        const delay = retryDelayMs(row.attempts, settings.retryBaseMs, settings.retryMaxMs);
+        const delay = retryDelayMs(row.attempts, retryPolicy);
         const nextAttemptAt = new Date(Date.now() + delay);
         await MailOutbox.update(
           { status: 'queued', claimedBy: null, claimedAt: null, lastError, nextAttemptAt },
