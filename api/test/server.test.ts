@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -203,18 +203,68 @@ describe('the server process under npm run dev at a terminal', () => {
     child.kill('SIGTERM');
     await once(child, 'exit');
 
-    // The colours a terminal shows: ESC [ … m.
-    const colour = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
-    const lines = output.replace(colour, '').trim().split('\n');
-    expect(lines.some((line) => line.startsWith('{'))).toBe(false);
-    expect(lines).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: listening on http:\/\/127\.0\.0\.1:\d+/),
-        expect.stringMatching(
-          /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/api\/session 200 \d+ ms request completed$/,
-        ),
-        expect.stringMatching(/INFO: stopped$/),
-      ]),
-    );
+    expectReadableLines(output);
+  });
+});
+
+/** Readable log lines, one per request, and no JSON line. */
+function expectReadableLines(output: string): void {
+  // The colours a terminal shows: ESC [ … m; a terminal also ends its lines with CR LF.
+  const colour = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+  const lines = output.replace(colour, '').trim().split(/\r?\n/);
+  expect(lines.some((line) => line.startsWith('{'))).toBe(false);
+  expect(lines).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: listening on http:\/\/127\.0\.0\.1:\d+/),
+      expect.stringMatching(
+        /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/api\/session 200 \d+ ms request completed$/,
+      ),
+      expect.stringMatching(/INFO: stopped$/),
+    ]),
+  );
+}
+
+/** util-linux script(1), which runs a command on a pseudo-terminal of its own (Debian has it, so does CI). */
+const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
+
+describe.skipIf(!HAS_SCRIPT)('the server process under npm start at a terminal', () => {
+  it('prints readable lines, one per request, instead of JSON', async () => {
+    const data = await tempDir();
+    cleanups.push(data.remove);
+    const port = await freePort();
+    // npm start's launcher (build/scripts/start.mjs) hands its terminal to the server (stdio 'inherit'),
+    // and nothing sets FORCE_COLOR: the server itself sees a TTY. `exec` makes the server, not a shell
+    // around it, the terminal's foreground process, which Ctrl-C reaches.
+    const server = [
+      process.execPath,
+      '--import',
+      'tsx',
+      '--conditions=source',
+      path.join('src', 'server.ts'),
+    ];
+    const command = `exec ${server.map((arg) => `'${arg}'`).join(' ')}`;
+    const child = spawn('script', ['--quiet', '--flush', '--return', '--command', command, '/dev/null'], {
+      cwd: API_DIR,
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: data.dir, PORT: String(port), WEB_DIST_DIR: data.dir },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    cleanups.push(async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    let output = '';
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        if (output.includes(`listening on http://127.0.0.1:${port}`)) resolve();
+      });
+    });
+    const answered = await fetch(`http://127.0.0.1:${port}/api/session`);
+    expect(answered.status).toBe(200);
+    // Ctrl-C at the terminal: SIGINT to the server, which stops as it does on SIGTERM.
+    child.stdin.write('\x03');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+
+    expectReadableLines(output);
   });
 });
