@@ -1,6 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { partRange, planUpload, UPLOAD_PART_SIZE } from '@avp/shared';
 import type { SubmissionInfo, UploadFileInfo } from '@avp/shared';
+import { QueryTypes } from 'sequelize';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUploadStorage } from '../src/adapters/storage/index.js';
 import type { Env } from '../src/config.js';
@@ -205,6 +207,67 @@ describe.each(CASES)('upload integrity on %s with %s storage', (dialect, driver)
     expect(completing.body).toMatchObject({ error: { code: 'part_in_progress' } });
 
     // Once its lease has run out, the next writer of the part takes the claim over.
+    await t.db.sequelize.query('UPDATE upload_claims SET expires_at = :at WHERE file_id = :id', {
+      replacements: { id: file.id, at: Date.now() - 1 },
+    });
+    expect((await put(t.url, ada, file.id, 1, first)).status).toBe(200);
+    const done = await ada.post<{ file: UploadFileInfo }>(`/api/uploads/files/${file.id}/complete`, {
+      sha256: sha256(first, second),
+    });
+    expect(done.status).toBe(200);
+    expect((await stored(t, file.id)).equals(Buffer.concat([first, second]))).toBe(true);
+  });
+
+  it('a write whose claim passed to another while it streamed records nothing and is told to try again', async () => {
+    const t = await app(dialect, driver);
+    const ada = await signedUp(t);
+    const file = await newFile(ada, 1_700_000_000_000);
+    const [first, second] = [partBytes(1), partBytes(2)];
+    expect((await put(t.url, ada, file.id, 2, second)).status).toBe(200);
+
+    // Half of part 1 arrives; then its claim passes to another writer, as when this one's lease runs out.
+    const req = request(`${t.url}/api/uploads/files/${file.id}/parts/1`, {
+      method: 'PUT',
+      headers: {
+        ...headersOf(t, ada),
+        'content-type': 'application/octet-stream',
+        'content-length': first.length,
+      },
+    });
+    const answer = new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+      req.on('error', reject);
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }),
+        );
+      });
+    });
+    req.write(first.subarray(0, first.length / 2));
+    const claimed = async () =>
+      (
+        await t.db.sequelize.query(
+          'SELECT token FROM upload_claims WHERE file_id = :id AND part_number = 1',
+          {
+            replacements: { id: file.id },
+            type: QueryTypes.SELECT,
+          },
+        )
+      ).length > 0;
+    while (!(await claimed())) await new Promise((r) => setTimeout(r, 20));
+    await t.db.sequelize.query(
+      'UPDATE upload_claims SET token = :token WHERE file_id = :id AND part_number = 1',
+      {
+        replacements: { id: file.id, token: randomUUID() },
+      },
+    );
+    req.end(first.subarray(first.length / 2));
+    expect(await answer).toMatchObject({ status: 409, body: { error: { code: 'part_in_progress' } } });
+    const status = await ada.get<{ file: UploadFileInfo }>(`/api/uploads/files/${file.id}`);
+    expect(status.body.file.receivedParts).toEqual([2]);
+
+    // Once the other writer's claim runs out, part 1 is stored and the file completes as sent.
     await t.db.sequelize.query('UPDATE upload_claims SET expires_at = :at WHERE file_id = :id', {
       replacements: { id: file.id, at: Date.now() - 1 },
     });

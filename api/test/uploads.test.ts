@@ -9,7 +9,7 @@ import { startUploadCleanup } from '../src/modules/uploads/index.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { registration, TestBrowser } from './helpers/browser.js';
-import { DIALECTS } from './helpers/env.js';
+import { DIALECTS, LogCapture } from './helpers/env.js';
 import { memorySource, nodeClient, sponsorForm } from './helpers/uploads.js';
 
 let t: TestApp | undefined;
@@ -215,6 +215,29 @@ describe.each(DIALECTS)('upload protocol on %s', (dialect) => {
     });
     expect(done.status).toBe(200);
     expect(done.body.file).toMatchObject({ status: 'complete', sha256, size: bytes.length });
+  });
+
+  it('logs a stored part at debug only, a refused part at warn and the completion at info', async () => {
+    const logs = new LogCapture();
+    t = await startTestApp({ dialect, logs });
+    const ada = await signedUp(t);
+    const { bytes, sha256 } = memorySource(PART + 10);
+    const { file } = await newFile(ada, bytes.length);
+    const stored = await putPart(t, ada, file.id, 1, bytes.subarray(0, PART));
+    const refused = await putPart(t, ada, file.id, 2, bytes.subarray(0, 9));
+    expect([stored.status, refused.status]).toEqual([200, 400]);
+    expect((await putPart(t, ada, file.id, 2, bytes.subarray(PART))).status).toBe(200);
+    expect((await ada.post(`/api/uploads/files/${file.id}/complete`, { sha256 })).status).toBe(200);
+
+    const lineOf = (res: Response) =>
+      logs.lines.find((l) => l.msg === 'request completed' && l.reqId === res.headers.get('x-request-id'));
+    // pino's levels: 20 debug, 30 info, 40 warn.
+    expect(lineOf(stored)).toMatchObject({ level: 20, res: { statusCode: 200 } });
+    expect(lineOf(refused)).toMatchObject({ level: 40, res: { statusCode: 400 } });
+    const completions = logs.lines.filter(
+      (l) => l.msg === 'request completed' && (l.req as { url: string }).url.endsWith('/complete'),
+    );
+    expect(completions).toMatchObject([{ level: 30, res: { statusCode: 200 } }]);
   });
 
   it("answers 404 for another user's submission and file, 401 signed out, 413 above the size limit", async () => {

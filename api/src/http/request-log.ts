@@ -7,9 +7,12 @@ import { requestId } from './request-id.js';
 const pathOf = (req: IncomingMessage) =>
   ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '').split('?')[0] ?? '';
 
+const UPLOAD_PART = /^\/api\/uploads\/files\/[^/]+\/parts\/[^/]+$/;
+
 /**
  * One log line per request, and a `req.log` whose every line carries `reqId`. Health probes from load
- * balancers arrive every few seconds, so a healthy answer is logged at debug only.
+ * balancers arrive every few seconds, and an upload sends a part every 6 MiB (171 to a gigabyte), so
+ * their healthy answers are logged at debug only: the upload's info line is its completion request's.
  */
 export function requestLogger(logger: Logger) {
   return pinoHttp({
@@ -22,6 +25,7 @@ export function requestLogger(logger: Logger) {
       if (res.statusCode === 404 && !pathOf(req).startsWith('/api/')) return 'info';
       if (res.statusCode >= 400) return 'warn';
       if (pathOf(req) === '/api/health') return 'debug';
+      if (req.method === 'PUT' && UPLOAD_PART.test(pathOf(req))) return 'debug';
       return 'info';
     },
     serializers: {

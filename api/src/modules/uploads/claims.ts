@@ -42,6 +42,8 @@ export class WriteClaim {
   /** performance.now() after which the claim must be renewed before another byte is stored. */
   private renewAt: number;
   private isLost = false;
+  /** The claim's row went with the statement that recorded its write (recordPart). */
+  private ended = false;
   private timer: NodeJS.Timeout | undefined;
   private renewing: Promise<void> | undefined;
 
@@ -105,10 +107,48 @@ export class WriteClaim {
     this.timer.unref();
   }
 
+  /**
+   * Records the part this write stored (a file_parts row naming the claim's token as its write id), only
+   * while the claim is still this write's: else ClaimLost, and nothing is recorded, so a write that lost
+   * its claim never records over the one that took it. On PostgreSQL the same statement deletes the
+   * claim's row, which locks it against a takeover meanwhile and leaves release() nothing to do; on
+   * SQLite, one writer at a time, the insert is atomic on its own and release() follows as before.
+   */
+  async recordPart(part: { size: number; etag: string | null }): Promise<void> {
+    if (this.isLost) throw new ClaimLost();
+    const held =
+      this.db.dialect === 'postgres'
+        ? 'DELETE FROM upload_claims WHERE file_id = :fileId AND part_number = :part AND token = :token RETURNING file_id'
+        : 'SELECT file_id FROM upload_claims WHERE file_id = :fileId AND part_number = :part AND token = :token';
+    const rows = await this.db.sequelize.query(
+      `WITH held AS (${held})
+       INSERT INTO file_parts (file_id, part_number, size, etag, write_id, created_at)
+       SELECT file_id, :part, :size, :etag, :token, :createdAt FROM held
+       RETURNING id`,
+      {
+        replacements: {
+          fileId: this.fileId,
+          part: this.partNumber,
+          token: this.token,
+          size: part.size,
+          etag: part.etag,
+          createdAt: new Date(),
+        },
+        type: QueryTypes.SELECT,
+      },
+    );
+    if (rows.length === 0) {
+      this.isLost = true;
+      throw new ClaimLost();
+    }
+    this.ended = this.db.dialect === 'postgres';
+  }
+
   /** Gives the claim up (if it is still this write's). */
   async release(): Promise<void> {
     clearInterval(this.timer);
     this.isLost = true;
+    if (this.ended) return;
     await this.db.sequelize.query(
       'DELETE FROM upload_claims WHERE file_id = :fileId AND part_number = :part AND token = :token',
       { replacements: { fileId: this.fileId, part: this.partNumber, token: this.token } },

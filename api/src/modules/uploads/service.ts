@@ -11,7 +11,7 @@ import {
   uploadFileRegistrationSchema,
 } from '@avp/shared';
 import type { CloudImportInfo, SubmissionInfo, UploadFileInfo } from '@avp/shared';
-import { ForeignKeyConstraintError, Op } from 'sequelize';
+import { ForeignKeyConstraintError, Op, QueryTypes } from 'sequelize';
 import type { Transaction, WhereOptions } from 'sequelize';
 import { z } from 'zod';
 import { PartSizeError } from '../../adapters/storage/index.js';
@@ -22,13 +22,14 @@ import type {
   FileImportInstance,
   FilePartInstance,
   SubmissionAttributes,
+  SubmissionFileAttributes,
   SubmissionFileInstance,
   SubmissionInstance,
 } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Logger } from '../../logger.js';
 import type { SessionUser } from '../accounts/index.js';
-import { claimWrite, COMPLETION, liveClaims } from './claims.js';
+import { claimWrite, COMPLETION, liveClaims, nowMs } from './claims.js';
 import type { WriteClaim } from './claims.js';
 import { queueSubmissionMails } from './mail.js';
 import { quotaExceeded, unfinishedBytes } from './quota.js';
@@ -126,7 +127,7 @@ export async function ownSubmission(
   return submission;
 }
 
-export function assertOpen(submission: SubmissionInstance): void {
+export function assertOpen(submission: Pick<SubmissionAttributes, 'status'>): void {
   if (submission.status !== 'open') {
     throw new AppError(409, 'already_submitted', 'This submission has already been sent.');
   }
@@ -368,11 +369,11 @@ export async function putPart(
   contentLength: string | undefined,
   body: Readable,
 ): Promise<{ partNumber: number; size: number }> {
-  const { file, submission } = await ownFile(deps.db, user, fileId);
+  const { file, submission } = await partTarget(deps.db, user, fileId);
   assertOpen(submission);
   if (file.status === 'complete') throw FILE_COMPLETE();
-  if (await deps.db.models.FileImport.count({ where: { fileId: file.id } })) throw IMPORTED_BY_SERVER();
-  const plan = planUpload(Number(file.size));
+  if (file.imported) throw IMPORTED_BY_SERVER();
+  const plan = planUpload(file.size);
   const partNumber = /^\d{1,5}$/.test(partParam) ? Number(partParam) : NaN;
   if (!(partNumber >= 1 && partNumber <= plan.partCount)) {
     throw new AppError(400, 'bad_part_number', `Part numbers run from 1 to ${plan.partCount}.`);
@@ -382,7 +383,7 @@ export async function putPart(
   if (!/^\d+$/.test(contentLength) || Number(contentLength) !== range.size) {
     throw new AppError(400, 'bad_part_size', `Part ${partNumber} must be exactly ${range.size} bytes.`);
   }
-  const claim = await claimOrGone(deps.db, file.id, partNumber);
+  const claim = await claimOrGone(deps.db, fileId, partNumber);
   if (!claim) throw PART_IN_PROGRESS(partNumber);
   try {
     await writeClaimedPart(deps, claim, body, range);
@@ -395,6 +396,49 @@ export async function putPart(
   // Activity keeps the submission from the clean-up job; once a minute is plenty for a 7-day limit.
   if (Date.now() - submission.updatedAt.getTime() > 60_000) await touch(deps.db, submission.id);
   return { partNumber, size: range.size };
+}
+
+/**
+ * What a part write needs to know of the caller's own file before it claims the part (else 404): its
+ * submission's state and whether the server copies it from a cloud provider. One statement for what
+ * ownFile and an import count take three (with Sequelize's column look-ups on SQLite), on the request
+ * an upload makes most often: 171 of them to a gigabyte.
+ */
+async function partTarget(
+  db: Database,
+  user: SessionUser,
+  fileId: string,
+): Promise<{
+  file: { size: number; status: SubmissionFileAttributes['status']; imported: boolean };
+  submission: { id: string; status: SubmissionAttributes['status']; updatedAt: Date };
+}> {
+  const [row] = isUuid(fileId)
+    ? await db.sequelize.query<{
+        size: number | string;
+        status: SubmissionFileAttributes['status'];
+        submission_id: string;
+        submission_status: SubmissionAttributes['status'];
+        submission_updated_at: Date | string;
+        imported: number | string;
+      }>(
+        `SELECT f.size, f.status, s.id AS submission_id, s.status AS submission_status,
+           s.updated_at AS submission_updated_at,
+           CASE WHEN EXISTS (SELECT 1 FROM file_imports i WHERE i.file_id = f.id) THEN 1 ELSE 0 END AS imported
+         FROM submission_files f JOIN submissions s ON s.id = f.submission_id
+         WHERE f.id = :fileId AND s.user_id = :userId`,
+        { replacements: { fileId, userId: user.id }, type: QueryTypes.SELECT },
+      )
+    : [];
+  if (!row) throw new AppError(404, 'not_found', FILE_NOT_FOUND);
+  return {
+    file: { size: Number(row.size), status: row.status, imported: Number(row.imported) === 1 },
+    submission: {
+      id: row.submission_id,
+      status: row.submission_status,
+      // A Date from PostgreSQL; SQLite keeps Sequelize's text form, which Date parses.
+      updatedAt: new Date(row.submission_updated_at),
+    },
+  };
 }
 
 /** A claim on (file, part), or null while another write holds it; 404 when the file has gone. */
@@ -418,17 +462,16 @@ export async function writeClaimedPart(
   range: { start: number; size: number },
 ): Promise<void> {
   const { fileId, partNumber } = claim;
-  if ((await liveClaims(deps.db, fileId)).includes(COMPLETION)) throw COMPLETION_IN_PROGRESS();
-  // Read again under the claim: a completion that ended, or a restart that renewed the S3 upload, since.
-  const file = await deps.db.models.SubmissionFile.findByPk(fileId);
+  const file = await claimedFile(deps.db, claim);
   if (!file) throw new AppError(404, 'not_found', FILE_NOT_FOUND);
+  if (file.completing) throw COMPLETION_IN_PROGRESS();
   if (file.status === 'complete') throw FILE_COMPLETE();
-  const { FilePart } = deps.db.models;
-  await FilePart.destroy({ where: { fileId, partNumber } });
+  // While its bytes are overwritten the part is not received: its row goes first.
+  if (file.partStored) await deps.db.models.FilePart.destroy({ where: { fileId, partNumber } });
 
   const tap = deps.hashes.begin(
     deps.storage,
-    { id: file.id, size: Number(file.size), key: file.storageKey },
+    { id: fileId, size: file.size, key: file.storageKey },
     partNumber,
     claim.token,
   );
@@ -448,20 +491,60 @@ export async function writeClaimedPart(
       },
     });
     // Recorded only while the claim is still this write's: else another write has begun over it.
-    await claim.renew();
-    await FilePart.create({
-      fileId,
-      partNumber,
-      size: range.size,
-      etag,
-      writeId: claim.token,
-      createdAt: new Date(),
-    });
+    await claim.recordPart({ size: range.size, etag });
   } catch (error) {
     tap.abort();
     throw await partFailure(deps.db, claim, body, error, range.size);
   }
   tap.commit();
+}
+
+/**
+ * The file as a part write finds it once it holds its claim, in one statement: read again, for a
+ * completion that ended or a restart that renewed the S3 upload since; whether a completion holds the
+ * file (its claim is taken before it looks for part claims, as this one was before this look, so of the
+ * two at least one sees the other); and whether the part has a row to take back before it is overwritten.
+ * Null when the file has gone.
+ */
+async function claimedFile(
+  db: Database,
+  claim: WriteClaim,
+): Promise<{
+  size: number;
+  status: SubmissionFileAttributes['status'];
+  storageKey: string;
+  storageUploadId: string | null;
+  completing: boolean;
+  partStored: boolean;
+} | null> {
+  const [row] = await db.sequelize.query<{
+    size: number | string;
+    status: SubmissionFileAttributes['status'];
+    storage_key: string;
+    storage_upload_id: string | null;
+    completing: number | string;
+    part_stored: number | string;
+  }>(
+    `SELECT f.size, f.status, f.storage_key, f.storage_upload_id,
+       CASE WHEN EXISTS (SELECT 1 FROM upload_claims c WHERE c.file_id = f.id AND c.part_number = :completion
+         AND c.expires_at >= ${nowMs(db)}) THEN 1 ELSE 0 END AS completing,
+       CASE WHEN EXISTS (SELECT 1 FROM file_parts p WHERE p.file_id = f.id AND p.part_number = :part)
+         THEN 1 ELSE 0 END AS part_stored
+     FROM submission_files f WHERE f.id = :fileId`,
+    {
+      replacements: { fileId: claim.fileId, part: claim.partNumber, completion: COMPLETION },
+      type: QueryTypes.SELECT,
+    },
+  );
+  if (!row) return null;
+  return {
+    size: Number(row.size),
+    status: row.status,
+    storageKey: row.storage_key,
+    storageUploadId: row.storage_upload_id,
+    completing: Number(row.completing) === 1,
+    partStored: Number(row.part_stored) === 1,
+  };
 }
 
 /** What to answer for a part write that failed part-way. */
