@@ -483,6 +483,9 @@ describe.each(DIALECTS)('legacy calls on %s', (dialect) => {
       );
       expect(store.status).toBe(200);
       expect(store.body).toMatchObject({ store_id: 'demo-expo', closed: false, gateway: 'test-gateway' });
+      // The names this call has always answered, whatever the API's own store answer calls them.
+      expect(store.body).toMatchObject({ earlyBird: true, timeZone: t.config.TZ_STORE });
+      expect(store.body).not.toHaveProperty('early_bird');
       expect(store.body.products.length).toBeGreaterThanOrEqual(5);
       for (const hidden of ['bcc', 'email_text', 'secretKey']) expect(store.body).not.toHaveProperty(hidden);
       expect((await post(t, '/api/getStoreData.php', { store_id: 'demo-expo' })).body).toEqual(store.body);

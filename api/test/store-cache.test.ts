@@ -141,7 +141,7 @@ describe.each(DIALECTS)('the store page data on %s, held in memory by each proce
     const first = await seen(urls);
     expect(first.etag).toMatch(/^"[\w-]+"$/);
     expect(first.cacheControl).toBe('no-cache');
-    expect(first.store).toMatchObject({ store_id: 'demo-expo', closed: false, earlyBird: true });
+    expect(first.store).toMatchObject({ store_id: 'demo-expo', closed: false, early_bird: true });
 
     const repeat = await look(urls[0]!, 'demo-expo', first.etag!);
     expect(repeat).toMatchObject({ status: 304, text: '', etag: first.etag, cacheControl: 'no-cache' });
@@ -150,7 +150,7 @@ describe.each(DIALECTS)('the store page data on %s, held in memory by each proce
     expect(other.text).toBe(first.text);
 
     const late = await look(urls[1]!, 'demo-late');
-    expect(late.store).toMatchObject({ closed: true, earlyBird: false });
+    expect(late.store).toMatchObject({ closed: true, early_bird: false });
     expect(late.etag).not.toBe(first.etag);
     expect((await look(urls[0]!, 'no-such-store')).status).toBe(404);
   });
@@ -364,7 +364,7 @@ describe.each(DIALECTS)('the store page data on %s, held in memory by each proce
     );
     expect(edit.status).toBe(200);
     const earlyBird = await seen(urls);
-    expect(earlyBird.store).toMatchObject({ earlyBird: true, closed: false });
+    expect(earlyBird.store).toMatchObject({ early_bird: true, closed: false });
 
     const tonight = startOfDayIn(tomorrow, tz).getTime();
     const tomorrowNight = startOfDayIn(addDays(tomorrow, 1), tz).getTime();
@@ -375,7 +375,7 @@ describe.each(DIALECTS)('the store page data on %s, held in memory by each proce
 
     vi.setSystemTime(tonight);
     const standard = await expectChanged(urls, earlyBird, (store) =>
-      expect(store).toMatchObject({ earlyBird: false, closed: false }),
+      expect(store).toMatchObject({ early_bird: false, closed: false }),
     );
 
     vi.setSystemTime(tomorrowNight - 1);
@@ -383,7 +383,7 @@ describe.each(DIALECTS)('the store page data on %s, held in memory by each proce
 
     vi.setSystemTime(tomorrowNight);
     await expectChanged(urls, standard, (store) =>
-      expect(store).toMatchObject({ earlyBird: false, closed: true }),
+      expect(store).toMatchObject({ early_bird: false, closed: true }),
     );
     // The payment side judges the same instant the same way.
     const intent = await fetch(`${urls[1]}/api/stores/demo-expo/payment-intents`, {

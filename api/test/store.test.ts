@@ -60,7 +60,7 @@ describe.each(DIALECTS)('exhibitor store calls on %s', (dialect) => {
     expect(store).toMatchObject({
       store_id: 'demo-expo',
       closed: false,
-      earlyBird: true,
+      early_bird: true,
       gateway: 'test-gateway',
     });
     expect(store.publicKey).toBeUndefined();

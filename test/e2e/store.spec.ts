@@ -31,7 +31,7 @@ interface StoreJson {
   deadline: string;
   start_date: string;
   end_date: string;
-  timeZone: string;
+  time_zone: string;
   products: { id: number; name: string; price: number }[];
 }
 
@@ -180,7 +180,7 @@ test.describe('exhibitor store', () => {
         { unitAmount: laptop!.price, quantity: 4 },
         { unitAmount: microphone!.price, quantity: 3 },
       ],
-      { deadline: store.deadline, now: new Date(), timeZone: store.timeZone },
+      { deadline: store.deadline, now: new Date(), timeZone: store.time_zone },
     );
     expect(expected.earlyBird).toBe(true);
     const total = formatPrice(expected.total);
@@ -410,7 +410,7 @@ test.describe('exhibitor store', () => {
     const expected = priceOrder([{ unitAmount: monitor!.price, quantity: 2 }], {
       deadline: store.deadline,
       now: new Date(),
-      timeZone: store.timeZone,
+      timeZone: store.time_zone,
     });
     await expect(bar).toContainText(formatPrice(expected.total));
     const checkout = bar.getByRole('link', { name: 'Checkout' });

@@ -15,7 +15,7 @@ export interface StoreJson {
   end_date: string;
   deadline: string;
   closed: boolean;
-  earlyBird: boolean;
+  early_bird: boolean;
   gateway: string;
   publicKey?: string;
   products: { id: number; name: string; price: number; currency: string; metadata: { order: number } }[];

@@ -46,9 +46,9 @@ export interface StoreSummary {
 export interface PublicStore extends StoreSummary {
   store_text: string;
   /** Whether early-bird pricing applies right now; the order is priced again when it is submitted. */
-  earlyBird: boolean;
+  early_bird: boolean;
   /** TZ_STORE: the zone the deadline is read in, so the browser's price preview agrees with the server. */
-  timeZone: string;
+  time_zone: string;
   gateway: PaymentGatewayKind;
   /** Stripe's publishable key, when the store takes payments through Stripe. */
   publicKey?: string;

@@ -1,6 +1,7 @@
 import express from 'express';
 import type { Request, RequestHandler, Router } from 'express';
 import { STORE_ID_PATTERN } from '@avp/shared';
+import type { PublicStore } from '@avp/shared';
 import { AppError } from '../../http/errors.js';
 import { requireStaff } from '../accounts/index.js';
 import {
@@ -53,6 +54,14 @@ async function storeKeyOf(deps: LegacyDeps, value: unknown): Promise<number> {
   return parseStoreKey(text);
 }
 
+/**
+ * The store as getStoreData.php has always answered it: the API's own store answer now spells these two
+ * additions in the store's snake_case (early_bird, time_zone); this call keeps their first names.
+ */
+function legacyStoreAnswer({ early_bird, time_zone, ...store }: PublicStore) {
+  return { ...store, earlyBird: early_bird, timeZone: time_zone };
+}
+
 const noStore: RequestHandler = (_req, res, next) => {
   res.set('Cache-Control', 'no-store');
   next();
@@ -67,7 +76,7 @@ export function legacyStoreRoutes(deps: LegacyDeps): Router {
     if (typeof storeId !== 'string' || storeId.trim() === '') {
       throw new AppError(400, 'validation_failed', STORE_ID_REQUIRED, { store_id: STORE_ID_REQUIRED });
     }
-    res.set('Cache-Control', 'no-cache').json(await getPublicStore(deps, storeId.trim()));
+    res.set('Cache-Control', 'no-cache').json(legacyStoreAnswer(await getPublicStore(deps, storeId.trim())));
   };
   router.get('/getStoreData.php', storeData);
   router.post('/getStoreData.php', storeData);

@@ -146,7 +146,7 @@ function answerAt(held: Held, now: number): StoreAnswer {
   const key = `${Number(closed)}${Number(earlyBird)}`;
   let answer = held.answers.get(key);
   if (answer === undefined) {
-    const body = JSON.stringify({ store: { ...held.base, closed, earlyBird } });
+    const body = JSON.stringify({ store: { ...held.base, closed, early_bird: earlyBird } });
     const hash = createHash('sha256').update(body).digest('base64url').slice(0, 32);
     answer = { body, etag: `"${hash}"` };
     held.answers.set(key, answer);

@@ -137,8 +137,8 @@ export function publicStoreOf(
   return {
     ...storeSummary(store, config, now),
     store_text: store.storeText ?? '',
-    earlyBird: isEarlyBird(store.deadline, now, config.TZ_STORE),
-    timeZone: config.TZ_STORE,
+    early_bird: isEarlyBird(store.deadline, now, config.TZ_STORE),
+    time_zone: config.TZ_STORE,
     gateway: gateway.kind,
     ...(gateway.publishableKey ? { publicKey: gateway.publishableKey } : {}),
     products,

@@ -11,7 +11,7 @@ export function previewAmounts(store: StoreData, cart: Cart): SummaryAmounts {
   return priceOrder(cartPriceLines(cart), {
     deadline: store.deadline,
     now: new Date(),
-    timeZone: store.timeZone,
+    timeZone: store.time_zone,
   });
 }
 

@@ -55,7 +55,7 @@ export function StoreFrame({
         </p>
       ) : (
         <>
-          {ready.earlyBird ? (
+          {ready.early_bird ? (
             <p className="store-earlybird">{earlyBirdUntil(formatDate(ready.deadline))}</p>
           ) : null}
           {children(ready)}
