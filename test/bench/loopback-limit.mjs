@@ -25,14 +25,17 @@ export function writeSourceFile(path, size) {
   return hash.digest('hex');
 }
 
-/** Starts a `node -e CODE` server on a free port and waits until `readyPath` answers. */
-export async function startBareServer(code, env = {}, readyPath = '/') {
+/**
+ * Starts a `node -e CODE` server on a free port and waits until `readyPath` answers. With `nodeArgs`
+ * (a profiler's, --trace-gc) node gets them too, and the server's output is shown.
+ */
+export async function startBareServer(code, env = {}, readyPath = '/', nodeArgs = []) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+  const child = spawn(process.execPath, [...nodeArgs, '--input-type=module', '-e', code], {
     cwd: root,
     env: { ...process.env, PORT: String(port), ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', nodeArgs.length > 0 ? 'inherit' : 'ignore', 'inherit'],
   });
   const until = Date.now() + 30_000;
   for (;;) {
@@ -71,6 +74,7 @@ export async function timeUpload(size, server, upload) {
   return {
     seconds,
     // Microseconds of the monotonic clock V8's CPU profiles count in, to cut a profile to the upload.
+    pid: server.child.pid,
     window: { from: Number(started / 1000n), to: Number(ended / 1000n) },
     mbps: size / 1e6 / seconds,
     growth: peak() - before,

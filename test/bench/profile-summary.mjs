@@ -5,7 +5,9 @@
 // Self time is the samples whose top frame is that function; "(program)", "(garbage collector)" and
 // "(idle)" are V8's own buckets. A package is the node_modules folder a script lies in, "node:" for
 // Node's own JavaScript, "app" for ours, and "(native)" for frames with no script (C++ built-ins and
-// bindings, such as the fs and crypto calls).
+// bindings, such as the fs and crypto calls). A third table charges each sample to the nearest function
+// of ours on its stack: what our code caused, through the libraries it called (work resumed by a
+// callback or promise has only the library's frames, so it lands under "no frame of ours").
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
@@ -19,15 +21,26 @@ export function summarise(profile, { from = -Infinity, to = Infinity } = {}) {
     if (at < from || at > to) return;
     selfMicros.set(id, (selfMicros.get(id) ?? 0) + delta);
   });
+  const parent = new Map();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
   const fns = new Map();
   const pkgs = new Map();
+  const ours = new Map();
   let total = 0;
   for (const [id, micros] of selfMicros) {
     const { callFrame: f } = byId.get(id);
     total += micros;
+    let up = id;
+    while (up !== undefined && packageOf(byId.get(up).callFrame.url, '') !== 'app') up = parent.get(up);
+    const vm = !f.url && f.functionName.startsWith('(');
+    const mine = vm
+      ? f.functionName
+      : up === undefined
+        ? '(no frame of ours)'
+        : nameOf(byId.get(up).callFrame);
+    ours.set(mine, (ours.get(mine) ?? 0) + micros);
     const pkg = packageOf(f.url, f.functionName);
-    const file = f.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(api|shared)\/dist\//, '$1/');
-    const fn = `${f.functionName || '(anonymous)'}${file ? ` ${file}:${f.lineNumber + 1}` : ''}`;
+    const fn = nameOf(f);
     fns.set(fn, (fns.get(fn) ?? 0) + micros);
     pkgs.set(pkg, (pkgs.get(pkg) ?? 0) + micros);
   }
@@ -46,7 +59,13 @@ export function summarise(profile, { from = -Infinity, to = Infinity } = {}) {
     busyMs: Math.round(busy / 1000),
     functions: rank(fns),
     packages: rank(pkgs),
+    ours: rank(ours),
   };
+}
+
+function nameOf(f) {
+  const file = f.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(api|shared)\/dist\//, '$1/');
+  return `${f.functionName || '(anonymous)'}${file ? ` ${file}:${f.lineNumber + 1}` : ''}`;
 }
 
 function packageOf(url, name) {
@@ -71,5 +90,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.table(s.packages.slice(0, 15));
     console.log('\nself time by function (idle left out)');
     console.table(s.functions.slice(0, Number(values.top)));
+    console.log('\nself time charged to the nearest function of ours on the stack (idle left out)');
+    console.table(s.ours.slice(0, Number(values.top)));
   }
 }

@@ -19,8 +19,9 @@
 //
 // Environment: BENCH_UPLOAD_MIB (file size, default 1024), BENCH_SKIP_BUILD=1 to use the dist folders as
 // they are, BENCH_CLIENT_HASH=0 to leave out the client's own sha-256 (to see what it costs),
-// BENCH_SERVER_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') to profile our server
-// (test/bench/profile-summary.mjs sums a profile's self time by function and by package),
+// BENCH_SERVER_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') to profile the servers of (c) and
+// (d), whose output is then shown (--trace-gc; test/bench/profile-summary.mjs sums a CPU profile's self
+// time by function and by package, for the upload's window that the bench prints),
 // BENCH_UPLOAD_ROWS (e.g. 'cd') to run only some of the contestants while iterating.
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
@@ -37,6 +38,7 @@ const MIB = 1024 * 1024;
 const SIZE = Math.max(8, Number(process.env.BENCH_UPLOAD_MIB ?? 1024)) * MIB;
 const PART = 6_291_456;
 const ROWS = process.env.BENCH_UPLOAD_ROWS ?? 'abcd';
+const serverNodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const perGiB = (seconds) => (seconds * 1024 * MIB) / SIZE;
 
 /**
@@ -113,9 +115,9 @@ try {
     () =>
       startBenchServer({
         name: 'upload',
-        stdout: 'ignore',
+        stdout: serverNodeArgs.length > 0 ? 'inherit' : 'ignore',
         env: { STORAGE_DRIVER: 'local' },
-        nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
+        nodeArgs: serverNodeArgs,
       }),
     async (url, { client }) => {
       const handle = await open(file, 'r');
@@ -191,8 +193,12 @@ try {
           req.on('data', (chunk) => hash.update(chunk));
           await pipeline(req, createWriteStream(path, { flags: 'r+', start }));
           res.end(hash.digest('hex'));
-        }).listen(Number(process.env.PORT), '127.0.0.1');`,
+        }).listen(Number(process.env.PORT), '127.0.0.1');
+        // An orderly exit on SIGTERM, so that --cpu-prof writes its profile.
+        process.on('SIGTERM', () => process.exit(0));`,
         { DIR: join(work, 'hashed'), SIZE: String(SIZE) },
+        '/',
+        serverNodeArgs,
       ),
     async (url) => {
       const parts = Math.ceil(SIZE / PART);
@@ -249,8 +255,12 @@ try {
   }));
   console.log(`\n${SIZE / MIB} MiB over loopback, each server a child process of its own\n`);
   console.table(rows);
-  if (ours && process.env.BENCH_SERVER_NODE_ARGS) {
-    console.log(`(c)'s upload, for profile-summary.mjs: --from ${ours.window.from} --to ${ours.window.to}`);
+  if (serverNodeArgs.length > 0) {
+    for (const r of [ours, hashedBare].filter(Boolean)) {
+      console.log(
+        `${r.name.slice(0, 3)} server ${r.pid}, its upload: --from ${r.window.from} --to ${r.window.to}`,
+      );
+    }
   }
   if (ours && tus) console.log(`ours / peer: ${(ours.mbps / tus.mbps).toFixed(2)}`);
   if (ours && hashedBare) {
