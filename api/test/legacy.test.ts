@@ -469,6 +469,14 @@ describe.each(DIALECTS)('legacy calls on %s', (dialect) => {
       expect(short.status).toBe(400);
       expect(short.body).toMatchObject({ code: 'bad_part_size' });
       expect(await t.db.models.FilePart.count()).toBe(0);
+      // A submission this account does not have: not_found, as this call has always answered it.
+      const unknown = await post(t, '/api/submitForm.php', {
+        ...SPONSOR,
+        action: 'send',
+        submission_id: '00000000-0000-0000-0000-000000000000',
+        token,
+      });
+      expect(unknown).toEqual({ status: 404, body: { error: 'No such submission.', code: 'not_found' } });
     });
   });
 

@@ -245,14 +245,20 @@ describe.each(DIALECTS)('upload protocol on %s', (dialect) => {
     const ada = await signedUp(t);
     const { submissionId, file } = await newFile(ada, 100);
     const eve = await signedUp(t, 'eve@example.com');
-    expect((await eve.get(`/api/uploads/submissions/${submissionId}`)).status).toBe(404);
-    expect(
-      (await eve.post(`/api/uploads/submissions/${submissionId}/files`, { name: 'x', size: 1 })).status,
-    ).toBe(404);
-    expect((await eve.get(`/api/uploads/files/${file.id}`)).status).toBe(404);
-    expect((await putPart(t, eve, file.id, 1, new Uint8Array(100))).status).toBe(404);
-    expect((await eve.post(`/api/uploads/files/${file.id}/complete`, {})).status).toBe(404);
-    expect((await eve.post(`/api/uploads/submissions/${submissionId}/submit`, {})).status).toBe(404);
+    const submissionMissing = { error: { code: 'submission_not_found', message: 'No such submission.' } };
+    const fileMissing = { error: { code: 'file_not_found', message: 'No such file.' } };
+    const asked = await eve.get(`/api/uploads/submissions/${submissionId}`);
+    expect([asked.status, asked.body]).toEqual([404, submissionMissing]);
+    const added = await eve.post(`/api/uploads/submissions/${submissionId}/files`, { name: 'x', size: 1 });
+    expect([added.status, added.body]).toEqual([404, submissionMissing]);
+    const looked = await eve.get(`/api/uploads/files/${file.id}`);
+    expect([looked.status, looked.body]).toEqual([404, fileMissing]);
+    const put = await putPart(t, eve, file.id, 1, new Uint8Array(100));
+    expect([put.status, await put.json()]).toEqual([404, fileMissing]);
+    const completed = await eve.post(`/api/uploads/files/${file.id}/complete`, {});
+    expect([completed.status, completed.body]).toEqual([404, fileMissing]);
+    const sent = await eve.post(`/api/uploads/submissions/${submissionId}/submit`, {});
+    expect([sent.status, sent.body]).toEqual([404, submissionMissing]);
 
     const anonymous = new TestBrowser(t.url);
     expect((await anonymous.post('/api/uploads/submissions', sponsorForm)).status).toBe(401);

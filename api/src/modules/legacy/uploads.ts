@@ -271,21 +271,36 @@ export function legacyUploadRoutes(deps: LegacyDeps): Router {
     const user = req.user!;
     const d = { ...deps, logger: req.log };
     let answer;
-    switch (body.action) {
-      case 'init':
-        answer = await init(d, user, raw, body);
-        break;
-      case 'part':
-        answer = await part(d, user, body);
-        break;
-      case 'finish':
-        answer = await finish(d, user, body);
-        break;
-      case 'send':
-        answer = await send(d, user, body);
-        break;
+    try {
+      switch (body.action) {
+        case 'init':
+          answer = await init(d, user, raw, body);
+          break;
+        case 'part':
+          answer = await part(d, user, body);
+          break;
+        case 'finish':
+          answer = await finish(d, user, body);
+          break;
+        case 'send':
+          answer = await send(d, user, body);
+          break;
+      }
+    } catch (error) {
+      throw asLegacyNotFound(error);
     }
     res.set('Cache-Control', 'no-store').json(answer);
   });
   return router;
+}
+
+const SERVICE_NOT_FOUND = new Set(['submission_not_found', 'file_not_found']);
+
+/**
+ * The uploads service names the submission or file it cannot find in its code; this call's answers stay
+ * as they always were, `not_found` for either.
+ */
+function asLegacyNotFound(error: unknown): unknown {
+  if (!(error instanceof AppError) || !SERVICE_NOT_FOUND.has(error.code)) return error;
+  return new AppError(error.status, 'not_found', error.message, error.fields);
 }

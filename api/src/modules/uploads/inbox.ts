@@ -82,7 +82,7 @@ export async function markHandled(
 ): Promise<{ id: string; handledAt: string | null }> {
   const { handled } = z.object({ handled: z.boolean() }).parse(input);
   const row = isUuid(id) ? await db.models.Submission.findOne({ where: { id, status: 'submitted' } }) : null;
-  if (!row) throw new AppError(404, 'not_found', SUBMISSION_NOT_FOUND);
+  if (!row) throw new AppError(404, 'submission_not_found', SUBMISSION_NOT_FOUND);
   const before = row.handledAt?.toISOString() ?? null;
   await db.sequelize.transaction(async (transaction) => {
     await row.update({ handledAt: handled ? (row.handledAt ?? new Date()) : null }, { transaction });
@@ -106,6 +106,6 @@ export async function markHandled(
 /** A complete file of a sent submission, for download. */
 export async function inboxFile(db: Database, fileId: string) {
   const file = isUuid(fileId) ? await db.models.SubmissionFile.findByPk(fileId) : null;
-  if (!file || file.status !== 'complete') throw new AppError(404, 'not_found', FILE_NOT_FOUND);
+  if (!file || file.status !== 'complete') throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
   return file;
 }

@@ -123,7 +123,7 @@ export async function ownSubmission(
   const submission = isUuid(id)
     ? await db.models.Submission.findOne({ where: { id, userId: user.id } })
     : null;
-  if (!submission) throw new AppError(404, 'not_found', SUBMISSION_NOT_FOUND);
+  if (!submission) throw new AppError(404, 'submission_not_found', SUBMISSION_NOT_FOUND);
   return submission;
 }
 
@@ -143,7 +143,7 @@ export async function ownFile(
   const submission = file
     ? await db.models.Submission.findOne({ where: { id: file.submissionId, userId: user.id } })
     : null;
-  if (!file || !submission) throw new AppError(404, 'not_found', FILE_NOT_FOUND);
+  if (!file || !submission) throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
   return { file, submission };
 }
 
@@ -429,7 +429,7 @@ async function partTarget(
         { replacements: { fileId, userId: user.id }, type: QueryTypes.SELECT },
       )
     : [];
-  if (!row) throw new AppError(404, 'not_found', FILE_NOT_FOUND);
+  if (!row) throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
   return {
     file: { size: Number(row.size), status: row.status, imported: Number(row.imported) === 1 },
     submission: {
@@ -450,7 +450,7 @@ export async function claimOrGone(
   try {
     return await claimWrite(db, fileId, partNumber);
   } catch (error) {
-    if (error instanceof ForeignKeyConstraintError) throw new AppError(404, 'not_found', FILE_NOT_FOUND);
+    if (error instanceof ForeignKeyConstraintError) throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
     throw error;
   }
 }
@@ -463,7 +463,7 @@ export async function writeClaimedPart(
 ): Promise<void> {
   const { fileId, partNumber } = claim;
   const file = await claimedFile(deps.db, claim);
-  if (!file) throw new AppError(404, 'not_found', FILE_NOT_FOUND);
+  if (!file) throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
   if (file.completing) throw COMPLETION_IN_PROGRESS();
   if (file.status === 'complete') throw FILE_COMPLETE();
   // While its bytes are overwritten the part is not received: its row goes first.
@@ -563,7 +563,7 @@ async function partFailure(
     // The file was removed meanwhile (its claims went with it), or this write stalled long enough for
     // another to take the part over: either way nothing of this one was recorded.
     if (!(await db.models.SubmissionFile.findByPk(fileId, { attributes: ['id'] }))) {
-      return new AppError(404, 'not_found', FILE_NOT_FOUND);
+      return new AppError(404, 'file_not_found', FILE_NOT_FOUND);
     }
     return PART_IN_PROGRESS(partNumber);
   }
