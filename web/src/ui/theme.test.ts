@@ -4,11 +4,13 @@ import { media, theme, themeCssVariables, widgetDefaults } from './theme';
 // Vitest stubs stylesheets (even '?raw' imports come back empty), so the test reads the files. It runs in
 // Node; the lint rule against node: imports guards the app code, which this is not.
 let appCss = '';
+let themeCss = '';
 let kitCss = '';
 beforeAll(async () => {
   const { readFile } = await import('node:fs/promises');
   const { join } = await import('node:path');
   appCss = await readFile(join(import.meta.dirname, '../app/styles.css'), 'utf8');
+  themeCss = await readFile(join(import.meta.dirname, 'theme.css'), 'utf8');
   kitCss = await readFile(join(import.meta.dirname, 'kit.css'), 'utf8');
 });
 
@@ -65,21 +67,22 @@ describe('theme (SPEC §9 layout constants, one file for the web app)', () => {
     expect(widgetDefaults.fillChart).toEqual({ min: 0, max: 100 });
   });
 
-  it('every CSS custom property from the theme has the theme’s value in app/styles.css or ui/kit.css', () => {
-    const declared = new Map([...rootProperties(appCss), ...rootProperties(kitCss)]);
+  it('every CSS custom property from the theme has the theme’s value in ui/theme.css or ui/kit.css', () => {
+    const declared = new Map([...rootProperties(themeCss), ...rootProperties(kitCss)]);
     for (const [property, value] of Object.entries(themeCssVariables())) {
       expect(declared.get(property), property).toBe(value);
     }
   });
 
-  it('the page minimums in app/styles.css are the theme’s', () => {
-    expect(appCss).toMatch(new RegExp(`min-width:\\s*${theme.minPageWidth}px`));
-    expect(appCss).toMatch(new RegExp(`min-height:\\s*${theme.minPageHeight}px`));
+  it('the page minimums in ui/theme.css are the theme’s, and the app’s stylesheet imports it', () => {
+    expect(themeCss).toMatch(new RegExp(`min-width:\\s*${theme.minPageWidth}px`));
+    expect(themeCss).toMatch(new RegExp(`min-height:\\s*${theme.minPageHeight}px`));
+    expect(appCss).toMatch(/@import '\.\.\/ui\/theme\.css';/);
   });
 
   it('every media query of the stylesheets uses a theme breakpoint', () => {
     const allowed = new Set<string>(Object.values(media));
-    for (const css of [appCss, kitCss]) {
+    for (const css of [appCss, themeCss, kitCss]) {
       for (const query of css.matchAll(/@media\s*([^{]+){/g)) {
         expect(allowed.has((query[1] ?? '').trim()), query[1]).toBe(true);
       }

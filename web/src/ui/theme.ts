@@ -1,8 +1,9 @@
 /**
  * Layout constants of SPEC §9 and the widget defaults of SPEC §5 / issue 3, in one place for the whole
  * web app. CSS reads the same values from custom properties: the layout ones are declared in
- * app/styles.css, the widget ones in ui/kit.css. `themeCssVariables()` lists every property with the value
- * it must have, and theme.test.ts checks both stylesheets against it, so TypeScript and CSS never disagree.
+ * ui/theme.css (shared with the desktop uploader's window), the widget ones in ui/kit.css.
+ * `themeCssVariables()` lists every property with the value it must have, and theme.test.ts checks both
+ * stylesheets against it, so TypeScript and CSS never disagree.
  */
 export const theme = {
   minPageWidth: 360,
@@ -76,7 +77,7 @@ export const widgetDefaults = {
 
 /**
  * Every CSS custom property whose value comes from this file, with that value. Layout properties live in
- * app/styles.css, kit properties in ui/kit.css; theme.test.ts reads both and compares.
+ * ui/theme.css, kit properties in ui/kit.css; theme.test.ts reads both and compares.
  */
 export function themeCssVariables(): Record<string, string> {
   const px = (n: number) => `${n}px`;
