@@ -8,10 +8,10 @@ import { Button } from '@avp/web/ui';
 import { useEffect, useRef, useState } from 'react';
 import { desktopApi, type DesktopApi, type EngineSnapshot, type SignedIn } from './api';
 import { History } from './History';
+import { NewUpload } from './NewUpload';
 import { Queue } from './Queue';
 import { Settings } from './Settings';
 import { SignIn } from './SignIn';
-import { UploadForm } from './UploadForm';
 import { useSnapshot } from './useSnapshot';
 import { WatchFolders } from './WatchFolders';
 
@@ -155,7 +155,7 @@ function Workspace({
           {title}
         </h2>
         {section === 'upload' ? (
-          <UploadForm
+          <NewUpload
             api={api}
             onQueued={(count) => {
               refresh();

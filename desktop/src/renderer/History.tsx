@@ -1,7 +1,8 @@
 /** Submissions sent, newest first, each file with the sha-256 the server verified. */
 import { formatBytes, truncateFileName } from '@avp/shared';
+import { FORM_TITLES } from '@avp/web/upload-form';
 import type { EngineSnapshot, HistoryEntry } from './api';
-import { FORM_TITLES, submissionSummary } from './format';
+import { submissionSummary } from './format';
 
 const sentAt = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

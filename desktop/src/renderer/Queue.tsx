@@ -5,9 +5,10 @@
  */
 import { formatBytes, truncateFileName } from '@avp/shared';
 import { Button } from '@avp/web/ui';
+import { FORM_TITLES } from '@avp/web/upload-form';
 import type { DesktopApi, EngineSnapshot, FileView, JobView } from './api';
 import { importLabel, PROVIDER_LABELS } from './cloud';
-import { FORM_TITLES, submissionSummary } from './format';
+import { submissionSummary } from './format';
 import { ProgressLine } from './Progress';
 
 const STATE_LABELS: Record<FileView['state'], string> = {

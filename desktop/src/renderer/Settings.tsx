@@ -7,7 +7,6 @@ import { Button, Checkbox, NumberInput } from '@avp/web/ui';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Accounts } from './Accounts';
 import type { DesktopApi, EngineSettings } from './api';
-import { focusFirstInvalid } from './FormFields';
 import { checkDrafts, draftsOf, KB, Schedule, type WindowDraft, type WindowErrors } from './Schedule';
 
 type Loaded = EngineSettings & { openAtLogin: boolean };
@@ -176,4 +175,12 @@ function Support({ api }: { api: DesktopApi }) {
       ) : null}
     </section>
   );
+}
+
+/** Keyboard and screen-reader users land on the first field that needs attention. */
+function focusFirstInvalid(form: HTMLFormElement, also: string): void {
+  // The messages render after this event; wait for them.
+  requestAnimationFrame(() => {
+    form.querySelector<HTMLElement>(`[aria-invalid="true"], ${also}`)?.focus();
+  });
 }

@@ -5,11 +5,10 @@
  */
 import type { UploadFormType } from '@avp/shared';
 import { Button, ConfirmDialog } from '@avp/web/ui';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { FOCUS_WHEN_INVALID, FORM_TITLES, typedFields, UploadFormBase } from '@avp/web/upload-form';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { DesktopApi, EngineSnapshot, WatchView } from './api';
-import { checkForm, EMPTY_VALUES, toFormInput, type FormValues } from './form';
-import { FORM_TITLES, submissionSummary } from './format';
-import { focusFirstInvalid, FormFields } from './FormFields';
+import { submissionSummary } from './format';
 
 export const CHOOSE_FOLDER = 'Choose a folder to watch.';
 
@@ -170,111 +169,81 @@ interface WatchFormProps {
   onCancel: () => void;
 }
 
-/** A folder from the system's chooser and the form its files are sent with. */
+/** A folder from the system's chooser and the upload form its files are sent with. */
 function WatchForm({ api, onAdded, onCancel }: WatchFormProps) {
   const [formType, setFormType] = useState<UploadFormType>('creative');
-  const [values, setValues] = useState<FormValues>(EMPTY_VALUES);
   const [folder, setFolder] = useState<string | null>(null);
-  const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [chooserFailure, setChooserFailure] = useState<string | null>(null);
   const folderLabel = useId();
   const folderError = useId();
-
-  /** The upload form's check, with the folder in the place of the files. */
-  const check = () => {
-    const found = checkForm(formType, values, folder ? [{ path: folder, name: folderName(folder) }] : []);
-    if (found.files) found.files = CHOOSE_FOLDER;
-    return found;
-  };
-  const errors = submitted ? { ...serverErrors, ...check() } : serverErrors;
+  // The upload form's check, with the folder in the place of the files.
+  const files = useMemo(() => (folder ? [{ name: folderName(folder) }] : []), [folder]);
 
   async function choose() {
-    setFailure(null);
+    setChooserFailure(null);
     try {
       const chosen = await api.chooseFolder();
       if (chosen) setFolder(chosen);
     } catch (error) {
-      setFailure(`The folder chooser did not open: ${(error as Error).message}`);
-    }
-  }
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSubmitted(true);
-    setFailure(null);
-    setServerErrors({});
-    if (Object.keys(check()).length > 0 || !folder) {
-      focusFirstInvalid(event.currentTarget, '.app-folder--error button');
-      return;
-    }
-    setBusy(true);
-    try {
-      const result = await api.addWatch(toFormInput(formType, values), folder);
-      if (result.ok) return onAdded({ ...result.value, filesSent: 0 });
-      if (result.fields) setServerErrors(result.fields);
-      setFailure(result.message);
-    } catch (error) {
-      setFailure((error as Error).message);
-    } finally {
-      setBusy(false);
+      setChooserFailure(`The folder chooser did not open: ${(error as Error).message}`);
     }
   }
 
   return (
-    <form
+    <UploadFormBase
       className="app-card app-watch-form"
-      noValidate
-      aria-label="Add a watch folder"
-      onSubmit={(e) => void submit(e)}
-    >
-      <div
-        className={`app-folder${errors.files ? ' app-folder--error' : ''}`}
-        role="group"
-        aria-labelledby={folderLabel}
-        aria-describedby={errors.files ? folderError : undefined}
-      >
-        <span id={folderLabel} className="app-folder__label">
-          Folder
-        </span>
-        <p className="app-folder__path">{folder ?? 'No folder chosen yet.'}</p>
-        <Button variant="secondary" onPress={() => void choose()}>
-          {folder ? 'Choose another folder…' : 'Choose a folder…'}
-        </Button>
-        {errors.files ? (
-          <p id={folderError} className="kit-error" role="alert">
-            {errors.files}
-          </p>
-        ) : null}
-      </div>
-      <FormFields
-        label="What does this folder hold?"
-        formType={formType}
-        onFormType={(next) => {
-          setFormType(next);
-          setServerErrors({});
-        }}
-        values={values}
-        onValue={(key, value) => {
-          setServerErrors({});
-          setValues((current) => ({ ...current, [key]: value }));
-        }}
-        errors={errors}
-      />
-      {failure && !Object.values(errors).includes(failure) ? (
-        <p className="kit-error app-alert" role="alert">
-          {failure}
-        </p>
-      ) : null}
-      <div className="app-actions">
-        <Button type="submit" isDisabled={busy}>
-          {busy ? 'Adding…' : 'Start watching'}
-        </Button>
+      label="Add a watch folder"
+      formType={formType}
+      choice={{ question: 'What does this folder hold?', onChange: setFormType }}
+      files={files}
+      filesFirst
+      renderFiles={(filesMessage) => {
+        const message = filesMessage ? CHOOSE_FOLDER : undefined;
+        return (
+          <div
+            className={`app-folder${message ? ' app-folder--error' : ''}`}
+            role="group"
+            aria-labelledby={folderLabel}
+            aria-describedby={message ? folderError : undefined}
+          >
+            <span id={folderLabel} className="app-folder__label">
+              Folder
+            </span>
+            <p className="app-folder__path">{folder ?? 'No folder chosen yet.'}</p>
+            <Button
+              variant="secondary"
+              onPress={() => void choose()}
+              {...(message ? { [FOCUS_WHEN_INVALID]: true } : {})}
+            >
+              {folder ? 'Choose another folder…' : 'Choose a folder…'}
+            </Button>
+            {message ? (
+              <p id={folderError} className="kit-error" role="alert">
+                {message}
+              </p>
+            ) : null}
+            {chooserFailure ? (
+              <p className="kit-error" role="alert">
+                {chooserFailure}
+              </p>
+            ) : null}
+          </div>
+        );
+      }}
+      onSubmit={async (_fields, values) => {
+        // The schema has checked that a folder was chosen (it stands in for the files).
+        const result = await api.addWatch(typedFields(values), folder ?? '');
+        if (!result.ok) return result;
+        onAdded({ ...result.value, filesSent: 0 });
+        return null;
+      }}
+      submitLabel="Start watching"
+      busyLabel="Adding…"
+      actions={
         <Button variant="secondary" onPress={onCancel}>
           Cancel
         </Button>
-      </div>
-    </form>
+      }
+    />
   );
 }

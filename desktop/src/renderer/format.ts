@@ -1,12 +1,4 @@
 /** Words for people beside shared's figures (formatBytes, formatSpeed, formatTimeLeft, file-name cut). */
-import type { JobView } from './api';
-
-/** The same titles as the web portal's forms. */
-export const FORM_TITLES: Record<JobView['formType'], string> = {
-  creative: 'Creative Asset',
-  event: 'Event Asset',
-  sponsor: 'Sponsor Commercial',
-};
 
 /** What a submission is about, in a few words: the project, or the event (and sponsor). */
 export function submissionSummary(fields: Record<string, string | undefined>): string {

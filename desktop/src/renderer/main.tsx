@@ -1,5 +1,7 @@
 // First: zod must be told about the CSP before any schema is built (see zod-csp.ts).
 import './zod-csp';
+// The theme's tokens ahead of every stylesheet that reads them.
+import '@avp/web/tokens.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';

@@ -1,0 +1,148 @@
+/**
+ * New upload: the web portal's upload form (@avp/web/upload-form) with the desktop's files. Local files
+ * and folders are dropped anywhere on the window or chosen with the system's dialog, and only their paths
+ * travel (avUpload.pathForFile): the engine reads the bytes from disk, a part at a time, and walks
+ * folders. Files picked in a connected cloud account (the browse panel, opened by an 'Add from …' button
+ * beside the chooser) join the same list with their size and provider, and the server imports them.
+ */
+import { formatBytes, type UploadFormType } from '@avp/shared';
+import { Button } from '@avp/web/ui';
+import { FileDropZone, typedFields, UploadFormBase, type ChosenFile } from '@avp/web/upload-form';
+import { useEffect, useMemo, useState } from 'react';
+import type { CloudItem, DesktopApi, ProviderStatus } from './api';
+import { CloudBrowser } from './CloudBrowser';
+import { PROVIDER_LABELS } from './cloud';
+
+export const UNKNOWN_LOCATION =
+  'Some items could not be added because their location on disk is unknown. Drop them from your file manager instead.';
+
+/** A file or folder on disk, or a file picked in a cloud account, keyed by its ref (`dropbox:id:…`). */
+interface ChosenItem {
+  path: string;
+  name: string;
+  cloud?: CloudItem;
+}
+
+export interface NewUploadProps {
+  api: DesktopApi;
+  /** Called once the files are in the queue. */
+  onQueued: (count: number) => void;
+}
+
+function row(item: ChosenItem): ChosenFile {
+  const { cloud } = item;
+  return {
+    key: item.path,
+    name: item.name,
+    title: cloud?.path ?? item.path,
+    source: cloud
+      ? `${cloud.size !== null ? `${formatBytes(cloud.size)} · ` : ''}from ${PROVIDER_LABELS[cloud.provider]}`
+      : undefined,
+  };
+}
+
+export function NewUpload({ api, onQueued }: NewUploadProps) {
+  const [formType, setFormType] = useState<UploadFormType>('creative');
+  const [items, setItems] = useState<ChosenItem[]>([]);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [accounts, setAccounts] = useState<ProviderStatus[]>([]);
+  const [browsing, setBrowsing] = useState<ProviderStatus | null>(null);
+  const [picked, setPicked] = useState('');
+  const refs = useMemo(() => items.map((item) => ({ name: item.name })), [items]);
+
+  // The connected accounts, for their 'Add from …' buttons; without them the form is as before.
+  useEffect(() => {
+    let live = true;
+    api
+      .cloudProviders()
+      .then((all) => live && setAccounts(all.filter((p) => p.account !== null)))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [api]);
+
+  function addLocal(files: File[]) {
+    const chosen = files.map((file) => ({ path: api.pathForFile(file), name: file.name }));
+    setProblem(chosen.some((item) => !item.path) ? UNKNOWN_LOCATION : null);
+    setItems((current) => {
+      const known = new Set(current.map((item) => item.path));
+      const added: ChosenItem[] = [];
+      for (const item of chosen) {
+        if (!item.path || known.has(item.path)) continue;
+        known.add(item.path);
+        added.push(item);
+      }
+      return added.length > 0 ? [...current, ...added] : current;
+    });
+  }
+
+  function addPicked(list: CloudItem[]) {
+    const known = new Set(items.map((item) => item.path));
+    const added = list
+      .filter((cloud) => !known.has(cloud.ref))
+      .map((cloud) => ({ path: cloud.ref, name: cloud.name, cloud }));
+    setItems([...items, ...added]);
+    setBrowsing(null);
+    setPicked(
+      `Added ${added.length} ${added.length === 1 ? 'file' : 'files'} from ${browsing?.providerName ?? 'the account'}.`,
+    );
+  }
+
+  return (
+    <UploadFormBase
+      className="app-card"
+      label="New upload"
+      formType={formType}
+      choice={{ question: 'What are you uploading?', onChange: setFormType }}
+      files={refs}
+      renderFiles={(errorMessage) => (
+        <FileDropZone
+          items={items.map(row)}
+          onAdd={addLocal}
+          onRemove={(key) => setItems(items.filter((item) => item.path !== key))}
+          errorMessage={errorMessage}
+          problem={problem}
+          dropAnywhere
+          prompt="Drop files or folders anywhere on this window, or"
+          emptyText="No files chosen yet."
+          actions={accounts.map((account) => (
+            <Button
+              key={account.provider}
+              variant="secondary"
+              onPress={() => {
+                setPicked('');
+                setBrowsing(account);
+              }}
+            >
+              Add from {account.providerName}
+            </Button>
+          ))}
+        />
+      )}
+      onSubmit={async (_fields, values) => {
+        const paths = items.filter((item) => !item.cloud).map((item) => item.path);
+        const cloudFiles = items.flatMap((item) => (item.cloud ? [item.cloud] : []));
+        const result = await api.submit(typedFields(values), paths, cloudFiles);
+        if (!result.ok) return result;
+        onQueued(items.length);
+        return null;
+      }}
+      busyLabel="Adding to the queue…"
+    >
+      <p className="visually-hidden" role="status">
+        {picked}
+      </p>
+      {browsing ? (
+        <CloudBrowser
+          api={api}
+          provider={browsing.provider}
+          providerName={browsing.providerName}
+          chosen={new Set(items.map((item) => item.path))}
+          onAdd={addPicked}
+          onClose={() => setBrowsing(null)}
+        />
+      ) : null}
+    </UploadFormBase>
+  );
+}
