@@ -349,7 +349,8 @@ describe.each(DIALECTS)('the store page data on %s, held in memory by each proce
     expect(stdout).toMatch(/1 rows created or updated/);
     const restored = await expectChanged(urls, renamed, (store) => expect(store.name).toBe(expo.name));
     expect(restored.etag).toBe(seededAnswer.etag);
-  });
+    // The CLI starts a TypeScript process of its own: seconds on a busy machine.
+  }, 90_000);
 
   it('crossing the deadline ends early-bird pricing, and crossing the cut-off closes the store, at that instant', async () => {
     const { app, urls, staff, stores, idOf } = await start(dialect);
