@@ -22,7 +22,7 @@ import type { ErrorJson } from './helpers/store.js';
 import { StripeStandIn } from './helpers/stripe-stand-in.js';
 
 /**
- * The staff calls (issue 7) through HTTP against a real database: the store manager's rules (slug, uniqueness,
+ * The staff calls through HTTP against a real database: the store manager's rules (slug, uniqueness,
  * the full list after every change, deleting only archived stores without orders), prices and products as
  * the store page sees them, orders with their CSV and pull sheet, refunds recorded once (test gateway and
  * Stripe's stand-in), and the audit log. Who may call them is api/test/authorization-matrix.test.ts.
@@ -356,7 +356,9 @@ describe.each(DIALECTS)('staff calls on %s', (dialect) => {
 
     const csv = await fetch(`${t!.url}/api/staff/orders.csv`, { headers: { cookie: staff.cookieHeader()! } });
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename=orders-\d{4}-\d\d-\d\d\.csv$/);
+    expect(csv.headers.get('content-disposition')).toMatch(
+      /^attachment; filename=orders-\d{4}-\d\d-\d\d\.csv$/,
+    );
     const rows = parseCsv(await csv.text());
     expect(rows[0]).toEqual([...CSV_COLUMNS]);
     const column = (name: string) => CSV_COLUMNS.indexOf(name as (typeof CSV_COLUMNS)[number]);

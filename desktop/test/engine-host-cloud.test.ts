@@ -1,5 +1,5 @@
 /**
- * Cloud access tokens across the engine's process boundary (issue 16): the accounts live in the parent
+ * Cloud access tokens across the engine's process boundary: the accounts live in the parent
  * (the app's main process, where safeStorage is), and the engine process asks there for each token an
  * import needs. First the two halves of the relay on their own (answers, refusals with their code, a
  * forced refresh); then the compiled engine forked as the app forks its utilityProcess, against the real

@@ -1,5 +1,5 @@
 /**
- * The engine in its own process (issue 16): the compiled entry point forked as the app forks its
+ * The engine in its own process: the compiled entry point forked as the app forks its
  * utilityProcess (same V8 flags, structured-clone messages), driven through the EngineClient that the
  * main process uses, against the real API. Sign-in with the session handed to the parent's vault, an
  * upload sent through the child with its change events and notice, and a child killed mid-upload:

@@ -1,4 +1,4 @@
-// `npm run bench:desktop` (issue 9 'Measured'): the desktop engine uploading through the real server,
+// `npm run bench:desktop`: the desktop engine uploading through the real server,
 // beside the loopback limit measured in the same run, then the engine's peak memory on a huge file.
 //
 //   (a) the limit   a bare node:http server streaming one PUT of the file to disk (the same limit as
@@ -16,7 +16,7 @@
 //                   pass through it, so it should stay at the engine's idle size)
 //
 // Every process is a child of this one and is measured from /proc. Figures only, never pass/fail; not part
-// of `npm test`. Goals (issue 9): (b) ≥ 0.9 × (a); (c) under 150 MB. Environment: BENCH_DESKTOP_MIB
+// of `npm test`. Goals: (b) ≥ 0.9 × (a); (c) under 150 MB. Environment: BENCH_DESKTOP_MIB
 // (default 1024), BENCH_SPARSE_GIB (default 10; 0 skips it), BENCH_DESKTOP_IMPORT_MIB (default 2048; 0 skips
 // it), BENCH_SKIP_BUILD=1.
 import { spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The loopback limit both upload benchmarks compare against (issues 8 and 9): a bare node:http server,
+// The loopback limit both upload benchmarks compare against: a bare node:http server,
 // a child process of its own, streaming one PUT of the whole file to disk, fed by a streamed read.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';

@@ -5,7 +5,7 @@ import { expect, test } from '../support/fixtures';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 
 /**
- * Accounts and sessions through the browser, against the real server (issue 5): registration, sign-out,
+ * Accounts and sessions through the browser, against the real server: registration, sign-out,
  * a failed and a good sign-in, the account update form, forgot password with the link taken from the
  * mail outbox, and the session maximum sending the portal back to /client with the spec's message.
  */

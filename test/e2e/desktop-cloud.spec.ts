@@ -10,7 +10,7 @@ import { expect, test } from '../support/fixtures';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 
 /**
- * Cloud accounts in the desktop window (issue 16), through the development bridge, which keeps the
+ * Cloud accounts in the desktop window, through the development bridge, which keeps the
  * accounts in its own process as the app's main process does and shows the sign-in page it would open in
  * the system browser as a link in its panel. The test visits that address as the system browser would:
  * the stand-in authorization server (desktop/test/helpers/cloud-auth.ts) consents and redirects to the

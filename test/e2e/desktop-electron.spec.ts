@@ -7,7 +7,7 @@ import { run, withBuildLock } from '../support/desktop-build';
 import { expect, test } from '../support/fixtures';
 
 /**
- * The desktop uploader launched as the real Electron app (issue 9): its window is titled 'AV Uploader',
+ * The desktop uploader launched as the real Electron app: its window is titled 'AV Uploader',
  * the page has the preload's window.avUpload and no Node (no require). It needs Electron's binary, which
  * `npm install` could not download on machines without internet (this repository's CI) or that set
  * ELECTRON_SKIP_BINARY_DOWNLOAD=1: there the test says so and is skipped. The renderer itself is covered in Chromium by desktop-renderer.spec.ts.

@@ -9,7 +9,7 @@ import { run, withBuildLock } from '../support/desktop-build';
 import { expect, test } from '../support/fixtures';
 
 /**
- * The desktop uploader's renderer (issue 9) in Chromium, served by the development bridge
+ * The desktop uploader's renderer in Chromium, served by the development bridge
  * (desktop/src/bridge), which relays the calls to the app's engine process (desktop/src/engine-host,
  * forked as a Node child) as the app's main process does, talking to the real API server of the global
  * setup. Nothing of ours is replaced: the page's

@@ -14,7 +14,7 @@ import { expect, test } from '../support/fixtures';
 import { createStaff, STAFF_PASSWORD } from '../support/staff-account';
 
 /**
- * The staff screens end to end (issue 7) against the real server: the store manager of SPEC §2 (new store,
+ * The staff screens end to end against the real server: the store manager of SPEC §2 (new store,
  * the exhibitor selector, deactivate, archive, unarchive, delete with the spec's confirmation), a product and
  * a price edited here as the store shows them, an order paid with the test gateway with its lines, the CSV
  * export, and the audit log of these changes.

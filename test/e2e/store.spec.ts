@@ -21,7 +21,7 @@ import {
 import { expect, test } from '../support/fixtures';
 
 /**
- * The exhibitor store end to end (issue 6) against the real server and its built-in test gateway: find the
+ * The exhibitor store end to end against the real server and its built-in test gateway: find the
  * store, fill the cart, the rental information with its checks and date limits, pay with the test cards,
  * the confirmation, and the confirmation e-mail in the mail outbox.
  */

@@ -7,7 +7,7 @@ import type { Browser, Locator, Page, Route } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
 
 /**
- * The client upload portal and the staff inbox (issue 8) against the real server: the hash states with
+ * The client upload portal and the staff inbox against the real server: the hash states with
  * back and forward, every validation message of the three forms, a sponsor commercial with two files
  * (one of 50 MB) sent through the shared upload client and found in the staff inbox with matching
  * checksums, pause, resume and remove of files mid-way, and a session ended in another tab during an

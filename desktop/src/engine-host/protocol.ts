@@ -1,5 +1,5 @@
 /**
- * The messages between the app's main process and the engine's own process (issue 16): the upload
+ * The messages between the app's main process and the engine's own process: the upload
  * engine (DesktopService and everything under it) runs in an Electron utilityProcess, capped like the
  * CLI (ENGINE_V8_FLAGS), and the main process only relays. Nothing here imports electron, so the same
  * host and client run under child_process.fork in tests and in the development bridge.

@@ -1,5 +1,5 @@
 /**
- * The upload engine (issue 9): the shared upload client driven from Node for the desktop app and the
+ * The upload engine: the shared upload client driven from Node for the desktop app and the
  * CLI. It owns no upload logic of its own beyond what a desktop needs around the shared client: files on
  * disk (read a part at a time), got with a bandwidth bucket, a persisted queue that survives crashes and
  * restarts, files edited after they were queued stopped with a clear message, and the submission sent

@@ -1,11 +1,11 @@
 /**
- * The Electron main process (issue 9): one window, a tray icon with the overall progress, notifications
+ * The Electron main process: one window, a tray icon with the overall progress, notifications
  * when a submission is sent or fails, a single-instance lock, start at login, and uploads that go on
  * when the window is closed (quit from the tray). Security (Electron's checklist): contextIsolation,
  * sandbox, no nodeIntegration, no remote content, a strict CSP, navigation and new windows refused,
  * permissions denied, and every IPC message's sender checked against the app's own page.
  *
- * The upload engine runs in a utilityProcess of its own (issue 16, src/engine-host): this process
+ * The upload engine runs in a utilityProcess of its own (src/engine-host): this process
  * relays the window's calls to it, shows what it reports, and keeps what needs Electron (the token
  * vault on safeStorage, dialogs, the file manager, login items). A crashed engine is started again on
  * the saved queue.

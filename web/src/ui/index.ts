@@ -1,5 +1,5 @@
 /**
- * The widget kit (issue 3): every form of the product is built from these. Importing it brings in the
+ * The widget kit: every form of the product is built from these. Importing it brings in the
  * kit's stylesheet once for the whole site.
  */
 import './kit.css';

@@ -1,5 +1,5 @@
 /**
- * Layout constants of SPEC §9 and the widget defaults of SPEC §5 / issue 3, in one place for the whole
+ * Layout constants of SPEC §9 and the widget defaults of SPEC §5, in one place for the whole
  * web app. CSS reads the same values from custom properties: the layout ones are declared in
  * ui/theme.css (shared with the desktop uploader's window), the widget ones in ui/kit.css.
  * `themeCssVariables()` lists every property with the value it must have, and theme.test.ts checks both

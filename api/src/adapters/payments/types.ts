@@ -62,7 +62,7 @@ export type ChargeOutcome =
   /** `field` names the input at fault for a malformed card; a decline has none. */
   | { ok: false; code: string; message: string; field?: 'number' | 'expiry' | 'cvc' };
 
-/** A refund of (part of) a paid intent (issue 7: staff refunds). */
+/** A refund of (part of) a paid intent (staff refunds). */
 export interface RefundRequest {
   intentId: string;
   /** Cents, at most what is left to refund; the caller checks. */

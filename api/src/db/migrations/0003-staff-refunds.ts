@@ -3,7 +3,7 @@ import type { Transaction } from 'sequelize';
 import type { MigrationContext } from './types.js';
 
 /**
- * Refunds issued by staff (issue 7). One row per refund asked for, keyed by (order, request key): the
+ * Refunds issued by staff. One row per refund asked for, keyed by (order, request key): the
  * staff screen draws a key when its refund dialog opens, so a repeated click or a retried request finds
  * the row already there and never refunds twice. `status` is 'pending' while the gateway is asked,
  * then 'succeeded' or 'failed'.

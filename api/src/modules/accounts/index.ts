@@ -1,7 +1,7 @@
 import './types.js';
 
 /**
- * Accounts and sessions (issue 5): registration, sign-in and sign-out, the account form, password
+ * Accounts and sessions: registration, sign-in and sign-out, the account form, password
  * reset, and the middleware every other module uses to know who is asking.
  *
  *   loadSession(deps)  mounted once on /api by app.ts: sets req.user / req.authSession

@@ -6,7 +6,7 @@ import type { AuditLogAttributes, UserInstance } from '../../db/models/index.js'
 import type { AuditEntry } from '@avp/shared';
 
 /**
- * The audit log of staff changes (issue 7): who (the signed-in staff account), what (action, entity and
+ * The audit log of staff changes: who (the signed-in staff account), what (action, entity and
  * its id, the store concerned), when, and the values before and after. Written in the transaction of the
  * change itself, so a change and its audit row exist together or not at all.
  */

@@ -11,7 +11,7 @@ import { findStaffStore } from './stores.js';
 import type { StaffPrice, StaffProduct } from '@avp/shared';
 
 /**
- * Products and per-store prices (issue 7, beyond the spec). Products are shared by every store (name,
+ * Products and per-store prices (beyond the spec). Products are shared by every store (name,
  * description, images, metadata.order as `sort_order`, active or not); a store sells the products it has a
  * price for. Products are never deleted, only deactivated: order lines point at them.
  */

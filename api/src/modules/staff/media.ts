@@ -10,7 +10,7 @@ import { recordChange } from './audit.js';
 import type { Actor } from './audit.js';
 
 /**
- * Images staff upload (issue 7): store images, the 'Image' of SPEC §2's store form ('a file name under the
+ * Images staff upload: store images, the 'Image' of SPEC §2's store form ('a file name under the
  * e-mail images directory'), kept as sent after checking they are images; product images, resized to fit
  * 800×800 and stored as WebP. Both live under DATA_DIR/media and are served at /media/stores/ and
  * /media/products/, where the store pages look for them.

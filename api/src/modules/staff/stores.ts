@@ -15,7 +15,7 @@ import type { Actor } from './audit.js';
 import type { StaffStore, StoreChangeResult } from '@avp/shared';
 
 /**
- * The store manager of SPEC §2 'Admin page /manage_order_forms' (issue 7): every store, archived ones
+ * The store manager of SPEC §2 'Admin page /manage_order_forms': every store, archived ones
  * included, and the changes staff make to them. Every change answers with the full updated list (SPEC §7
  * 'Admin update / delete ... each returns the full updated stores list'), and is written to the audit log
  * in the same transaction.

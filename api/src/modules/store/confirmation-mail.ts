@@ -29,7 +29,7 @@ async function linePictures(
 
 /**
  * Queues the confirmation e-mail of a paid order (receipt and invoice PDF, BCC to the store's list) in the
- * caller's transaction. Used when the order is paid (paid.ts) and when staff resend it (issue 7).
+ * caller's transaction. Used when the order is paid (paid.ts) and when staff resend it.
  *
  * null when the order has no customer details: Stripe can take a payment before the checkout form was
  * sent (a caller holding the intent's client secret may confirm it at once), and there is no address.

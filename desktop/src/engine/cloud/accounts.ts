@@ -1,5 +1,5 @@
 /**
- * Connected cloud accounts (issue 16): connect one per provider through its desktop OAuth flow in the
+ * Connected cloud accounts: connect one per provider through its desktop OAuth flow in the
  * system browser, keep it (store.ts), hand out fresh access tokens, browse and search it, and disconnect
  * it (revoked where the provider allows). Used alike by the Electron main process and av-upload.
  */
