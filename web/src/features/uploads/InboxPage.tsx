@@ -1,7 +1,8 @@
 /**
- * The staff inbox (/staff/uploads, issue 8): sent submissions newest first with client, form type and
+ * The staff inbox (/staff/uploads): sent submissions newest first with client, form type and
  * fields; each file with name, size, sha-256, status and a download link (served with Range support);
- * mark as handled; filters by form type and handled state. The staff shell around it signs staff in.
+ * mark as handled; filters by form type and handled state. The staff layout around it
+ * (web/src/app/staff/StaffLayout.tsx) signs staff in.
  */
 import { formatBytes, type InboxSubmission, type UploadFileInfo } from '@avp/shared';
 import { useEffect, useState } from 'react';

@@ -1,6 +1,6 @@
 /**
- * The file's sha-256, computed off the main thread. The plain-TypeScript `Sha256` costs some 20–40 ms
- * per 6 MiB part; on the main thread, for a file of tens of GB, that is a stall of the page at every
+ * The file's sha-256, computed off the main thread. The JavaScript `Sha256` (@noble/hashes) costs tens of
+ * milliseconds per 6 MiB part; on the main thread, for a file of tens of GB, that is a stall of the page at every
  * part. So the browser's upload client hashes in a module Web Worker (hash.worker.ts):
  *
  * - The page never copies or transfers a part's bytes (the client still sends them). It hands the worker
