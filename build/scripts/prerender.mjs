@@ -7,9 +7,11 @@
 //    the router resolve from the workspace);
 // 2. renders each path of web/src/content/pages.ts, and the not-found page, with React's server renderer,
 //    waiting for the code-split modules;
-// 3. writes DIR/prerender/<name>.html from DIR/index.html: the page's title, description, canonical URL,
-//    robots, Open Graph and Twitter tags, JSON-LD for the company and its offices, <link rel="modulepreload">
-//    and stylesheets of the modules the page used (from Vite's manifest), and the HTML inside #root;
+// 3. writes DIR/prerender/<name>.html from DIR/index.html with the marketing pages' script
+//    (web/src/marketing-entry.tsx, which hydrates the page's islands only) in place of the full app's: the
+//    page's title, description, canonical URL, robots, Open Graph and Twitter tags, JSON-LD for the company
+//    and its offices, the stylesheets of the modules the page used (from Vite's manifest; no script of
+//    theirs: an island loads its code when a visitor reaches for it), and the HTML inside #root;
 // 4. writes DIR/prerender/manifest.json, which the server (api/src/http/web.ts) reads to answer those paths,
 //    /sitemap.xml and /robots.txt;
 // 5. stores a Brotli (.br) and a gzip (.gz) copy beside each script and stylesheet of DIR/assets, which the
@@ -41,18 +43,32 @@ export function fileNameFor(path) {
   return path === '/' ? 'index.html' : `${path.slice(1).replace(/\//g, '_')}.html`;
 }
 
-/** The chunk files and stylesheets a set of modules needs, from Vite's build manifest, minus the entry's own. */
-export function assetsFor(manifest, moduleIds) {
-  // What index.html already loads: the entry chunk, its static imports and their stylesheets.
-  const skip = new Set();
-  const skipChunk = (key) => {
+/** The marketing pages' script, an entry of web/vite.config.ts. */
+export const MARKETING_ENTRY = 'src/marketing-entry.tsx';
+
+/** An entry's chunk, its static imports and their stylesheets: what a page loading that entry loads anyway. */
+export function entryAssets(manifest, entryKey) {
+  const entry = manifest[entryKey];
+  if (!entry?.isEntry) throw new Error(`prerender: ${entryKey} is not an entry of Vite's build manifest`);
+  const js = [];
+  const css = [];
+  const seen = new Set();
+  const visit = (key) => {
     const chunk = manifest[key];
-    if (!chunk || skip.has(chunk.file)) return;
-    skip.add(chunk.file);
-    for (const file of chunk.css ?? []) skip.add(file);
-    for (const imported of chunk.imports ?? []) skipChunk(imported);
+    if (!chunk || seen.has(chunk.file)) return;
+    seen.add(chunk.file);
+    js.push(chunk.file);
+    for (const file of chunk.css ?? []) if (!css.includes(file)) css.push(file);
+    for (const imported of chunk.imports ?? []) visit(imported);
   };
-  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) skipChunk(key);
+  visit(entryKey);
+  return { file: entry.file, js, css };
+}
+
+/** The chunk files and stylesheets a set of modules needs, from Vite's build manifest, minus the entry's own. */
+export function assetsFor(manifest, moduleIds, entryKey = MARKETING_ENTRY) {
+  const entry = entryAssets(manifest, entryKey);
+  const skip = new Set([...entry.js, ...entry.css]);
   const js = new Set();
   const css = new Set();
   const seen = new Set();
@@ -152,12 +168,31 @@ function headTags({ meta, site, origin, title, canonical, assets, notFound }) {
     `<meta name="twitter:image" content="${origin}/media/site/og.jpg" />`,
   );
   for (const file of assets.css) tags.push(`<link rel="stylesheet" crossorigin href="/${file}" />`);
-  for (const file of assets.js) tags.push(`<link rel="modulepreload" crossorigin href="/${file}" />`);
   tags.push(`<script type="application/ld+json">${scriptJson(structuredData(site, origin))}</script>`);
   return tags.join('\n    ');
 }
 
-export function injectPage(template, { head, modules, html }) {
+/**
+ * index.html as Vite built it, with the marketing entry's script, module preloads and stylesheets in place of
+ * the full app's: a marketing page never loads the app.
+ */
+export function marketingTemplate(template, manifest) {
+  const entry = entryAssets(manifest, MARKETING_ENTRY);
+  const stripped = template
+    .replace(/\s*<script type="module"[^>]*><\/script>/g, '')
+    .replace(/\s*<link rel="(?:modulepreload|stylesheet)"[^>]*>/g, '');
+  if (stripped.includes('<script')) throw new Error('prerender: index.html has a script it does not know');
+  const tags = [
+    `<script type="module" crossorigin src="/${entry.file}"></script>`,
+    ...entry.js
+      .filter((file) => file !== entry.file)
+      .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+    ...entry.css.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
+  ];
+  return stripped.replace('</head>', `  ${tags.join('\n    ')}\n  </head>`);
+}
+
+export function injectPage(template, { head, html }) {
   const withoutDefaults = template
     .replace(/\s*<title>[\s\S]*?<\/title>/, '')
     .replace(/\s*<meta\s+name="description"[\s\S]*?\/>/, '');
@@ -166,7 +201,7 @@ export function injectPage(template, { head, modules, html }) {
     throw new Error('prerender: index.html has no empty <div id="root"></div>');
   return withoutDefaults
     .replace('</head>', `  ${head}\n  </head>`)
-    .replace(root, `<div id="root" data-modules="${escapeHtml(modules.join(' '))}">${html}</div>`);
+    .replace(root, `<div id="root">${html}</div>`);
 }
 
 /** Writes file.br and file.gz beside every .js and .css under DIR/assets; returns the bytes before and after. */
@@ -220,8 +255,8 @@ export async function prerender({ distDir = join(webDir, 'dist'), log = console.
   const entry = await import(pathToFileURL(join(ssrOut, 'entry-server.js')).href);
   const { PAGES, NOT_FOUND_META, site, render } = entry;
 
-  const template = await readFile(join(distDir, 'index.html'), 'utf8');
   const manifest = JSON.parse(await readFile(join(distDir, '.vite', 'manifest.json'), 'utf8'));
+  const template = marketingTemplate(await readFile(join(distDir, 'index.html'), 'utf8'), manifest);
   const origin = (process.env.PUBLIC_URL || site.url).replace(/\/+$/, '');
   const outDir = join(distDir, 'prerender');
   await rm(outDir, { recursive: true, force: true });
@@ -247,7 +282,7 @@ export async function prerender({ distDir = join(webDir, 'dist'), log = console.
     const canonical = notFound ? undefined : `${origin}${canonicalPath}`;
     const head = headTags({ meta, site, origin, title, canonical, assets, notFound });
     const file = notFound ? '404.html' : fileNameFor(meta.path);
-    await writeFile(join(outDir, file), injectPage(template, { head, modules, html }));
+    await writeFile(join(outDir, file), injectPage(template, { head, html }));
     if (!notFound) pages.push({ path: meta.path, file, canonicalPath, indexable: meta.indexable });
   }
   await writeFile(

@@ -7,7 +7,7 @@
  *   pass over the server HTML);
  * - while prerendering, every module rendered is recorded (`takeRenderedModules`), so the build can add
  *   `<link rel="modulepreload">` and the module's CSS to the page and list the ids on #root;
- * - `preloadModules(ids)` loads those ids before `hydrateRoot` (web/src/main.tsx).
+ * - `preloadModules(ids)` loads those ids before `hydrateRoot` (web/src/islands/hydrate.tsx).
  * `id` is the module's path from web/ (e.g. 'src/features/marketing/pages/AboutPage.tsx'): the key of
  * Vite's build manifest.
  */

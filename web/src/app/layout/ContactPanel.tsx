@@ -1,6 +1,6 @@
-import { Suspense, useEffect, useRef, useState } from 'react';
 import { site } from '../../content/site';
-import { LazyContactForm } from '../../features/marketing';
+import { ContactFormSlot } from '../../features/marketing';
+import { Island } from '../../islands/Island';
 
 /**
  * The contact panel (SPEC §2): both offices, phone and e-mail, and the contact form; '#contact' anchors here.
@@ -8,21 +8,6 @@ import { LazyContactForm } from '../../features/marketing';
  * it never weighs on a page's first load; '#contact' brings the panel on screen, and the form with it.
  */
 export function ContactPanel() {
-  const [showForm, setShowForm] = useState(false);
-  const slot = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (showForm || !slot.current || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) setShowForm(true);
-      },
-      { rootMargin: '300px 0px' },
-    );
-    observer.observe(slot.current);
-    return () => observer.disconnect();
-  }, [showForm]);
-
   return (
     <section id="contact" className="contact-panel" aria-labelledby="contact-panel-title" tabIndex={-1}>
       <div className="contact-panel__inner">
@@ -47,19 +32,7 @@ export function ContactPanel() {
             ))}
           </div>
         </div>
-        <div className="contact-panel__form" ref={slot}>
-          <h3 id="contact-form-title">Send us a message</h3>
-          {showForm ? (
-            <Suspense fallback={<p className="contact-panel__loading">Loading the form…</p>}>
-              <LazyContactForm labelledBy="contact-form-title" />
-            </Suspense>
-          ) : (
-            <p className="contact-panel__loading">
-              The form appears here as you scroll. You can also write to us at{' '}
-              <a href={`mailto:${site.email}`}>{site.email}</a>.
-            </p>
-          )}
-        </div>
+        <Island name="contact-slot" component={ContactFormSlot} props={{}} />
       </div>
     </section>
   );

@@ -8,8 +8,12 @@ export function Footer() {
     <footer className="site-footer">
       <p>
         ©{' '}
-        {/* The page may have been prerendered in an earlier year: the browser's year wins without a warning. */}
-        <span suppressHydrationWarning>{year}</span> {site.name}
+        {/* The page may have been prerendered in an earlier year: the browser's year wins without a warning
+            (on a marketing page, web/src/marketing-entry.tsx writes it into every data-current-year). */}
+        <span data-current-year="" suppressHydrationWarning>
+          {year}
+        </span>{' '}
+        {site.name}
       </p>
       <ul className="site-footer__links">
         <li>

@@ -1,4 +1,5 @@
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
+import { Island } from '../../islands/Island';
 import { site } from '../../content/site';
 import { MobileMenu } from './MobileMenu';
 import { NAV } from './nav';
@@ -6,6 +7,7 @@ import { SocialLinks } from './SocialLinks';
 
 /** Header with the brand, the navigation (a menu button below 1080 px), and the social icons (SPEC §2). */
 export function Header() {
+  const { pathname } = useLocation();
   return (
     <header className="site-header">
       <Link to="/" className="site-header__brand">
@@ -29,7 +31,7 @@ export function Header() {
         </ul>
       </nav>
       <SocialLinks className="site-header__social" />
-      <MobileMenu />
+      <Island name="menu" component={MobileMenu} props={{ current: pathname }} />
     </header>
   );
 }

@@ -1,35 +1,32 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
-import { NavLink, useLocation } from 'react-router';
 import { NAV } from './nav';
 import { SocialLinks } from './SocialLinks';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), [tabindex]:not([tabindex="-1"])';
+// A fixed id rather than useId: the menu is hydrated as an island of its own (islands/Island.tsx).
+const PANEL_ID = 'mobile-menu';
+
+const normalise = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path).toLowerCase();
 
 /**
  * The menu for narrow screens (SPEC §2 'mobile menu'): a modal panel. While it is open the focus stays
  * inside it (Tab and Shift+Tab wrap around), Escape or the close button closes it, and the focus returns to
- * the menu button. Following a link closes it too. Written by hand rather than with the widget kit's
- * react-aria dialogs, to keep the first load of every page small.
+ * the menu button. Following a link closes it too (so a page the browser restores from its back-forward cache
+ * shows it closed). Written by hand rather than with the widget kit's react-aria dialogs, to keep the first
+ * load of every page small. Its links are plain ones: no router, as on a marketing page there is none.
  */
-export function MobileMenu() {
+export function MobileMenu({ current }: { current?: string }) {
   const [open, setOpen] = useState(false);
-  const panelId = useId();
+  const panelId = PANEL_ID;
   const toggle = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
-  const { pathname } = useLocation();
+  const here = current === undefined ? undefined : normalise(current);
 
   const close = useCallback((restoreFocus: boolean) => {
     setOpen(false);
     if (restoreFocus) requestAnimationFrame(() => toggle.current?.focus());
   }, []);
-
-  // A navigation closes the menu (the new page takes the focus story from there).
-  const [seenPath, setSeenPath] = useState(pathname);
-  if (seenPath !== pathname) {
-    setSeenPath(pathname);
-    if (open) setOpen(false);
-  }
 
   useEffect(() => {
     if (!open) return;
@@ -109,9 +106,13 @@ export function MobileMenu() {
               <ul className="mobile-menu__links">
                 {NAV.map((item) => (
                   <li key={item.to}>
-                    <NavLink to={item.to} end>
+                    <a
+                      href={item.to}
+                      aria-current={here === normalise(item.to) ? 'page' : undefined}
+                      onClick={() => setOpen(false)}
+                    >
                       {item.label}
-                    </NavLink>
+                    </a>
                   </li>
                 ))}
               </ul>

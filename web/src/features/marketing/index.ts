@@ -4,3 +4,4 @@
  */
 export { marketingRoutes } from './routes';
 export { LazyContactForm } from './contact/lazy';
+export { ContactFormSlot } from './contact/ContactFormSlot';

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
-import { LazyContactForm } from '../contact/lazy';
+import { Island } from '../../../islands/Island';
+import { ContactFormIsland } from '../contact/ContactFormIsland';
 
 /**
  * SPEC §2 /blog: the footer has no contact panel here. The page offers the newsletter sign-up instead: the
@@ -23,7 +24,11 @@ export default function BlogPage() {
       </p>
       <section className="blog-signup" aria-labelledby="blog-signup-title">
         <h2 id="blog-signup-title">Get new posts by e-mail</h2>
-        <LazyContactForm variant="newsletter" labelledBy="blog-signup-title" />
+        <Island
+          name="contact-form"
+          component={ContactFormIsland}
+          props={{ variant: 'newsletter', labelledBy: 'blog-signup-title' }}
+        />
       </section>
     </article>
   );

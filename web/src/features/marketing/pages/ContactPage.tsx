@@ -1,4 +1,5 @@
 import { site } from '../../../content/site';
+import { Island } from '../../../islands/Island';
 import { GettingSocial } from '../sections/GettingSocial';
 
 /**
@@ -20,7 +21,7 @@ export default function ContactPage() {
           <a href="#contact">Go to the contact form</a>
         </p>
       </header>
-      <GettingSocial />
+      <Island name="getting-social" component={GettingSocial} props={{}} />
     </article>
   );
 }

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { Island } from '../../../islands/Island';
 import { Gallery } from '../gallery/Gallery';
 import { creativeServicesGallery } from '../gallery/media';
 
@@ -56,7 +57,11 @@ export default function CreativeServicesPage() {
           A selection of {creativeServicesGallery.length} clips from recent meetings. Select one to play it;
           use the arrow keys to move between clips.
         </p>
-        <Gallery items={creativeServicesGallery} label="Video gallery" eager={3} />
+        <Island
+          name="gallery"
+          component={Gallery}
+          props={{ items: creativeServicesGallery, label: 'Video gallery', eager: 3 }}
+        />
       </section>
 
       <aside className="page__cta">

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { Island } from '../../../islands/Island';
 import { Gallery } from '../gallery/Gallery';
 import { eventProductionGallery } from '../gallery/media';
 
@@ -54,7 +55,11 @@ export default function EventProductionPage() {
           {eventProductionGallery.length} photos from general sessions, breakouts, galas and exhibit halls we
           have produced. Select a photo to enlarge it; use the arrow keys to move through the gallery.
         </p>
-        <Gallery items={eventProductionGallery} label="Photo gallery" eager={4} />
+        <Island
+          name="gallery"
+          component={Gallery}
+          props={{ items: eventProductionGallery, label: 'Photo gallery', eager: 4 }}
+        />
       </section>
 
       <aside className="page__cta">

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { site } from '../../../content/site';
 import { sitePicture } from '../gallery/mediaBase';
+import { Island } from '../../../islands/Island';
 import { ClientList } from '../sections/ClientList';
 import { ScrollDownHint } from '../sections/ScrollDownHint';
 
@@ -64,7 +65,7 @@ export default function HomePage() {
             );
           })}
         </ul>
-        <ScrollDownHint target="clients" />
+        <Island name="scroll-hint" component={ScrollDownHint} props={{ target: 'clients' }} />
       </div>
       <ClientList id="clients" />
     </>

@@ -1,11 +1,10 @@
 import { formatDate, HOT_TRENDS_ARCHIVE_COUNT } from '@avp/shared';
-import { startTransition, Suspense, useState } from 'react';
 import { hotTrendsIssues } from '../../../content/hottrends';
-import { LazyNewsletterDialog as NewsletterDialog } from '../contact/lazy';
+import { Island } from '../../../islands/Island';
+import { HotTrendsSignup } from './HotTrendsSignup';
 
 /** SPEC §2 /hottrends: the newsletter archive (10 issues) and a button opening the sign-up dialog. */
 export default function HotTrendsPage() {
-  const [open, setOpen] = useState(false);
   const issues = hotTrendsIssues.slice(0, HOT_TRENDS_ARCHIVE_COUNT);
   return (
     <article className="page">
@@ -16,16 +15,7 @@ export default function HotTrendsPage() {
           What is working on stage, in hybrid meetings and on the show floor, written by the producers and
           engineers who run our shows. Five minutes to read, no sales pitch.
         </p>
-        <button
-          type="button"
-          className="button-link"
-          aria-haspopup="dialog"
-          onPointerEnter={() => void NewsletterDialog.preload()}
-          onFocus={() => void NewsletterDialog.preload()}
-          onClick={() => startTransition(() => setOpen(true))}
-        >
-          Sign up for Hot Trends
-        </button>
+        <Island name="hottrends-signup" component={HotTrendsSignup} props={{}} />
       </header>
       <section aria-labelledby="archive-title">
         <h2 id="archive-title">Archive</h2>
@@ -41,11 +31,6 @@ export default function HotTrendsPage() {
           ))}
         </ol>
       </section>
-      {open ? (
-        <Suspense fallback={null}>
-          <NewsletterDialog isOpen onClose={() => setOpen(false)} />
-        </Suspense>
-      ) : null}
     </article>
   );
 }
