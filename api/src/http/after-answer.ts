@@ -33,6 +33,7 @@ export function attachAfterAnswerWork(app: Application): AfterAnswerWork {
 /** The tracker of an app built by createApp() (`req.app` in a handler). */
 export function afterAnswerWork(app: Application): AfterAnswerWork {
   const work: unknown = app.locals[KEY];
-  if (!(work instanceof AfterAnswerWork)) throw new Error('createApp() attaches the after-answer work tracker');
+  if (!(work instanceof AfterAnswerWork))
+    throw new Error('createApp() attaches the after-answer work tracker');
   return work;
 }

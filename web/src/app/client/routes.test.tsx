@@ -43,9 +43,7 @@ describe('/client: the account page with the upload utility (SPEC §2 Client pag
     'signed in, %s shows who is signed in, then the upload utility',
     async (path) => {
       await renderAt(path, fakeSession({ role: 'client' }));
-      expect(
-        await screen.findByRole('group', { name: 'What are you uploading?' }, TIMEOUT),
-      ).toBeTruthy();
+      expect(await screen.findByRole('group', { name: 'What are you uploading?' }, TIMEOUT)).toBeTruthy();
       expect(screen.getByText(/Logged in as Ada Lovelace/).textContent).toBe(
         'Logged in as Ada Lovelace (ada@example.com)',
       );
