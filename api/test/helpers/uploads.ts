@@ -112,6 +112,9 @@ export async function interleavedPuts(
   });
   const longest = Math.max(...bodies.map((b) => b.length));
   for (let offset = 0; offset < longest; offset += chunk) {
+    // An early answer comes with the connection's close: let it be read before writing more, or the write
+    // meets the closed socket (EPIPE) and the answer is lost with it.
+    await new Promise((resolve) => setImmediate(resolve));
     const waits: Promise<void>[] = [];
     for (const sending of requests) {
       const { req, body } = sending;
