@@ -12,7 +12,8 @@ import { registration, TestBrowser } from './helpers/browser.js';
 import { DIALECTS } from './helpers/env.js';
 import type { TestDialect } from './helpers/env.js';
 import { S3_STAND_IN_BUCKET, startS3StandIn } from './helpers/s3-stand-in.js';
-import { interleavedPuts, sponsorForm } from './helpers/uploads.js';
+import { CUT, interleavedPuts, sponsorForm } from './helpers/uploads.js';
+import type { RawAnswer } from './helpers/uploads.js';
 
 /**
  * What is stored is what was recorded: a part sent twice at once with different bytes, by one process or
@@ -79,6 +80,12 @@ function partBytes(part: number): Buffer {
   return randomBytes(partRange(PLAN, part).size);
 }
 
+/** A copy sent while another is being stored: told to try again, or cut off while still sending. */
+function expectRefused(answer: RawAnswer) {
+  if (answer.status === CUT) return;
+  expect(answer).toMatchObject({ status: 409, body: { error: { code: 'part_in_progress' } } });
+}
+
 function headersOf(t: { url: string }, browser: TestBrowser): Record<string, string> {
   return { cookie: browser.cookieHeader()!, origin: t.url };
 }
@@ -124,11 +131,7 @@ describe.each(CASES)('upload integrity on %s with %s storage', (dialect, driver)
         headersOf(t, ada),
         bodies,
       );
-      for (const answer of answers) {
-        if (answer.status !== 200) {
-          expect(answer).toMatchObject({ status: 409, body: { error: { code: 'part_in_progress' } } });
-        }
-      }
+      for (const answer of answers) if (answer.status !== 200) expectRefused(answer);
       const accepted = bodies.filter((_, i) => answers[i]!.status === 200);
       expect(accepted.length).toBeGreaterThan(0);
       if (!early) expect((await put(t.url, ada, file.id, other, otherBytes)).status).toBe(200);
@@ -291,9 +294,7 @@ describe.each(CASES)('upload integrity on %s with %s storage', (dialect, driver)
     );
     // Overlapping, the second is refused (the shared client retries it); one after the other, both land.
     expect(answers.some((a) => a.status === 200)).toBe(true);
-    for (const answer of answers.filter((a) => a.status !== 200)) {
-      expect(answer).toMatchObject({ status: 409, body: { error: { code: 'part_in_progress' } } });
-    }
+    for (const answer of answers.filter((a) => a.status !== 200)) expectRefused(answer);
     // Sent again later, it is simply stored again.
     expect((await put(t.url, ada, file.id, 1, first)).status).toBe(200);
     expect((await put(t.url, ada, file.id, 2, second)).status).toBe(200);

@@ -68,6 +68,9 @@ export const sponsorForm = {
   sponsor_company: 'Acme AV',
 };
 
+/** The status of a request whose connection the server closed before the client read an answer. */
+export const CUT = 0;
+
 export interface RawAnswer {
   status: number;
   body: unknown;
@@ -91,8 +94,14 @@ export async function interleavedPuts(
     });
     const sending = { req, body, answered: false, answer: undefined as unknown as Promise<RawAnswer> };
     sending.answer = new Promise<RawAnswer>((resolve, reject) => {
-      // Once answered, writing the rest may fail (the server closed the connection); the answer stands.
-      req.on('error', reject);
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // Once answered, writing the rest may fail (the server closed the connection); the answer stands.
+        if (sending.answered) return;
+        // A refusal closes the connection: when it comes while the body is still being written, the
+        // client sees the connection cut before it can read the answer (the shared client retries).
+        if (error.code === 'EPIPE' || error.code === 'ECONNRESET') resolve({ status: CUT, body: undefined });
+        else reject(error);
+      });
       req.once('response', (res) => {
         sending.answered = true;
         req.emit('answered');
