@@ -263,6 +263,9 @@ export async function prerender({ distDir = join(webDir, 'dist'), log = console.
   await mkdir(outDir, { recursive: true });
 
   const pages = [];
+  // Paths the built app routes that the route table leaves out: the widget showcase of VITE_UI_SHOWCASE
+  // builds. The not-found page loads only the marketing script, so these get the app's shell instead.
+  const appPaths = process.env.VITE_UI_SHOWCASE === 'true' ? ['/ui'] : [];
   const targets = [...PAGES.map((meta) => ({ meta, url: meta.path, notFound: false }))];
   targets.push({ meta: NOT_FOUND_META, url: '/__prerender/not-found', notFound: true });
   for (const { meta, url, notFound } of targets) {
@@ -287,7 +290,7 @@ export async function prerender({ distDir = join(webDir, 'dist'), log = console.
   }
   await writeFile(
     join(outDir, 'manifest.json'),
-    `${JSON.stringify({ origin, generatedAt: new Date().toISOString(), pages, notFound: '404.html' }, null, 2)}\n`,
+    `${JSON.stringify({ origin, generatedAt: new Date().toISOString(), pages, notFound: '404.html', appPaths }, null, 2)}\n`,
   );
   await rm(ssrOut, { recursive: true, force: true });
   const sizes = await precompressAssets(distDir);

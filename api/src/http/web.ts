@@ -27,6 +27,8 @@ export interface PrerenderManifest {
   pages: PrerenderedPage[];
   /** The prerendered not-found page, sent with 404 for unknown routes. */
   notFound?: string;
+  /** Unknown routes the built app renders itself (a showcase build's /ui): the app's shell, still 404. */
+  appPaths?: string[];
 }
 
 export interface WebAppOptions {
@@ -226,7 +228,8 @@ export function webApp(distDir: string, options: WebAppOptions = {}): Router {
     if (manifest && page && known) html = await prerendered(manifest, page.file);
     // The prerendered not-found page only where the app itself renders its not-found route; a known page
     // that the server refuses (a store that does not exist) gets the shell, and the app says so itself.
-    else if (manifest?.notFound && !routeKnown) html = await prerendered(manifest, manifest.notFound);
+    else if (manifest?.notFound && !routeKnown && !manifest.appPaths?.includes(pathname))
+      html = await prerendered(manifest, manifest.notFound);
     if (html === undefined) {
       try {
         html = await readFile(indexFile);
