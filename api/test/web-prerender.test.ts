@@ -29,6 +29,7 @@ async function writePrerendered(dir: string): Promise<void> {
     origin: BUILD_ORIGIN,
     generatedAt: '2024-10-08T12:00:00.000Z',
     notFound: '404.html',
+    appPaths: ['/ui'],
     pages: [
       { path: '/', file: 'index.html', canonicalPath: '/', indexable: true },
       { path: '/home', file: 'home.html', canonicalPath: '/', indexable: true },
@@ -83,6 +84,14 @@ describe('serving prerendered public pages', () => {
     const res = await t.request('/no/such/page');
     expect(res.status).toBe(404);
     expect(await res.text()).toContain('<h1>Sorry, Page Not Found.</h1>');
+  });
+
+  it("sends the app's shell, still 404, for an unknown route the built app renders itself (/ui)", async () => {
+    const res = await t.request('/ui');
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).not.toContain('Sorry, Page Not Found.');
   });
 
   it('does not serve the prerender folder under its own name', async () => {
