@@ -11,6 +11,7 @@ import { startServer } from '../src/start.js';
 import type { RunningServer } from '../src/start.js';
 import { createLogger } from '../src/logger.js';
 import { registration, TestBrowser } from './helpers/browser.js';
+import { waitFor } from './helpers/smtp.js';
 import { dropSchema, DIALECTS, tempDir, testEnv, writeWebDist } from './helpers/env.js';
 
 const API_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -260,6 +261,9 @@ describe.skipIf(!HAS_SCRIPT)('the server process under npm start at a terminal',
     });
     const answered = await fetch(`http://127.0.0.1:${port}/api/session`);
     expect(answered.status).toBe(200);
+    // The request's line is written once the answer is out; the terminal's echo of Ctrl-C must not land
+    // in front of it.
+    await waitFor(() => output.includes('request completed'), 10_000, 'the request line');
     // Ctrl-C at the terminal: SIGINT to the server, which stops as it does on SIGTERM.
     child.stdin.write('\x03');
     const [code] = (await once(child, 'exit')) as [number | null];
