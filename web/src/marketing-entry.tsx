@@ -11,6 +11,7 @@
  */
 import './app/styles.css';
 import './features/marketing/marketing.css';
+import type { IslandName } from './islands/names';
 
 // The page may have been prerendered in an earlier year.
 const year = String(new Date().getFullYear());
@@ -18,8 +19,9 @@ for (const element of document.querySelectorAll<HTMLElement>('[data-current-year
   if (element.textContent !== year) element.textContent = year;
 }
 
-const ON_SIGHT = new Set(['contact-slot']);
-const ON_SCROLL = new Set(['scroll-hint']);
+// Typed by the islands' names, so a renamed island cannot silently lose its trigger.
+const ON_SIGHT = new Set<string>(['contact-slot'] satisfies IslandName[]);
+const ON_SCROLL = new Set<string>(['scroll-hint'] satisfies IslandName[]);
 
 const started = new WeakMap<HTMLElement, Promise<void>>();
 const live = new WeakSet<HTMLElement>();
