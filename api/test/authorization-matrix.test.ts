@@ -299,7 +299,7 @@ describe.each(DIALECTS)('authorization matrix (%s)', (dialect: TestDialect) => {
     expect((await exhibitor.confirm(paidOrder)).body.status).toBe('paid');
 
     const stores = await t.db.models.Store.findAll();
-    const keyOf = (storeId: string) => stores.find((s) => s.storeId === storeId)!.id;
+    const keyOf = (storeId: string) => stores.find((s) => s.slug === storeId)!.id;
 
     w = {
       t,

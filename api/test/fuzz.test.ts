@@ -881,7 +881,7 @@ describe.each(DIALECTS)('fuzzing every API route (%s)', (dialect: TestDialect) =
       stripe,
       clientId: registered.body.user.id,
       staffId: staff.id,
-      storeIds: stores.map((s) => s.storeId),
+      storeIds: stores.map((s) => s.slug),
       demoStore: demo.store,
       storeKeys: stores.map((s) => String(s.id)),
       productIds: products.map((p) => p.id),

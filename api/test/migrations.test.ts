@@ -100,7 +100,7 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
     expect(await Session.count()).toBe(0);
 
     const store = await Store.create({
-      storeId: 'test-show',
+      slug: 'test-show',
       name: 'Test Show',
       deadline: '2030-01-10',
       startDate: '2030-01-15',

@@ -69,8 +69,8 @@ describe.each(DIALECTS)('demo content on %s', (dialect) => {
     const { Store, StorePrice, Product } = t.db.models;
     const today = dateInZone(new Date(), 'America/New_York');
     const stores = await Store.findAll();
-    expect(stores.map((s) => s.storeId).sort()).toEqual([...DEMO_STORE_IDS].sort());
-    const byId = Object.fromEntries(stores.map((s) => [s.storeId, s]));
+    expect(stores.map((s) => s.slug).sort()).toEqual([...DEMO_STORE_IDS].sort());
+    const byId = Object.fromEntries(stores.map((s) => [s.slug, s]));
 
     const expo = byId['demo-expo']!;
     expect(expo.name).toMatch(/^Demo Expo \d{4}$/);

@@ -50,7 +50,7 @@ describe.each(DIALECTS)('startServer on %s', (dialect) => {
     const again = await startServer(config, { port: 0, logger });
     cleanups.push(() => again.close());
     const { Store } = again.db.models;
-    await Store.destroy({ where: { storeId: 'demo-late' } });
+    await Store.destroy({ where: { slug: 'demo-late' } });
     await again.close();
     const third = await startServer(config, { port: 0, logger });
     cleanups.push(() => third.close());

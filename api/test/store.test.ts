@@ -191,7 +191,7 @@ describe.each(DIALECTS)('exhibitor store calls on %s', (dialect) => {
     const created = await exhibitor.createIntent({ cart });
     const submitted = await exhibitor.createIntent({ cart });
     await exhibitor.updateIntent(submitted.body, { cart, customer: customerFor(store) });
-    await app.db.models.Store.update({ isActive: false }, { where: { storeId: 'demo-expo' } });
+    await app.db.models.Store.update({ isActive: false }, { where: { slug: 'demo-expo' } });
     const update = await exhibitor.updateIntent(created.body, { cart, customer: customerFor(store) });
     expect(update.status).toBe(409);
     expect(update.body.error.message).toBe(STORE_CLOSED_TRANSACTION);

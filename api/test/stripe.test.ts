@@ -259,7 +259,7 @@ describe.each(DIALECTS)('Stripe gateway on %s (against a local stand-in of its A
         stripePublishableKey: 'pk_test_store_own_key',
         version: app.db.sequelize.literal('version + 1') as unknown as number,
       },
-      { where: { storeId: 'demo-expo' } },
+      { where: { slug: 'demo-expo' } },
     );
     const res = await exhibitor.get('/api/stores/demo-expo');
     const text = JSON.stringify(res.body);

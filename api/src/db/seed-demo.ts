@@ -85,7 +85,7 @@ const EMAIL_TEXT =
 /** The demo store's BCC address for order confirmations. */
 export const DEMO_EXPO_BCC = 'av-orders@northbeam.example';
 
-type DemoStore = Omit<StoreCreation, 'storeId'> & { storeId: (typeof DEMO_STORE_IDS)[number] };
+type DemoStore = Omit<StoreCreation, 'slug'> & { slug: (typeof DEMO_STORE_IDS)[number] };
 
 function demoStores(today: DateOnly): DemoStore[] {
   const expoDeadline = addDays(today, 45);
@@ -95,7 +95,7 @@ function demoStores(today: DateOnly): DemoStore[] {
   return [
     {
       ...common,
-      storeId: 'demo-expo',
+      slug: 'demo-expo',
       name: `Demo Expo ${year}`,
       // Confirmation e-mails are blind-copied here (SPEC §2 'Email BCC'); the browser tests look for it.
       bcc: DEMO_EXPO_BCC,
@@ -108,7 +108,7 @@ function demoStores(today: DateOnly): DemoStore[] {
     {
       // Past its deadline with the show days away: closed, because the cut-off defaults to the deadline.
       ...common,
-      storeId: 'demo-late',
+      slug: 'demo-late',
       name: `Demo Late Show ${year}`,
       isActive: true,
       isArchived: false,
@@ -118,7 +118,7 @@ function demoStores(today: DateOnly): DemoStore[] {
     },
     {
       ...common,
-      storeId: 'demo-inactive',
+      slug: 'demo-inactive',
       name: `Demo Inactive Summit ${year}`,
       isActive: false,
       isArchived: false,
@@ -128,7 +128,7 @@ function demoStores(today: DateOnly): DemoStore[] {
     },
     {
       ...common,
-      storeId: 'demo-archived',
+      slug: 'demo-archived',
       name: 'Demo Archived Conference',
       isActive: true,
       isArchived: true,
@@ -174,7 +174,7 @@ export async function seedDemo(db: Database, options: { timeZone: string; now?: 
   await db.sequelize.transaction(async (transaction) => {
     const stores = [];
     for (const values of demoStores(today)) {
-      const existing = await Store.findOne({ where: { storeId: values.storeId }, transaction });
+      const existing = await Store.findOne({ where: { slug: values.slug }, transaction });
       stores.push(await upsert(existing, values, () => Store.create(values, { transaction }), transaction));
     }
 

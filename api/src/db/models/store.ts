@@ -7,8 +7,12 @@ export type DateOnly = string;
 
 export interface StoreAttributes {
   id: number;
-  /** The URL slug (SPEC §3 'Store'): /exhibitor_order/{storeId}. */
-  storeId: string;
+  /**
+   * The store's name in URLs, which SPEC §3 calls `storeId` (/exhibitor_order/{storeId}) and the API's
+   * answers keep calling so. Named `slug` here because every other `storeId` in the models is the numeric
+   * key of a store's row (prices, orders, the audit log); the column stays `store_id`.
+   */
+  slug: string;
   name: string;
   isActive: boolean;
   isArchived: boolean;
@@ -53,7 +57,7 @@ export function defineStore(sequelize: Sequelize): ModelStatic<StoreInstance> {
     'Store',
     {
       id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
-      storeId: { type: DataTypes.STRING(64), allowNull: false, unique: true },
+      slug: { type: DataTypes.STRING(64), allowNull: false, unique: true, field: 'store_id' },
       name: { type: DataTypes.STRING(255), allowNull: false },
       isActive: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
       isArchived: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },

@@ -48,7 +48,7 @@ async function storeKeyOf(deps: LegacyDeps, value: unknown): Promise<number> {
   }
   const text = value.trim();
   if (STORE_ID_PATTERN.test(text)) {
-    const store = await deps.db.models.Store.findOne({ attributes: ['id'], where: { storeId: text } });
+    const store = await deps.db.models.Store.findOne({ attributes: ['id'], where: { slug: text } });
     if (store) return store.id;
   }
   return parseStoreKey(text);

@@ -37,7 +37,7 @@ export function intentRequest(
     amount: priced.total,
     currency: priced.currency,
     description: `${store.name} order`,
-    metadata: { store_id: store.storeId },
+    metadata: { store_id: store.slug },
   };
 }
 

@@ -53,12 +53,12 @@ function amountsOf(priced: PricedCart): OrderAmounts {
 /** SPEC §4 'Payment': the intent is created when a store with a non-empty cart loads. */
 export async function createIntent(
   { config, db, logger }: OrderDeps,
-  storeId: string,
+  slug: string,
   body: unknown,
   now: Date = new Date(),
 ): Promise<CreatedIntent> {
   const { cart } = createBodySchema.parse(body);
-  const store = await findStore(db, storeId);
+  const store = await findStore(db, slug);
   if (isClosed(store, config, now)) throw storeClosed();
   const priced = await priceCart(db, store, cart, now, config.TZ_STORE);
   const gateway = paymentGatewayFor(config, store);

@@ -37,7 +37,7 @@ export async function getOrderReceipt(
     })),
     customer: order.customer as OrderReceipt['customer'],
     store: {
-      store_id: store.storeId,
+      store_id: store.slug,
       name: store.name,
       image: store.image,
       start_date: store.startDate,

@@ -11,7 +11,7 @@ export function summary(order: OrderInstance, store: StoreInstance): StaffOrderS
     id: order.id,
     confirmation: order.confirmation,
     status: order.status,
-    store: { id: store.id, store_id: store.storeId, name: store.name },
+    store: { id: store.id, store_id: store.slug, name: store.name },
     company: text(c, 'company'),
     name: `${text(c, 'firstName')} ${text(c, 'lastName')}`.trim(),
     email: order.email,

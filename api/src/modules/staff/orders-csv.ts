@@ -85,7 +85,7 @@ export async function ordersCsv(
         order.confirmation,
         order.id,
         order.status,
-        store.storeId,
+        store.slug,
         store.name,
         order.createdAt.toISOString(),
         order.paidAt?.toISOString() ?? null,

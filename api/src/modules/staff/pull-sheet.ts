@@ -55,5 +55,5 @@ export async function pullSheet(db: Database, storeKey: number, rawQuery: unknow
   }
   const sorted = [...days.values()].sort((a, b) => a.date.localeCompare(b.date));
   for (const sheet of sorted) sheet.items.sort((a, b) => a.name.localeCompare(b.name));
-  return { store: { id: store.id, store_id: store.storeId, name: store.name }, days: sorted };
+  return { store: { id: store.id, store_id: store.slug, name: store.name }, days: sorted };
 }

@@ -108,7 +108,7 @@ export async function findStaffStore(
 /** What the audit log keeps of a store: its fields, never a secret. */
 export function storeSnapshot(store: StoreInstance): Record<string, unknown> {
   return {
-    store_id: store.storeId,
+    store_id: store.slug,
     name: store.name,
     is_active: store.isActive,
     is_archived: store.isArchived,
@@ -173,7 +173,7 @@ async function ensureImageExists(config: Pick<Config, 'DATA_DIR'>, form: StoreFo
 
 function columnsOf(form: StoreForm): Partial<StoreAttributes> {
   return {
-    storeId: form.store_id,
+    slug: form.store_id,
     name: form.name,
     isActive: form.is_active,
     isArchived: form.is_archived,
@@ -211,11 +211,11 @@ function stripeColumns(
 
 async function ensureSlugFree(
   db: Database,
-  storeId: string,
+  slug: string,
   exceptId: number | undefined,
   transaction: Transaction,
 ): Promise<void> {
-  const other = await db.models.Store.findOne({ where: { storeId }, transaction });
+  const other = await db.models.Store.findOne({ where: { slug }, transaction });
   if (other && other.id !== exceptId) slugTaken();
 }
 
@@ -286,7 +286,7 @@ export async function createStore(deps: StaffDeps, actor: Actor, body: unknown):
           storeId: store.id,
           after: {
             ...storeSnapshot(store),
-            ...(source ? { prices_copied_from: source.storeId, prices_copied: copied } : {}),
+            ...(source ? { prices_copied_from: source.slug, prices_copied: copied } : {}),
           },
         },
         transaction,

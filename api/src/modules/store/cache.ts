@@ -62,50 +62,50 @@ export class StoreDataCache {
   private readonly held = new Map<string, Held>();
   private readonly building = new Map<string, Promise<Held>>();
   /** The store's (id, version), read by a query that began after the request arrived (fresh-reads.ts). */
-  private readonly current = freshReads((storeId) => this.readVersion(storeId));
+  private readonly current = freshReads((slug) => this.readVersion(slug));
 
   constructor(private readonly deps: StoreDeps) {}
 
-  async answer(storeId: string, now: number = Date.now()): Promise<StoreAnswer> {
-    if (!STORE_ID_PATTERN.test(storeId)) throw notFound();
-    const current = await this.current(storeId);
+  async answer(slug: string, now: number = Date.now()): Promise<StoreAnswer> {
+    if (!STORE_ID_PATTERN.test(slug)) throw notFound();
+    const current = await this.current(slug);
     if (current === null) {
-      this.held.delete(storeId);
+      this.held.delete(slug);
       throw notFound();
     }
-    let held = this.held.get(storeId);
-    if (held === undefined || !covers(held, current)) held = await this.rebuild(storeId, current);
+    let held = this.held.get(slug);
+    if (held === undefined || !covers(held, current)) held = await this.rebuild(slug, current);
     return answerAt(held, now);
   }
 
-  private async readVersion(storeId: string): Promise<Current | null> {
+  private async readVersion(slug: string): Promise<Current | null> {
     const rows = await this.deps.db.sequelize.query<{ id: number | string; version: number | string }>(
       'SELECT id, version FROM stores WHERE store_id = $1',
-      { bind: [storeId], type: QueryTypes.SELECT },
+      { bind: [slug], type: QueryTypes.SELECT },
     );
     const row = rows[0];
     return row === undefined ? null : { id: Number(row.id), version: Number(row.version) };
   }
 
   /** Concurrent requests for a stale store share one build. */
-  private async rebuild(storeId: string, current: Current): Promise<Held> {
-    let pending = this.building.get(storeId);
+  private async rebuild(slug: string, current: Current): Promise<Held> {
+    let pending = this.building.get(slug);
     if (pending === undefined) {
-      pending = this.load(storeId).finally(() => this.building.delete(storeId));
-      this.building.set(storeId, pending);
+      pending = this.load(slug).finally(() => this.building.delete(slug));
+      this.building.set(slug, pending);
     }
     let held = await pending;
     // A build that read the store before this request's version was committed: read again, once (a load
     // that starts now sees at least that version).
-    if (!covers(held, current)) held = await this.load(storeId);
-    this.keep(storeId, held);
+    if (!covers(held, current)) held = await this.load(slug);
+    this.keep(slug, held);
     return held;
   }
 
-  private async load(storeId: string): Promise<Held> {
+  private async load(slug: string): Promise<Held> {
     const { config, db } = this.deps;
     // The store row first, then its products: the products read are never older than the version held.
-    const store = await findStore(db, storeId);
+    const store = await findStore(db, slug);
     const products = await storeProducts(db, store.id);
     const tz = config.TZ_STORE;
     return {
@@ -121,13 +121,13 @@ export class StoreDataCache {
     };
   }
 
-  private keep(storeId: string, held: Held): void {
-    const kept = this.held.get(storeId);
+  private keep(slug: string, held: Held): void {
+    const kept = this.held.get(slug);
     if (kept !== undefined && (kept.id > held.id || (kept.id === held.id && kept.version > held.version))) {
       return;
     }
-    this.held.delete(storeId);
-    this.held.set(storeId, held);
+    this.held.delete(slug);
+    this.held.set(slug, held);
     if (this.held.size > MAX_HELD) this.held.delete(this.held.keys().next().value!);
   }
 }

@@ -46,7 +46,7 @@ export function storeSummary(
 ): StoreSummary {
   return {
     id: store.id,
-    store_id: store.storeId,
+    store_id: store.slug,
     name: store.name,
     is_active: store.isActive,
     is_archived: store.isArchived,
@@ -74,18 +74,18 @@ export async function listStores({ config, db }: StoreDeps, now: Date = new Date
 /** The store's id comes from the address: only a well-formed one is looked up (no NUL, no 300 characters). */
 export async function findStore(
   db: Database,
-  storeId: string,
+  slug: string,
   transaction?: Transaction,
 ): Promise<StoreInstance> {
-  const store = STORE_ID_PATTERN.test(storeId)
-    ? await db.models.Store.findOne({ where: { storeId }, transaction: transaction ?? null })
+  const store = STORE_ID_PATTERN.test(slug)
+    ? await db.models.Store.findOne({ where: { slug }, transaction: transaction ?? null })
     : null;
   if (!store) throw new AppError(404, 'store_not_found', STORE_NOT_FOUND);
   return store;
 }
 
-export async function storeExists(db: Database, storeId: string): Promise<boolean> {
-  return STORE_ID_PATTERN.test(storeId) && (await db.models.Store.count({ where: { storeId } })) > 0;
+export async function storeExists(db: Database, slug: string): Promise<boolean> {
+  return STORE_ID_PATTERN.test(slug) && (await db.models.Store.count({ where: { slug } })) > 0;
 }
 
 interface ProductRow {
@@ -147,9 +147,9 @@ export function publicStoreOf(
 
 export async function getPublicStore(
   { config, db }: StoreDeps,
-  storeId: string,
+  slug: string,
   now: Date = new Date(),
 ): Promise<PublicStore> {
-  const store = await findStore(db, storeId);
+  const store = await findStore(db, slug);
   return publicStoreOf(store, await storeProducts(db, store.id), config, now);
 }

@@ -133,12 +133,12 @@ export function storePageExists(db: Database): (pathname: string) => Promise<boo
   return async (pathname) => {
     const match = STORE_PAGE.exec(pathname);
     if (!match) return true;
-    let storeId: string;
+    let slug: string;
     try {
-      storeId = decodeURIComponent(match[1]!);
+      slug = decodeURIComponent(match[1]!);
     } catch {
       return false;
     }
-    return storeExists(db, storeId);
+    return storeExists(db, slug);
   };
 }
