@@ -205,7 +205,6 @@ const schema = z
     TZ_STORE: timeZone('America/New_York'),
     MAILING_LIST_URL: url(['http:', 'https:']),
     MEDIA_BASE_URL: url(['http:', 'https:']),
-    REDIS_URL: url(['redis:', 'rediss:']),
     UPLOAD_MAX_BYTES: integer(100 * GIB, 1, Number.MAX_SAFE_INTEGER),
     // Bytes one client may hold in files registered but not yet complete, across their submissions.
     UPLOAD_QUOTA_BYTES: integer(500 * GIB, 1, Number.MAX_SAFE_INTEGER),

@@ -43,8 +43,7 @@ describe('loadConfig', () => {
       NODE_ENV: 'production',
     });
     // Unset optional variables select the built-in behaviour: SQLite, .eml files, the test gateway.
-    expect([config.DATABASE_URL, config.SMTP_URL, config.STRIPE_SECRET_KEY, config.REDIS_URL]).toEqual([
-      undefined,
+    expect([config.DATABASE_URL, config.SMTP_URL, config.STRIPE_SECRET_KEY]).toEqual([
       undefined,
       undefined,
       undefined,
