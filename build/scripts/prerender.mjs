@@ -182,11 +182,13 @@ export function marketingTemplate(template, manifest) {
     .replace(/\s*<script type="module"[^>]*><\/script>/g, '')
     .replace(/\s*<link rel="(?:modulepreload|stylesheet)"[^>]*>/g, '');
   if (stripped.includes('<script')) throw new Error('prerender: index.html has a script it does not know');
+  // Low priority: the page is whole without its script (the islands only wake on a visitor's first
+  // gesture), so the stylesheet and the hero picture should never wait behind it on a slow link.
   const tags = [
-    `<script type="module" crossorigin src="/${entry.file}"></script>`,
+    `<script type="module" crossorigin fetchpriority="low" src="/${entry.file}"></script>`,
     ...entry.js
       .filter((file) => file !== entry.file)
-      .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+      .map((file) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${file}">`),
     ...entry.css.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
   ];
   return stripped.replace('</head>', `  ${tags.join('\n    ')}\n  </head>`);

@@ -6,6 +6,7 @@
 // figures and never fails on them.
 //
 // Environment: CHROMIUM_PATH (default /usr/bin/chromium), LIGHTHOUSE_RUNS (runs per page, median kept, default 1),
+// LIGHTHOUSE_PAGES (comma-separated paths, default the four above) to iterate on fewer pages,
 // BENCH_SKIP_BUILD=1 to use the current web/dist and api/dist as they are; with it, WEB_DIST_DIR (read by the
 // server) measures another web build, e.g. one of a `git worktree` of an earlier commit.
 import { request as httpRequest, createServer } from 'node:http';
@@ -16,7 +17,12 @@ import lighthouse from 'lighthouse';
 import { buildWeb, compileTypeScript, webIsStale } from '../../build/scripts/lib.mjs';
 import { startBenchServer } from './server.mjs';
 
-const PAGES = ['/', '/creative_services', '/event_production', '/contact'];
+const PAGES = process.env.LIGHTHOUSE_PAGES?.split(',') ?? [
+  '/',
+  '/creative_services',
+  '/event_production',
+  '/contact',
+];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 1));
 const FIRST_LOAD_BUDGET_KB = 60;
@@ -137,6 +143,9 @@ try {
       lcp: median(runs.map((l) => l.audits['largest-contentful-paint']?.numericValue ?? 0)),
       tbt: median(runs.map((l) => l.audits['total-blocking-time']?.numericValue ?? 0)),
       cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? 0,
+      fcp: median(runs.map((l) => l.audits['first-contentful-paint']?.numericValue ?? 0)),
+      lcpElement:
+        lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node?.snippet,
       failed,
       version: lhr.lighthouseVersion,
     });
@@ -154,6 +163,7 @@ try {
     'JS files',
     'JS sent KB',
     'JS raw KB',
+    'FCP ms',
     'LCP ms',
     'LCP/static',
     'TBT ms',
@@ -169,6 +179,7 @@ try {
     r.jsFiles,
     kb(r.jsTransferred),
     kb(r.jsUncompressed),
+    Math.round(r.fcp),
     Math.round(r.lcp),
     staticLcp > 0 ? (r.lcp / staticLcp).toFixed(2) : '-',
     Math.round(r.tbt),
@@ -183,6 +194,7 @@ try {
     `\nGoals: at most ${FIRST_LOAD_BUDGET_KB} KB of compressed JavaScript on a marketing page's first load; LCP within ` +
       `10% of the static page's (LCP/static at most 1.10).`,
   );
+  for (const r of rows) if (r.lcpElement) console.log(`${r.page}: LCP element ${r.lcpElement}`);
   for (const r of rows)
     if (r.failed.length > 0) console.log(`${r.page}: audits not passed: ${r.failed.join(', ')}`);
 } finally {
