@@ -97,32 +97,35 @@ const BARE_SERVER = `
     res.end('stored');
   }).listen(Number(process.env.PORT), '127.0.0.1');`;
 
+/** The limit's server: a bare node:http server writing one PUT into `dir`/upload.bin. */
+export function startLimitServer(dir) {
+  return startBareServer(BARE_SERVER, { DIR: dir });
+}
+
+/** The limit's client: `file` (`size` bytes) as one PUT to `url`, streamed from disk. */
+export function streamPut(url, file, size) {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/upload`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream', 'content-length': String(size) },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve('one PUT, streamed') : reject(new Error(`status ${res.statusCode}`)),
+      );
+    });
+    req.on('error', reject);
+    createReadStream(file).pipe(req);
+  });
+}
+
 /** (a) The loopback limit: the file as one streamed PUT into a file on the same disk. */
 export async function measureLoopbackLimit(file, size, workDir) {
   const dir = join(workDir, 'bare');
-  const server = await startBareServer(BARE_SERVER, { DIR: dir });
+  const server = await startLimitServer(dir);
   try {
-    return await timeUpload(
-      size,
-      server,
-      (url) =>
-        new Promise((resolve, reject) => {
-          const req = request(`${url}/upload`, {
-            method: 'PUT',
-            headers: { 'content-type': 'application/octet-stream', 'content-length': String(size) },
-          });
-          req.on('response', (res) => {
-            res.resume();
-            res.on('end', () =>
-              res.statusCode === 200
-                ? resolve('one PUT, streamed')
-                : reject(new Error(`status ${res.statusCode}`)),
-            );
-          });
-          req.on('error', reject);
-          createReadStream(file).pipe(req);
-        }),
-    );
+    return await timeUpload(size, server, (url) => streamPut(url, file, size));
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
