@@ -37,6 +37,12 @@ export const PROVIDER_UNAVAILABLE = 'Files from this cloud provider cannot be im
 
 /** How long /client lists an import after it started. */
 const LISTED_FOR_MS = 7 * 86_400_000;
+/**
+ * An import's first due time until its storage is prepared: addFile commits the rows before it starts
+ * the S3 multipart upload (no transaction waits on S3), and a worker of any process that took the import
+ * in between would send its parts to an upload that does not exist yet.
+ */
+const WHEN_STORAGE_IS_READY = Number.MAX_SAFE_INTEGER;
 
 const REFUSED_CODES = {
   400: 'cloud_refused',
@@ -116,11 +122,13 @@ export async function startImport(
           sourceFileId: ref.fileId,
           sourceLink: ref.link,
           accessToken: body.accessToken ? deps.tokens.seal(body.accessToken) : null,
+          nextAttemptAt: WHEN_STORAGE_IS_READY,
         },
         { transaction },
       );
     },
   });
+  if (created) await FileImport.update({ nextAttemptAt: 0 }, { where: { fileId: row.id } });
   const cloudImport = await FileImport.findByPk(row.id);
   if (!created && cloudImport && body.accessToken && cloudImport.status !== 'complete') {
     // The same pick again, with the picker's new token: it is the one to use from now on.
