@@ -5,8 +5,12 @@ import type { Config } from '../../config.js';
 import { checkRange, errorForStatus, networkError } from './errors.js';
 import { providerFetch } from './hosts.js';
 import { nodeBodyOf } from './range-fetch.js';
-import { CloudRefusedError, GOOGLE_NATIVE_REFUSED } from './types.js';
+import { CloudRefusedError } from './types.js';
 import type { CloudFileFacts, CloudFileRef, CloudSource } from './types.js';
+
+/** Docs, Sheets, Slides and the like: no bytes to copy, only an export the client did not ask for. */
+export const GOOGLE_NATIVE_REFUSED =
+  'Google Docs, Sheets and Slides have no file to copy. Download it as a file (File → Download) and send that instead.';
 
 /** The SDK hands back either a Headers object or a plain record, depending on the path it took. */
 function asHeaders(headers: unknown): Headers {

@@ -34,10 +34,6 @@ export interface CloudSource {
   ): Promise<Readable>;
 }
 
-/** Docs, Sheets, Slides and the like: no bytes to copy, only an export the client did not ask for. */
-export const GOOGLE_NATIVE_REFUSED =
-  'Google Docs, Sheets and Slides have no file to copy. Download it as a file (File → Download) and send that instead.';
-
 /** The token or link was refused or has expired, and only the client can give a new one. */
 export class CloudAuthError extends Error {
   override name = 'CloudAuthError';

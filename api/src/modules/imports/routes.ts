@@ -3,6 +3,7 @@ import type { Request, Router } from 'express';
 import type { CloudSources } from '../../adapters/cloud/index.js';
 import { clientIp, rateLimit } from '../../http/rate-limit.js';
 import { requireUser } from '../accounts/index.js';
+import { exchangeBoxCode } from './box-auth.js';
 import type { UploadsDeps } from '../uploads/index.js';
 import { cloudPickers } from './cloud-config.js';
 import { listImports, renewImportToken, startImport } from './service.js';
@@ -65,8 +66,6 @@ export function importsRoutes(
     message: 'Too many Box sign-ins. Please wait a few minutes and try again.',
   });
   router.post('/uploads/cloud/box/token', requireUser, boxLimit, async (req, res) => {
-    // Box's SDK is loaded by the first sign-in, like the cloud sources (adapters/cloud/index.ts).
-    const { exchangeBoxCode } = await import('./box-auth.js');
     res.set('Cache-Control', 'no-store').json(await exchangeBoxCode(deps.config, req.body));
   });
 
