@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { ForeignKeyConstraintError, UniqueConstraintError } from 'sequelize';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -12,7 +16,16 @@ import { createLogger } from '../src/logger.js';
 import type { Database } from '../src/db/index.js';
 import { openTestDatabase } from './helpers/app.js';
 import type { TestDatabase } from './helpers/app.js';
-import { DIALECTS } from './helpers/env.js';
+import {
+  DIALECTS,
+  dropSchema,
+  TEST_DATABASE_URL,
+  TEST_SECRET,
+  tempDir,
+  throwawaySchema,
+} from './helpers/env.js';
+
+const API_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 const ALL_MIGRATIONS = MIGRATIONS.map((migration) => migration.name);
 
@@ -38,6 +51,16 @@ const TABLES = [
   'users',
   'webhook_events',
 ];
+
+/** How many times the migrations table records each name. */
+async function recordedTimes(db: Database): Promise<Record<string, number>> {
+  const [rows] = await db.sequelize.query(
+    `SELECT name, COUNT(*)::int AS times FROM ${MIGRATIONS_TABLE} GROUP BY name ORDER BY name`,
+  );
+  return Object.fromEntries((rows as Array<{ name: string; times: number }>).map((r) => [r.name, r.times]));
+}
+
+const EACH_ONCE = Object.fromEntries(ALL_MIGRATIONS.map((name) => [name, 1]));
 
 /** The tables this database (for PostgreSQL: this schema) holds, sorted. */
 async function tables(db: Database): Promise<string[]> {
@@ -170,9 +193,49 @@ describe.runIf(DIALECTS.includes('postgres'))('migrations on postgres from sever
     try {
       const results = await Promise.all([t.db, ...others].map((db) => migrateUp(db)));
       expect(results.flat()).toEqual(ALL_MIGRATIONS);
+      expect(await recordedTimes(t.db)).toEqual(EACH_ONCE);
       expect(await tables(t.db)).toEqual([...TABLES, MIGRATIONS_TABLE].sort());
     } finally {
       await Promise.all(others.map((db) => db.close()));
+    }
+  });
+
+  it('npm run db:migrate started on three machines at once on a fresh schema applies each migration once', async () => {
+    // Nothing creates the schema beforehand: the three processes also race to create it.
+    const schema = throwawaySchema();
+    const data = await tempDir();
+    try {
+      const env = {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: data.dir,
+        DATABASE_URL: TEST_DATABASE_URL,
+        DB_SCHEMA: schema,
+        SESSION_SECRET: TEST_SECRET,
+      };
+      const runs = await Promise.all(
+        [1, 2, 3].map(() =>
+          promisify(execFile)(
+            process.execPath,
+            ['--import', 'tsx', '--conditions=source', path.join('src', 'cli', 'migrate.ts')],
+            { cwd: API_DIR, env, timeout: 60_000 },
+          ),
+        ),
+      );
+      // Every one succeeded, silently on standard error; exactly one applied the migrations.
+      expect(runs.map((run) => run.stderr)).toEqual(['', '', '']);
+      expect(runs.map((run) => run.stdout).sort()).toEqual([
+        `Applied: ${ALL_MIGRATIONS.join(', ')}\n`,
+        'Nothing to apply: the database is up to date.\n',
+        'Nothing to apply: the database is up to date.\n',
+      ]);
+
+      t = await openTestDatabase('postgres', { migrate: false, env: { DB_SCHEMA: schema } });
+      expect(await recordedTimes(t.db)).toEqual(EACH_ONCE);
+      expect(await tables(t.db)).toEqual([...TABLES, MIGRATIONS_TABLE].sort());
+      expect(await pendingMigrations(t.db)).toEqual([]);
+    } finally {
+      await data.remove();
+      await dropSchema(schema);
     }
   });
 });
