@@ -1,5 +1,5 @@
 // The upload contestants bench:upload (over loopback) and bench:wan (over an emulated link) both run: the
-// tus peer, and ours through the shared upload client.
+// tus peer, and ours through the shared upload client (over the desktop engine's got, or over fetch as the browser does).
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -45,6 +45,40 @@ export async function tusUpload(url, file, size) {
     upload.start();
   });
   return 'sequential PATCH requests';
+}
+
+/**
+ * The browser's transport (web/src/features/uploads/transport.ts) in Node: fetch, a bearer token.
+ * `observe(request, status, ms)`, when given, hears of every answer with the time it took.
+ */
+export function fetchTransport(baseUrl, token, observe) {
+  return async (request) => {
+    const headers = { accept: 'application/json', authorization: `Bearer ${token}` };
+    let body;
+    if (request.body) {
+      headers['content-type'] = 'application/octet-stream';
+      body = request.body;
+    } else if (request.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(request.json);
+    }
+    const began = performance.now();
+    const res = await fetch(`${baseUrl}${request.path}`, {
+      method: request.method,
+      headers,
+      body,
+      signal: request.signal,
+    });
+    const text = await res.text();
+    observe?.(request, res.status, performance.now() - began);
+    let parsed;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, body: parsed };
+  };
 }
 
 /**

@@ -28,6 +28,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { compileTypeScript, root, SERVER_NODE_FLAGS } from '../../build/scripts/lib.mjs';
 import { clientToken, freePort } from './server.mjs';
+import { fetchTransport } from './contestants.mjs';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const SECONDS = Math.max(1, Number(process.env.BENCH_SECONDS ?? 10));
@@ -171,30 +172,11 @@ async function uploads(url, bytes, sha256) {
   for (let i = 0; i < UPLOAD_CLIENTS; i++) {
     const { token } = await clientToken(url, `bench-scale-${i}@example.com`);
     const client = new UploadClient({
-      transport: async (request) => {
-        const headers = { accept: 'application/json', authorization: `Bearer ${token}` };
-        let body;
-        if (request.body) {
-          headers['content-type'] = 'application/octet-stream';
-          body = request.body;
-        } else if (request.json !== undefined) {
-          headers['content-type'] = 'application/json';
-          body = JSON.stringify(request.json);
-        }
-        const began = performance.now();
-        const res = await fetch(`${url}${request.path}`, {
-          method: request.method,
-          headers,
-          body,
-          signal: request.signal,
-        });
-        const text = await res.text();
-        if (request.method === 'PUT') {
-          if (res.status === 200) timings.push(performance.now() - began);
-          else other++;
-        }
-        return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-      },
+      transport: fetchTransport(url, token, (request, status, ms) => {
+        if (request.method !== 'PUT') return;
+        if (status === 200) timings.push(ms);
+        else other++;
+      }),
       createHasher: () => {
         const hash = createHash('sha256');
         return { update: (data) => void hash.update(data), digest: () => hash.digest('hex') };

@@ -31,7 +31,13 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileTypeScript, root, runBin } from '../../build/scripts/lib.mjs';
-import { sendWithSharedClient, sharedUploadClient, startTusServer, tusUpload } from './contestants.mjs';
+import {
+  fetchTransport,
+  sendWithSharedClient,
+  sharedUploadClient,
+  startTusServer,
+  tusUpload,
+} from './contestants.mjs';
 import { startLinkProcess } from './link-emulator.mjs';
 import { startLimitServer, streamPut, timeUpload, writeSourceFile } from './loopback-limit.mjs';
 import { clientToken, startBenchServer } from './server.mjs';
@@ -52,35 +58,6 @@ const CLI_NODE_FLAGS = (
 )
   .split(/\s+/)
   .filter(Boolean);
-
-/** The browser's transport (web/src/features/uploads/transport.ts) in Node: fetch, a bearer token. */
-function fetchTransport(baseUrl, token) {
-  return async (request) => {
-    const headers = { accept: 'application/json', authorization: `Bearer ${token}` };
-    let body;
-    if (request.body) {
-      headers['content-type'] = 'application/octet-stream';
-      body = request.body;
-    } else if (request.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(request.json);
-    }
-    const res = await fetch(`${baseUrl}${request.path}`, {
-      method: request.method,
-      headers,
-      body,
-      signal: request.signal,
-    });
-    const text = await res.text();
-    let parsed;
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, body: parsed };
-  };
-}
 
 /** Runs av-upload with `args` (JSON output); resolves with its exit code and output. */
 function avUpload(args, env) {
