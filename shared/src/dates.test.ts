@@ -108,4 +108,11 @@ describe('Days in a time zone (DESIGN Pricing: end of the deadline day in TZ_STO
   it('assertTimeZone accepts IANA names', () => {
     expect(() => assertTimeZone('Europe/Paris')).not.toThrow();
   });
+
+  it('assertTimeZone refuses an unknown name every time, before and after accepting known ones', () => {
+    for (let i = 0; i < 3; i++) {
+      expect(() => assertTimeZone('Mars/Olympus_Mons')).toThrow(RangeError);
+      expect(() => assertTimeZone('America/Chicago')).not.toThrow();
+    }
+  });
 });

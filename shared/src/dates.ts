@@ -18,9 +18,15 @@ export function assertDateOnly(value: string, what = 'date'): void {
   if (!isDateOnly(value)) throw new RangeError(`Invalid ${what} '${value}': expected YYYY-MM-DD`);
 }
 
+// Building an Intl.DateTimeFormat costs tens of microseconds, and pricing one cart asks about the same
+// zone many times: a name Intl accepted once is taken as known (a process meets only a few zones).
+const knownZones = new Set<string>();
+
 export function assertTimeZone(timeZone: string): void {
+  if (knownZones.has(timeZone)) return;
   // Intl is the authority on zone names; it throws a RangeError for unknown ones.
   new Intl.DateTimeFormat('en-US', { timeZone });
+  knownZones.add(timeZone);
 }
 
 function assertInstant(now: Date): void {

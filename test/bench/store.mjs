@@ -10,7 +10,8 @@
 // Each row says how many answers had another status than the call's own (200, 304, 201), and its req/s as
 // a ratio of health's in the same run.
 //
-// Environment: BENCH_SECONDS (per call, default 10), BENCH_CONNECTIONS (default 50), BENCH_SKIP_BUILD=1 to
+// Environment: BENCH_SECONDS (per call, default 10), BENCH_CONNECTIONS (default 50), BENCH_SERVER_NODE_ARGS
+// (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the server), BENCH_SKIP_BUILD=1 to
 // use api/dist as it is, BENCH_LOG_LEVEL (server log level, default warn: one log line per request would
 // measure the logger).
 import autocannon from 'autocannon';
@@ -32,6 +33,7 @@ const { url, stop } = await startBenchServer({
   // The built-in test gateway, whatever the environment says.
   env: { STRIPE_SECRET_KEY: '', STRIPE_PUBLISHABLE_KEY: '', STRIPE_WEBHOOK_SECRET: '' },
   stdout: 'ignore',
+  nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
 });
 
 try {
