@@ -26,8 +26,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { compileTypeScript, root, SERVER_NODE_FLAGS } from '../../build/scripts/lib.mjs';
-import { clientToken, freePort } from './server.mjs';
+import { compileTypeScript, root } from '../../build/scripts/lib.mjs';
+import { clientToken, freePort, startBenchServer } from './server.mjs';
 import { fetchTransport } from './contestants.mjs';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -47,20 +47,6 @@ async function sql(text) {
     await client.query(text);
   } finally {
     await client.end();
-  }
-}
-
-async function healthy(url, child, what) {
-  const until = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > until) throw new Error(`${what} did not become healthy within 60 s`);
-    await new Promise((r) => setTimeout(r, 200));
   }
 }
 
@@ -105,40 +91,39 @@ async function startConfiguration(count) {
   }
   const proxy = await startProxy(ports);
   const secret = randomBytes(36).toString('base64url');
-  const servers = ports.map((port) =>
-    spawn(process.execPath, [...SERVER_NODE_FLAGS, join(root, 'api', 'dist', 'server.js')], {
-      cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        PUBLIC_URL: proxy.url,
-        TRUST_PROXY: '1',
-        DATA_DIR: dataDir,
-        DATABASE_URL,
-        DB_SCHEMA: schema,
-        SESSION_SECRET: secret,
-        STORAGE_DRIVER: 'local',
-        SMTP_URL: '',
-        STRIPE_SECRET_KEY: '',
-        STRIPE_PUBLISHABLE_KEY: '',
-        STRIPE_WEBHOOK_SECRET: '',
-        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    }),
-  );
+  const servers = [];
   const stop = async () => {
-    await Promise.all(servers.map(stopChild));
+    await Promise.all(servers.map((server) => server.stop()));
     await stopChild(proxy.child);
     rmSync(dataDir, { recursive: true, force: true });
     await sql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   };
   try {
-    await Promise.all(
-      servers.map((child, i) => healthy(`http://127.0.0.1:${ports[i]}`, child, `API process ${i + 1}`)),
+    const started = await Promise.allSettled(
+      ports.map((port, i) =>
+        startBenchServer({
+          name: `scale ${i + 1} of ${count}`,
+          port,
+          dataDir,
+          stdout: 'ignore',
+          env: {
+            PUBLIC_URL: proxy.url,
+            TRUST_PROXY: '1',
+            DATABASE_URL,
+            DB_SCHEMA: schema,
+            SESSION_SECRET: secret,
+            STORAGE_DRIVER: 'local',
+            SMTP_URL: '',
+            STRIPE_SECRET_KEY: '',
+            STRIPE_PUBLISHABLE_KEY: '',
+            STRIPE_WEBHOOK_SECRET: '',
+          },
+        }),
+      ),
     );
+    for (const outcome of started) if (outcome.status === 'fulfilled') servers.push(outcome.value);
+    const failed = started.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
   } catch (error) {
     await stop();
     throw error;

@@ -20,12 +20,20 @@ export function freePort() {
 /**
  * Starts api/dist/server.js and waits for /api/health. `env` adds to or overrides the defaults;
  * `stdout` is 'inherit' or 'ignore'; node runs with the server's own flags (api/node-flags.json) and
- * `nodeArgs` after them (to profile it, say).
- * Resolves to { url, child, stop }; stop() ends it and deletes its data.
+ * `nodeArgs` after them (to profile it, say). `port` and `dataDir` are chosen when not given; a data folder
+ * given by the caller (several processes sharing one) is the caller's to delete.
+ * Resolves to { url, child, stop }; stop() ends it and deletes the data folder it made.
  */
-export async function startBenchServer({ name, env = {}, stdout = 'inherit', nodeArgs = [] }) {
-  const dataDir = mkdtempSync(join(tmpdir(), `avp-bench-${name}-`));
-  const port = await freePort();
+export async function startBenchServer({
+  name,
+  env = {},
+  stdout = 'inherit',
+  nodeArgs = [],
+  port: given,
+  dataDir: sharedDataDir,
+}) {
+  const dataDir = sharedDataDir ?? mkdtempSync(join(tmpdir(), `avp-bench-${name}-`));
+  const port = given ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(
     process.execPath,
@@ -51,13 +59,13 @@ export async function startBenchServer({ name, env = {}, stdout = 'inherit', nod
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (sharedDataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
   };
   const until = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`the server exited with code ${child.exitCode}`);
+      throw new Error(`the ${name} server exited with code ${child.exitCode}`);
     }
     try {
       if ((await fetch(`${url}/api/health`)).ok) return { url, child, stop };
@@ -66,7 +74,7 @@ export async function startBenchServer({ name, env = {}, stdout = 'inherit', nod
     }
     if (Date.now() > until) {
       await stop();
-      throw new Error('the server did not become healthy within 60 s');
+      throw new Error(`the ${name} server did not become healthy within 60 s`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
