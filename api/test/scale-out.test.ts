@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { UPLOAD_PART_SIZE, UploadClient } from '@avp/shared';
-import type { RetryPolicy, UploadFileInfo, UploadTransport } from '@avp/shared';
+import { UPLOAD_PART_SIZE } from '@avp/shared';
+import type { UploadFileInfo } from '@avp/shared';
 import { Op } from 'sequelize';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ import { freePort, SmtpReceiver, waitFor } from './helpers/smtp.js';
 import { customerFor } from './helpers/store.js';
 import type { IntentJson, StoreJson } from './helpers/store.js';
 import { StripeStandIn, stripeEvent } from './helpers/stripe-stand-in.js';
-import { fetchTransport, memorySource, nodeClient, sponsorForm } from './helpers/uploads.js';
+import { fetchTransport, memorySource, nodeClient, sponsorForm, uploadClient } from './helpers/uploads.js';
 
 /**
  * DESIGN 'Running on more than one machine', proven: three real API processes on one PostgreSQL schema and
@@ -586,15 +586,3 @@ const CONTACT = {
   company: 'Lakeshore Medical Association',
   title: 'Meetings Director',
 };
-
-/** The shared upload client as nodeClient makes it, with a transport and a retry policy of the test's own. */
-function uploadClient(transport: UploadTransport, retry: Partial<RetryPolicy> = {}): UploadClient {
-  return new UploadClient({
-    transport,
-    createHasher: () => {
-      const hash = createHash('sha256');
-      return { update: (data) => void hash.update(data), digest: () => hash.digest('hex') };
-    },
-    retry: { retries: 2, baseMs: 20, maxMs: 100, ...retry },
-  });
-}

@@ -2,7 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import type { ClientRequest } from 'node:http';
 import { UploadClient } from '@avp/shared';
-import type { TransportRequest, TransportResponse, UploadSource } from '@avp/shared';
+import type {
+  RetryPolicy,
+  TransportRequest,
+  TransportResponse,
+  UploadSource,
+  UploadTransport,
+} from '@avp/shared';
 
 /**
  * The shared upload client's transport over Node's fetch, as the desktop app would use it: a cookie
@@ -39,13 +45,18 @@ export function fetchTransport(
 }
 
 export function nodeClient(baseUrl: string, auth: { cookie?: string; bearer?: string }): UploadClient {
+  return uploadClient(fetchTransport(baseUrl, auth));
+}
+
+/** The shared upload client with sha-256 from node:crypto, over `transport`, retrying quickly. */
+export function uploadClient(transport: UploadTransport, retry: Partial<RetryPolicy> = {}): UploadClient {
   return new UploadClient({
-    transport: fetchTransport(baseUrl, auth),
+    transport,
     createHasher: () => {
       const hash = createHash('sha256');
       return { update: (data) => void hash.update(data), digest: () => hash.digest('hex') };
     },
-    retry: { retries: 2, baseMs: 20, maxMs: 100 },
+    retry: { retries: 2, baseMs: 20, maxMs: 100, ...retry },
   });
 }
 
