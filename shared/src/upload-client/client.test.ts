@@ -304,9 +304,10 @@ describe('UploadClient', () => {
     expect((await upload.settled()).state).toBe('complete');
     // Four attempts in all (retries: 3); the first retry waits 50 ms, the second 100 ms.
     const network = expect.objectContaining({ status: 0, code: 'network' });
+    const part = { what: 'part', reason: 'unreachable' };
     expect(notices).toEqual([
-      { attempt: 2, attempts: 4, nextAt: 1_050, error: network },
-      { attempt: 3, attempts: 4, nextAt: 1_150, error: network },
+      { attempt: 2, attempts: 4, nextAt: 1_050, error: network, ...part },
+      { attempt: 3, attempts: 4, nextAt: 1_150, error: network, ...part },
     ]);
     // Gone once a part gets through.
     expect(upload.retrying).toBeNull();
@@ -550,5 +551,227 @@ describe('UploadClient', () => {
     await expect(
       client.call({ method: 'GET', path: '/api/uploads/files/x', signal: controller.signal }),
     ).rejects.toThrow('aborted');
+  });
+});
+
+describe('retry notices of every call', () => {
+  const busy = {
+    status: 409,
+    body: { error: { code: 'completion_in_progress', message: 'Being completed.' } },
+  };
+  const down = { status: 503, body: { error: { code: 'unavailable', message: 'Database restarting.' } } };
+
+  it('announces retries of registration and completion on the file, and clears them once answered', async () => {
+    const server = new FakeServer();
+    const failures = { register: 1, complete: 1 };
+    server.faults.push((req) => {
+      if (req.path.endsWith('/files') && failures.register-- > 0) return 'network';
+      if (req.path.endsWith('/complete') && failures.complete-- > 0) return busy;
+      return undefined;
+    });
+    const everything: RetryNotice[] = [];
+    const { client } = clientFor(server, { onRetry: (n) => everything.push(n) });
+    const upload = client.file('sub-1', source(100));
+    const seen: RetryNotice[] = [];
+    const cleared: string[] = [];
+    upload.onChange((u) => {
+      if (u.retrying && u.retrying !== seen.at(-1)) seen.push(u.retrying);
+      if (!u.retrying && seen.length > cleared.length) cleared.push(seen.at(-1)!.what);
+    });
+    upload.start();
+    expect((await upload.settled()).state).toBe('complete');
+    expect(seen.map((n) => [n.what, n.reason, n.status, n.message])).toEqual([
+      ['register', 'unreachable', undefined, undefined],
+      ['complete', 'busy', 409, 'Being completed.'],
+    ]);
+    expect(cleared).toEqual(['register', 'complete']);
+    // The client-wide listener hears the same ones.
+    expect(everything).toEqual(seen);
+  });
+
+  it('tells the client-wide listener of retries of submission creation, parts, sending and other calls', async () => {
+    const server = new FakeServer();
+    const failing = new Set(['POST /api/uploads/submissions', 'PUT', 'submit', 'GET']);
+    server.faults.push((req) => {
+      for (const key of failing) {
+        if (`${req.method} ${req.path}`.startsWith(key) || req.path.endsWith(`/${key}`)) {
+          failing.delete(key);
+          return key === 'PUT' ? { status: 429, body: undefined } : down;
+        }
+      }
+      return undefined;
+    });
+    const everything: RetryNotice[] = [];
+    const perCall: RetryNotice[] = [];
+    const { client } = clientFor(server, { onRetry: (n) => everything.push(n) });
+    const submission = await client.createSubmission(
+      { form_type: 'sponsor', event_name: 'E', sponsor_company: 'S' },
+      (n) => perCall.push(n),
+    );
+    const upload = client.file(submission.id, source(100));
+    upload.start();
+    expect((await upload.settled()).state).toBe('complete');
+    await client.submit(submission.id, [upload.fileId!], (n) => perCall.push(n));
+    await client.getSubmission(submission.id);
+    expect(everything.map((n) => [n.what, n.reason, n.status])).toEqual([
+      ['register', 'server-error', 503],
+      ['part', 'busy', 429],
+      ['submit', 'server-error', 503],
+      ['other', 'server-error', 503],
+    ]);
+    expect(perCall.map((n) => n.what)).toEqual(['register', 'submit']);
+    expect(everything[0]).toMatchObject({ message: 'Database restarting.', attempt: 2, attempts: 4 });
+  });
+
+  it('words a failure that is not an Error', async () => {
+    const { client } = clientFor(new FakeServer(), {
+      transport: () => Promise.reject('socket closed'),
+      retry: { retries: 0 },
+    });
+    await expect(client.getSubmission('s')).rejects.toMatchObject({
+      code: 'network',
+      message: 'socket closed',
+    });
+  });
+
+  it('keeps the old form of call(): the failure to throw, and a listener as third argument', async () => {
+    const server = new FakeServer();
+    server.faults.push(() => down);
+    const heard: RetryNotice[] = [];
+    const { client } = clientFor(server);
+    await expect(
+      client.call({ method: 'GET', path: '/x' }, { code: 'gone', message: 'Gone.' }, (n) => heard.push(n)),
+    ).rejects.toMatchObject({ status: 503, code: 'gone', message: 'Gone.' });
+    expect(heard.map((n) => n.what)).toEqual(['other', 'other', 'other']);
+  });
+});
+
+/** A transport that never answers until aborted; it reports progress as a fetch with upload events would. */
+function stallingTransport(
+  server: FakeServer,
+  stall: (req: TransportRequest) => 'silent' | 'after-progress' | undefined,
+) {
+  let stalled = 0;
+  const transport = (req: TransportRequest): Promise<TransportResponse> => {
+    const how = stall(req);
+    if (how === undefined) {
+      req.onProgress?.(0);
+      req.onProgress?.(req.body?.length ?? 0);
+      return server.transport(req);
+    }
+    stalled++;
+    return new Promise((_resolve, reject) => {
+      if (how === 'after-progress') {
+        req.onProgress?.(0);
+        req.onProgress?.(1024);
+      }
+      req.signal?.addEventListener('abort', () => {
+        // Progress heard after the client gave up changes nothing.
+        req.onProgress?.(2048);
+        reject(new Error('The operation was aborted.'));
+      });
+    });
+  };
+  return { transport, stalled: () => stalled };
+}
+
+describe('timeouts', () => {
+  it('aborts a part that stops moving and sends it again from its start', async () => {
+    const server = new FakeServer();
+    let stalls = 1;
+    const { transport, stalled } = stallingTransport(server, (req) =>
+      req.method === 'PUT' && req.path.endsWith('/parts/2') && stalls-- > 0 ? 'after-progress' : undefined,
+    );
+    const { client } = clientFor(server, { transport, partStallTimeoutMs: 20, partConcurrency: 1 });
+    const file = source(PART * 2 + 7);
+    const upload = client.file('sub-1', file);
+    const notices: RetryNotice[] = [];
+    upload.onChange((u) => {
+      if (u.retrying && u.retrying !== notices.at(-1)) notices.push(u.retrying);
+    });
+    upload.start();
+    expect((await upload.settled()).state).toBe('complete');
+    expect(stalled()).toBe(1);
+    expect(notices).toEqual([
+      expect.objectContaining({
+        what: 'part',
+        reason: 'unreachable',
+        error: expect.objectContaining({ code: 'stalled', message: 'Nothing got through for 0.02 s.' }),
+      }),
+    ]);
+    expect(orderSum(server.files.get('f1')!.parts.get(2)!)).toBe(
+      orderSum(file.bytes.subarray(PART, PART * 2)),
+    );
+    expect(server.files.get('f1')!.info.sha256).toBe(orderSum(file.bytes));
+  });
+
+  it('leaves a part alone while its transport reports no progress (its own timeouts apply)', async () => {
+    const server = new FakeServer();
+    let release: (() => void) | undefined;
+    const transport = async (req: TransportRequest): Promise<TransportResponse> => {
+      if (req.method === 'PUT') await new Promise<void>((resolve) => (release = resolve));
+      return server.transport(req);
+    };
+    const heard: RetryNotice[] = [];
+    const { client } = clientFor(server, { transport, partStallTimeoutMs: 1, onRetry: (n) => heard.push(n) });
+    const upload = client.file('sub-1', source(100));
+    upload.start();
+    // A slow part well past the stall timeout, then its answer.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    release!();
+    expect((await upload.settled()).state).toBe('complete');
+    expect(heard).toEqual([]);
+  });
+
+  it('gives up a JSON call that gets no answer in time, says so and tries again', async () => {
+    const server = new FakeServer();
+    let silent = 1;
+    const { transport } = stallingTransport(server, (req) =>
+      req.path.endsWith('/files') && silent-- > 0 ? 'silent' : undefined,
+    );
+    const heard: RetryNotice[] = [];
+    const { client } = clientFor(server, { transport, requestTimeoutMs: 20, onRetry: (n) => heard.push(n) });
+    const upload = client.file('sub-1', source(100));
+    upload.start();
+    expect((await upload.settled()).state).toBe('complete');
+    expect(heard).toEqual([
+      expect.objectContaining({
+        what: 'register',
+        reason: 'unreachable',
+        error: expect.objectContaining({
+          status: 0,
+          code: 'timeout',
+          message: 'No answer from the server within 0.02 s.',
+        }),
+      }),
+    ]);
+  });
+
+  it('does not wait for a transport that ignores its signal, and fails once the retries run out', async () => {
+    const server = new FakeServer();
+    const transport = () => new Promise<TransportResponse>(() => undefined);
+    const { client } = clientFor(server, { transport, requestTimeoutMs: 5, completeTimeoutMs: 5 });
+    await expect(client.getSubmission('sub-1')).rejects.toMatchObject({ code: 'timeout' });
+    await expect(client.completeFile('f1', undefined)).rejects.toMatchObject({ code: 'timeout' });
+  });
+
+  it('stops at once when the caller aborts during a timed attempt', async () => {
+    const server = new FakeServer();
+    const { transport } = stallingTransport(server, () => 'silent');
+    const { client } = clientFor(server, { transport, requestTimeoutMs: 60_000 });
+    const controller = new AbortController();
+    const call = client.fileStatus('f1', controller.signal);
+    controller.abort();
+    await expect(call).rejects.toThrow('aborted');
+  });
+
+  it('has defaults, and 0 turns a timeout off', async () => {
+    const { client } = clientFor(new FakeServer());
+    expect([client.requestTimeoutMs, client.completeTimeoutMs, client.partStallTimeoutMs]).toEqual([
+      30_000, 300_000, 30_000,
+    ]);
+    const server = new FakeServer();
+    const plain = clientFor(server, { requestTimeoutMs: 0 }).client;
+    expect(await plain.getSubmission('sub-1')).toEqual({ id: 'sub-1' });
   });
 });

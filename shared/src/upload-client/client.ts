@@ -32,6 +32,13 @@ export interface TransportRequest {
   /** Raw bytes (sent as application/octet-stream with their Content-Length). */
   body?: Uint8Array;
   signal?: AbortSignalLike;
+  /**
+   * Set by the client on part PUTs. A transport that can tell calls it once as the request starts (with
+   * 0) and then as bytes of `body` go out (the total sent so far); from the first call on, the client
+   * aborts the attempt when `partStallTimeoutMs` pass without another (a stalled socket), and tries the
+   * part again. A transport that never calls it keeps its own timeouts (got's socket timeout, say).
+   */
+  onProgress?: (sentBytes: number) => void;
 }
 
 export interface TransportResponse {
@@ -82,6 +89,16 @@ class Aborted extends Error {
   }
 }
 
+/** An attempt the client gave up on itself: no answer in time, or a part that stopped moving. */
+class Unanswered extends Error {
+  constructor(
+    readonly code: 'timeout' | 'stalled',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 interface AbortControllerLike {
   readonly signal: AbortSignalLike;
   abort(): void;
@@ -129,7 +146,42 @@ export interface UploadClientOptions {
   random?: () => number;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignalLike) => Promise<void>;
+  /**
+   * Hears of every retry of every call (creating the submission, registering a file, parts, completion,
+   * sending the submission, the others), in addition to the per-call listeners: one place for an app to
+   * say 'Server unreachable: retrying in 8 s (attempt 3)'.
+   */
+  onRetry?: (notice: RetryNotice) => void;
+  /**
+   * ms an attempt of a JSON call may take before it is given up as unanswered (and retried); default
+   * DEFAULT_REQUEST_TIMEOUT_MS, 0 for none. Completion has its own, longer one.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * ms an attempt of the completion call may take: the server may read the whole stored file again to
+   * check its sha-256; default DEFAULT_COMPLETE_TIMEOUT_MS, 0 for none.
+   */
+  completeTimeoutMs?: number;
+  /**
+   * ms a part may go without progress (TransportRequest.onProgress) before its attempt is aborted and the
+   * part sent again from its start; default DEFAULT_PART_STALL_TIMEOUT_MS, 0 for none.
+   */
+  partStallTimeoutMs?: number;
 }
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_COMPLETE_TIMEOUT_MS = 300_000;
+export const DEFAULT_PART_STALL_TIMEOUT_MS = 30_000;
+
+/** Which call is being retried: 'register' is creating the submission, registering a file or asking
+ * for its parts before resuming it; 'submit' is sending the finished submission. */
+export type RetryWhat = 'register' | 'part' | 'complete' | 'submit' | 'other';
+
+/**
+ * Why: no answer came ('unreachable': refused, reset, timed out, stalled), the server failed (5xx, 408),
+ * or it asked to come back shortly (429, or a 409 that only means another request holds the same part).
+ */
+export type RetryReason = 'unreachable' | 'server-error' | 'busy';
 
 /** A call that failed and will be tried again: shown so that a person waiting knows it is not stuck. */
 export interface RetryNotice {
@@ -141,7 +193,40 @@ export interface RetryNotice {
   nextAt: number;
   /** Why the last attempt failed. */
   error: UploadError;
+  what: RetryWhat;
+  reason: RetryReason;
+  /** The HTTP status of the last answer; absent when none came. */
+  status?: number;
+  /** The server's own message in that answer, when it gave one. */
+  message?: string;
 }
+
+/** How one call is made: see UploadClient.call. */
+export interface CallOptions {
+  /** The error to throw once the retries run out, instead of the last one. */
+  failure?: { code: string; message: string };
+  onRetry?: (notice: RetryNotice) => void;
+  /** Named in retry notices; 'other' by default. */
+  what?: RetryWhat;
+  /** ms for one attempt; the client's requestTimeoutMs by default; 0 for none. */
+  timeoutMs?: number;
+  /** ms without progress before an attempt is aborted, once the transport reports progress; 0 for none. */
+  stallMs?: number;
+}
+
+function reasonOf(error: UploadError): RetryReason {
+  if (error.status === 0) return 'unreachable';
+  if (error.status === 429 || error.status === 409) return 'busy';
+  return 'server-error';
+}
+
+/** The server's own message, not the text made up for an answer without one. */
+function serverMessage(body: unknown): string | undefined {
+  const message = (body as { error?: { message?: unknown } } | undefined)?.error?.message;
+  return typeof message === 'string' ? message : undefined;
+}
+
+const seconds = (ms: number) => `${ms / 1000} s`;
 
 function errorFrom(status: number, body: unknown): UploadError {
   const error = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
@@ -187,6 +272,10 @@ export class UploadClient {
   private readonly transport: UploadTransport;
   private readonly random: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignalLike) => Promise<void>;
+  private readonly onRetry: ((notice: RetryNotice) => void) | undefined;
+  readonly requestTimeoutMs: number;
+  readonly completeTimeoutMs: number;
+  readonly partStallTimeoutMs: number;
 
   constructor(options: UploadClientOptions) {
     this.transport = options.transport;
@@ -197,6 +286,10 @@ export class UploadClient {
     this.random = options.random ?? Math.random;
     this.now = options.now ?? (() => Date.now());
     this.sleep = options.sleep ?? abortableSleep;
+    this.onRetry = options.onRetry;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.completeTimeoutMs = options.completeTimeoutMs ?? DEFAULT_COMPLETE_TIMEOUT_MS;
+    this.partStallTimeoutMs = options.partStallTimeoutMs ?? DEFAULT_PART_STALL_TIMEOUT_MS;
   }
 
   /** Parts in flight per file. */
@@ -210,47 +303,125 @@ export class UploadClient {
   }
 
   /**
-   * One call with retries on network errors and retryable statuses. Resolves with the JSON of a 2xx
-   * answer; rejects with UploadError (its status and code from the server's error body). `onRetry` hears
-   * of each wait before another attempt.
+   * One call with retries on network errors, timeouts and retryable statuses. Resolves with the JSON of a
+   * 2xx answer; rejects with UploadError (its status and code from the server's error body). The second
+   * argument is either the CallOptions or, as before them, the error to throw once the retries run out;
+   * `onRetry` (or options.onRetry) hears of each wait before another attempt, as does the client-wide one.
    */
   async call<T>(
     request: TransportRequest,
-    failure?: { code: string; message: string },
+    failureOrOptions?: { code: string; message: string } | CallOptions,
     onRetry?: (notice: RetryNotice) => void,
   ): Promise<T> {
+    const options: CallOptions =
+      failureOrOptions === undefined
+        ? {}
+        : 'code' in failureOrOptions
+          ? { failure: failureOrOptions }
+          : failureOrOptions;
+    const listener = onRetry ?? options.onRetry;
+    const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
     let last: UploadError | undefined;
     for (let attempt = 0; ; attempt++) {
       if (request.signal?.aborted) throw new Aborted();
+      let message: string | undefined;
       try {
-        const res = await this.transport(request);
+        const res = await this.attempt(request, timeoutMs, options.stallMs ?? 0);
         if (res.status >= 200 && res.status < 300) return res.body as T;
         last = errorFrom(res.status, res.body);
+        message = serverMessage(res.body);
         if (!isRetryableAnswer(res.status, last.code)) throw last;
       } catch (error) {
         if (error instanceof UploadError) throw error;
         if (request.signal?.aborted) throw new Aborted();
-        last = new UploadError(0, 'network', error instanceof Error ? error.message : String(error));
+        last =
+          error instanceof Unanswered
+            ? new UploadError(0, error.code, error.message)
+            : new UploadError(0, 'network', error instanceof Error ? error.message : String(error));
       }
       if (attempt >= this.retry.retries) break;
       const delay = retryDelayMs(attempt + 1, this.retry, this.random);
-      onRetry?.({
+      const notice: RetryNotice = {
         attempt: attempt + 2,
         attempts: this.retry.retries + 1,
         nextAt: this.now() + delay,
         error: last,
-      });
+        what: options.what ?? 'other',
+        reason: reasonOf(last),
+        ...(last.status === 0 ? {} : { status: last.status }),
+        ...(message === undefined ? {} : { message }),
+      };
+      listener?.(notice);
+      this.onRetry?.(notice);
       await this.sleep(delay, request.signal);
     }
-    throw failure ? new UploadError(last.status, failure.code, failure.message) : last;
+    throw options.failure
+      ? new UploadError(last.status, options.failure.code, options.failure.message)
+      : last;
   }
 
-  createSubmission(fields: CreateSubmission): Promise<SubmissionInfo> {
-    return this.call<{ submission: SubmissionInfo }>({
-      method: 'POST',
-      path: `${this.basePath}/submissions`,
-      json: fields,
-    }).then((b) => b.submission);
+  /**
+   * One attempt, given up (Unanswered) after timeoutMs, or after stallMs without progress once the
+   * transport reports progress. The transport's promise is raced, not awaited: one that ignores its
+   * signal cannot hold the call.
+   */
+  private attempt(request: TransportRequest, timeoutMs: number, stallMs: number): Promise<TransportResponse> {
+    if (timeoutMs <= 0 && stallMs <= 0) return this.transport(request);
+    const controller = new timers.AbortController();
+    const outer = request.signal;
+    const onAbort = () => controller.abort();
+    outer?.addEventListener('abort', onAbort);
+    let deadline: unknown;
+    let stall: unknown;
+    let settled = false;
+    return new Promise<TransportResponse>((resolve, reject) => {
+      const giveUp = (reason: Unanswered) => {
+        settled = true;
+        controller.abort();
+        reject(reason);
+      };
+      if (timeoutMs > 0) {
+        deadline = timers.setTimeout(
+          () => giveUp(new Unanswered('timeout', `No answer from the server within ${seconds(timeoutMs)}.`)),
+          timeoutMs,
+        );
+      }
+      const onProgress = () => {
+        if (settled) return;
+        timers.clearTimeout(stall);
+        stall = timers.setTimeout(
+          () => giveUp(new Unanswered('stalled', `Nothing got through for ${seconds(stallMs)}.`)),
+          stallMs,
+        );
+      };
+      const sent: TransportRequest = { ...request, signal: controller.signal };
+      if (stallMs > 0) sent.onProgress = onProgress;
+      this.transport(sent).then(
+        (res) => {
+          settled = true;
+          resolve(res);
+        },
+        (error: unknown) => {
+          settled = true;
+          reject(error);
+        },
+      );
+    }).finally(() => {
+      settled = true;
+      timers.clearTimeout(deadline);
+      timers.clearTimeout(stall);
+      outer?.removeEventListener('abort', onAbort);
+    });
+  }
+
+  createSubmission(
+    fields: CreateSubmission,
+    onRetry?: (notice: RetryNotice) => void,
+  ): Promise<SubmissionInfo> {
+    return this.call<{ submission: SubmissionInfo }>(
+      { method: 'POST', path: `${this.basePath}/submissions`, json: fields },
+      { what: 'register', onRetry },
+    ).then((b) => b.submission);
   }
 
   getSubmission(id: string): Promise<SubmissionInfo> {
@@ -265,22 +436,29 @@ export class UploadClient {
     submissionId: string,
     source: UploadSource,
     signal?: AbortSignalLike,
+    onRetry?: (notice: RetryNotice) => void,
   ): Promise<UploadFileInfo> {
-    return this.call<{ file: UploadFileInfo }>({
-      method: 'POST',
-      path: `${this.basePath}/submissions/${encodeURIComponent(submissionId)}/files`,
-      json: { name: source.name, size: source.size, type: source.type, lastModified: source.lastModified },
-      signal,
-    }).then((b) => b.file);
+    return this.call<{ file: UploadFileInfo }>(
+      {
+        method: 'POST',
+        path: `${this.basePath}/submissions/${encodeURIComponent(submissionId)}/files`,
+        json: { name: source.name, size: source.size, type: source.type, lastModified: source.lastModified },
+        signal,
+      },
+      { what: 'register', onRetry },
+    ).then((b) => b.file);
   }
 
   /** The file with the part numbers the server holds. */
-  fileStatus(fileId: string, signal?: AbortSignalLike): Promise<UploadFileInfo> {
-    return this.call<{ file: UploadFileInfo }>({
-      method: 'GET',
-      path: `${this.basePath}/files/${encodeURIComponent(fileId)}`,
-      signal,
-    }).then((b) => b.file);
+  fileStatus(
+    fileId: string,
+    signal?: AbortSignalLike,
+    onRetry?: (notice: RetryNotice) => void,
+  ): Promise<UploadFileInfo> {
+    return this.call<{ file: UploadFileInfo }>(
+      { method: 'GET', path: `${this.basePath}/files/${encodeURIComponent(fileId)}`, signal },
+      { what: 'register', onRetry },
+    ).then((b) => b.file);
   }
 
   putPart(
@@ -297,8 +475,14 @@ export class UploadClient {
         body: bytes,
         signal,
       },
-      { code: 'part_failed', message: UPLOAD_CHUNK_FAILED },
-      onRetry,
+      {
+        failure: { code: 'part_failed', message: UPLOAD_CHUNK_FAILED },
+        what: 'part',
+        onRetry,
+        // A part may take long on a slow link; what counts is that its bytes keep moving.
+        timeoutMs: 0,
+        stallMs: this.partStallTimeoutMs,
+      },
     );
   }
 
@@ -306,13 +490,17 @@ export class UploadClient {
     fileId: string,
     sha256: string | undefined,
     signal?: AbortSignalLike,
+    onRetry?: (notice: RetryNotice) => void,
   ): Promise<UploadFileInfo> {
-    return this.call<{ file: UploadFileInfo }>({
-      method: 'POST',
-      path: `${this.basePath}/files/${encodeURIComponent(fileId)}/complete`,
-      json: sha256 === undefined ? {} : { sha256 },
-      signal,
-    }).then((b) => b.file);
+    return this.call<{ file: UploadFileInfo }>(
+      {
+        method: 'POST',
+        path: `${this.basePath}/files/${encodeURIComponent(fileId)}/complete`,
+        json: sha256 === undefined ? {} : { sha256 },
+        signal,
+      },
+      { what: 'complete', onRetry, timeoutMs: this.completeTimeoutMs },
+    ).then((b) => b.file);
   }
 
   async removeFile(fileId: string): Promise<void> {
@@ -323,12 +511,19 @@ export class UploadClient {
    * Sends the submission with exactly these files (all complete); other files registered in it, such as
    * one removed while its registration was under way, are dropped by the server.
    */
-  submit(submissionId: string, fileIds: string[]): Promise<SubmissionInfo> {
-    return this.call<{ submission: SubmissionInfo }>({
-      method: 'POST',
-      path: `${this.basePath}/submissions/${encodeURIComponent(submissionId)}/submit`,
-      json: { files: fileIds },
-    }).then((b) => b.submission);
+  submit(
+    submissionId: string,
+    fileIds: string[],
+    onRetry?: (notice: RetryNotice) => void,
+  ): Promise<SubmissionInfo> {
+    return this.call<{ submission: SubmissionInfo }>(
+      {
+        method: 'POST',
+        path: `${this.basePath}/submissions/${encodeURIComponent(submissionId)}/submit`,
+        json: { files: fileIds },
+      },
+      { what: 'submit', onRetry },
+    ).then((b) => b.submission);
   }
 
   /** A file upload, not yet started: call start() (or hand it to an UploadQueue). */
@@ -457,10 +652,21 @@ export class FileUpload {
     const signal = controller.signal;
     // Until its digest is asked for: given up (dispose) if the round ends first.
     let hashing: Hasher | null = null;
+    const onRetry = (notice: RetryNotice) => {
+      if (!live()) return;
+      this.retrying = notice;
+      this.emit();
+    };
+    const answered = () => {
+      if (!live() || this.retrying === null) return;
+      this.retrying = null;
+      this.emit();
+    };
     try {
       const info = this.fileId
-        ? await this.client.fileStatus(this.fileId, signal)
-        : await this.client.registerFile(this.submissionId, this.source, signal);
+        ? await this.client.fileStatus(this.fileId, signal, onRetry)
+        : await this.client.registerFile(this.submissionId, this.source, signal, onRetry);
+      answered();
       this.fileId = info.id;
       this.info = info;
       const decision = resumeDecision(info);
@@ -475,11 +681,6 @@ export class FileUpload {
       hashing = hasher;
       const held = new Set(received);
       const inFlight = new Set<Promise<void>>();
-      const onRetry = (notice: RetryNotice) => {
-        if (!live()) return;
-        this.retrying = notice;
-        this.emit();
-      };
       let failure: unknown;
       for (let part = 1; part <= plan.partCount && failure === undefined && live(); part++) {
         const sending = !held.has(part);
@@ -524,7 +725,7 @@ export class FileUpload {
       if (!live()) return;
       hashing = null;
       const sha256 = hasher ? await hasher.digest() : undefined;
-      const completed = await this.client.completeFile(info.id, sha256, signal);
+      const completed = await this.client.completeFile(info.id, sha256, signal, onRetry);
       return this.finish(generation, completed);
     } catch (error) {
       if (!live()) return;

@@ -49,7 +49,14 @@ describe('the upload flow', () => {
   });
 
   it('says which attempt comes next, of how many, and in how many seconds', () => {
-    const notice = { attempt: 3, attempts: 9, nextAt: 10_000, error: new UploadError(0, 'network', 'x') };
+    const notice = {
+      attempt: 3,
+      attempts: 9,
+      nextAt: 10_000,
+      error: new UploadError(0, 'network', 'x'),
+      what: 'part' as const,
+      reason: 'unreachable' as const,
+    };
     expect(retryingText(notice, 6_200)).toBe(
       'Connection problem: retrying (attempt 3 of 9), next try in 4 s.',
     );
