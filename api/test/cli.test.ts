@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -33,6 +33,74 @@ async function cli(script: string, args: string[], env: Record<string, string>):
     if (typeof failed.code !== 'number') throw error;
     return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
   }
+}
+
+/** The same, with `input` on its standard input (a pipe, as in a script), closed after it. */
+function cliWithInput(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  input: string,
+): Promise<Outcome> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=source', path.join('src', 'cli', script), ...args],
+    { cwd: API_DIR, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdin.end(input);
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr })));
+}
+
+/**
+ * The same on a pseudo-terminal (util-linux `script`), as a person at a terminal runs it: each answer is
+ * typed once the prompt asking for it has appeared. Resolves with everything the terminal showed.
+ */
+function cliOnTerminal(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  answers: { prompt: string; type: string }[],
+): Promise<{ code: number; screen: string }> {
+  const command = [
+    process.execPath,
+    '--import',
+    'tsx',
+    '--conditions=source',
+    path.join('src', 'cli', script),
+    ...args,
+  ]
+    .map((word) => `'${word.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    cwd: API_DIR,
+    env: { PATH: process.env.PATH ?? '', TERM: 'dumb', ...env },
+    timeout: 60_000,
+  });
+  let screen = '';
+  let seen = 0;
+  const pending = [...answers];
+  const onOutput = (chunk: Buffer) => {
+    screen += chunk.toString('utf8');
+    const next = pending[0];
+    const at = next ? screen.indexOf(next.prompt, seen) : -1;
+    if (next && at >= 0) {
+      seen = at + next.prompt.length;
+      pending.shift();
+      child.stdin.write(`${next.type}\r`);
+    }
+  };
+  child.stdout.on('data', onOutput);
+  child.stderr.on('data', onOutput);
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      child.stdin.destroy();
+      resolve({ code: code ?? -1, screen });
+    }),
+  );
 }
 
 describe('the command-line tools', () => {
@@ -105,6 +173,59 @@ describe('the command-line tools', () => {
     expect(await verifyPassword(user!.passwordHash, 'new password')).toBe(true);
   });
 
+  it('admin create reads the password from standard input when it is not given, and never prints it', async () => {
+    const args = ['create', '--email', 'piped@example.com', '--first', 'Sam', '--last', 'Rao'];
+    const result = await cliWithInput('admin.ts', args, env, 'piped passphrase 42\n');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^Created staff account piped@example\.com \(id \d+\)\.\n$/);
+    const user = await readUser('piped@example.com');
+    // One trailing line end is the pipe's, not the password's.
+    expect(await verifyPassword(user!.passwordHash, 'piped passphrase 42')).toBe(true);
+
+    const empty = await cliWithInput('admin.ts', args, env, '');
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(
+      /^No password: type it when asked \(run the command in a terminal\), or pipe it in/,
+    );
+    const short = await cliWithInput('admin.ts', args, env, 'short\n');
+    expect(short.code).toBe(2);
+    expect(short.stderr).toMatch(/^Password: must be at least 8 characters\n/);
+    // The other fields are checked before anything is read.
+    const bad = await cliWithInput(
+      'admin.ts',
+      ['create', '--email', 'nope', '--first', 'A', '--last', 'B'],
+      env,
+      '',
+    );
+    expect(bad.stderr).toMatch(/^--email: must be a valid e-mail address\n\nUsage/);
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'admin create on a terminal asks for the password twice without showing it',
+    async () => {
+      const args = ['create', '--email', 'typed@example.com', '--first', 'Kim', '--last', 'Ode'];
+      const typed = await cliOnTerminal('admin.ts', args, env, [
+        { prompt: 'Password for the staff account:', type: 'typed secret 77' },
+        { prompt: 'The same password again:', type: 'typed secret 77' },
+      ]);
+      expect(typed.code).toBe(0);
+      expect(typed.screen).toMatch(/Created staff account typed@example\.com \(id \d+\)\./);
+      expect(typed.screen).not.toContain('typed secret');
+      const user = await readUser('typed@example.com');
+      expect(await verifyPassword(user!.passwordHash, 'typed secret 77')).toBe(true);
+
+      const differ = await cliOnTerminal('admin.ts', args, env, [
+        { prompt: 'Password for the staff account:', type: 'first try 1234' },
+        { prompt: 'The same password again:', type: 'second try 1234' },
+      ]);
+      expect(differ.code).toBe(2);
+      expect(differ.screen).toContain('The two passwords differ: nothing was changed.');
+      expect(
+        await verifyPassword((await readUser('typed@example.com'))!.passwordHash, 'typed secret 77'),
+      ).toBe(true);
+    },
+  );
+
   it('admin rejects bad input with clear messages and the usage text', async () => {
     const result = await cli('admin.ts', ['create', '--email', 'not-an-email', '--password', 'short'], env);
     expect(result.code).toBe(2);
@@ -113,9 +234,7 @@ describe('the command-line tools', () => {
     expect(result.stderr).toContain('--password: must be at least 8 characters');
     expect(result.stderr).toContain('--first: is required');
     expect(result.stderr).toContain('--last: is required');
-    expect(result.stderr).toContain(
-      'Usage: npm run admin -- create --email E --password P --first F --last L',
-    );
+    expect(result.stderr).toContain('Usage: npm run admin -- create --email E --first F --last L');
 
     const unknown = await cli('admin.ts', ['remove', '--email', 'a@b.co'], env);
     expect(unknown.code).toBe(2);
