@@ -202,6 +202,25 @@ const schema = z
     ONEDRIVE_PICKER_URL: urlList('https://onedrive.live.com/picker'),
     // Cloud imports copied at once by each API process.
     IMPORT_CONCURRENCY: integer(2, 1, 64),
+    // Waits on the network (issue 28 'No stall without a timeout'), in seconds. A cloud provider's byte
+    // range that sends nothing for this long is abandoned and asked for again from its start.
+    IMPORT_IDLE_TIMEOUT_SECONDS: integer(60, 1, 3600),
+    // A part PUT whose body sends nothing for this long is ended and its write claim given up.
+    UPLOAD_PART_IDLE_SECONDS: integer(60, 1, 3600),
+    // S3: connecting, then silence on the socket for one request; attempts per call (503 SlowDown, 500,
+    // connection resets and timeouts are retried with backoff).
+    S3_CONNECT_TIMEOUT_SECONDS: integer(10, 1, 600),
+    S3_REQUEST_TIMEOUT_SECONDS: integer(60, 1, 3600),
+    S3_MAX_ATTEMPTS: integer(5, 1, 20),
+    // PostgreSQL: opening a connection, waiting for a free one in the pool, and one statement (the server
+    // cancels it; the client gives up a few seconds later for a connection that went silent).
+    DB_CONNECT_TIMEOUT_SECONDS: integer(10, 1, 600),
+    DB_ACQUIRE_TIMEOUT_SECONDS: integer(10, 1, 600),
+    DB_STATEMENT_TIMEOUT_SECONDS: integer(30, 1, 3600),
+    // SMTP: connecting, the server's greeting, and silence on the socket mid-message.
+    SMTP_CONNECTION_TIMEOUT_SECONDS: integer(15, 1, 600),
+    SMTP_GREETING_TIMEOUT_SECONDS: integer(15, 1, 600),
+    SMTP_SOCKET_TIMEOUT_SECONDS: integer(60, 1, 3600),
     TZ_STORE: timeZone('America/New_York'),
     MAILING_LIST_URL: url(['http:', 'https:']),
     MEDIA_BASE_URL: url(['http:', 'https:']),

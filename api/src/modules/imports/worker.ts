@@ -29,6 +29,7 @@ import {
   writeClaimedPart,
 } from '../uploads/index.js';
 import type { UploadsDeps } from '../uploads/index.js';
+import { IdleWatch } from './idle-watch.js';
 import { TokenBox } from './token-box.js';
 
 /**
@@ -241,7 +242,7 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
       if (!source) throw new CloudRefusedError('Files from this cloud provider cannot be imported here.');
       const token = tokens.open(row.accessToken);
       const ref: CloudFileRef = { provider: row.provider, fileId: row.sourceFileId, link: row.sourceLink };
-      await copyParts(lease, file, (range) => source.read(ref, token, range, lease.signal), log);
+      await copyParts(lease, file, (range, signal) => source.read(ref, token, range, signal), log);
       await complete(lease, file);
     }
     await lease.settle({ status: 'complete', error: null, accessToken: null });
@@ -253,7 +254,7 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
   async function copyParts(
     lease: ImportLease,
     file: SubmissionFileInstance,
-    read: (range: { start: number; end: number }) => Promise<Readable>,
+    read: (range: { start: number; end: number }, signal: AbortSignal) => Promise<Readable>,
     log: Logger,
   ): Promise<void> {
     const plan = planUpload(Number(file.size));
@@ -291,12 +292,19 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
         busy++;
         return;
       }
+      const idle = new IdleWatch(lease.signal, config.IMPORT_IDLE_TIMEOUT_SECONDS * 1000);
       try {
         const body =
-          range.size === 0 ? Readable.from([]) : await read({ start: range.start, end: range.end - 1 });
+          range.size === 0
+            ? Readable.from([])
+            : idle.watch(await read({ start: range.start, end: range.end - 1 }, idle.signal));
         lease.signal.throwIfAborted();
         await writeClaimedPart(deps, claim, body, range);
+      } catch (error) {
+        // A silent provider surfaces as an aborted request or a cut body: say what happened instead.
+        throw idle.timedOut ?? error;
       } finally {
+        idle.done();
         await claim.release().catch(() => undefined);
       }
       done += range.size;

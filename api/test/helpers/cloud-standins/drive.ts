@@ -28,6 +28,13 @@ export interface DriveStandIn {
   expireTokenAfter: number | null;
   /** Milliseconds to wait before each media body (to watch an import run). */
   delayMs: number;
+  /**
+   * The next media request sends its 206 headers and this many bytes, then keeps the socket open and
+   * silent (a provider that stalls); the request counts in `stalled` once it has gone silent.
+   */
+  stallNextAfter: number | null;
+  /** Media requests left silent by stallNextAfter. */
+  stalled: number;
   close(): Promise<void>;
 }
 
@@ -40,6 +47,8 @@ export async function startDriveStandIn(): Promise<DriveStandIn> {
     cutNextAfter: null as number | null,
     expireTokenAfter: null as number | null,
     delayMs: 0,
+    stallNextAfter: null as number | null,
+    stalled: 0,
   };
   let served = 0;
 
@@ -83,6 +92,14 @@ export async function startDriveStandIn(): Promise<DriveStandIn> {
       'content-length': String(body.length),
       ...(range ? { 'content-range': `bytes ${start}-${end}/${file.data.length}` } : {}),
     });
+    if (state.stallNextAfter !== null) {
+      const sent = state.stallNextAfter;
+      state.stallNextAfter = null;
+      res.write(body.subarray(0, sent), () => {
+        state.stalled++;
+      });
+      return;
+    }
     if (state.cutNextAfter !== null) {
       const cut = state.cutNextAfter;
       state.cutNextAfter = null;

@@ -1,0 +1,66 @@
+import { PassThrough } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { CloudTransientError } from '../../adapters/cloud/index.js';
+
+/**
+ * A watchdog on one byte range from a provider: when no byte arrives for `idleMs` (waiting for the answer
+ * or part-way through its body), the request is aborted and the body ends in a CloudTransientError, so the
+ * part fails, its claim is released and the import's attempt is counted like any other dropped
+ * connection. Without it, a provider that keeps the socket open and silent holds the import, its lease
+ * and an IMPORT_CONCURRENCY slot forever (issue 28).
+ */
+export class IdleWatch {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  /** Aborts the request when the import's own signal does, or when the provider went silent. */
+  readonly signal: AbortSignal;
+  private stalled: CloudTransientError | undefined;
+  private body: Readable | undefined;
+
+  constructor(
+    parent: AbortSignal,
+    private readonly idleMs: number,
+  ) {
+    this.signal = AbortSignal.any([parent, this.controller.signal]);
+    this.timer = setTimeout(() => this.fire(), idleMs);
+    this.timer.unref();
+  }
+
+  /** The error the watch ended the range with, once it has. */
+  get timedOut(): CloudTransientError | undefined {
+    return this.stalled;
+  }
+
+  private fire(): void {
+    const seconds = Math.round(this.idleMs / 1000);
+    this.stalled = new CloudTransientError(
+      `The cloud provider sent nothing for ${seconds} s; the part will be asked for again.`,
+    );
+    this.controller.abort(this.stalled);
+    this.body?.destroy(this.stalled);
+  }
+
+  /**
+   * The body, passed through a stream that puts the deadline back by idleMs on each chunk. A PassThrough
+   * rather than a 'data' listener on the body itself: that would set it flowing before the storage
+   * driver pipes it.
+   */
+  watch(body: Readable): Readable {
+    const through = new PassThrough();
+    this.body = through;
+    body.on('data', () => this.timer.refresh());
+    body.once('error', (error) => through.destroy(this.stalled ?? error));
+    through.once('close', () => {
+      if (!body.destroyed) body.destroy();
+    });
+    if (this.stalled) through.destroy(this.stalled);
+    else this.timer.refresh();
+    body.pipe(through);
+    return through;
+  }
+
+  /** Stops the watch (the part is stored, or failed on its own). */
+  done(): void {
+    clearTimeout(this.timer);
+  }
+}
