@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   formatBytes,
   formatDate,
+  formatDateTime,
+  formatWallDateTime,
   formatDateRange,
   formatPrice,
   formatSpeed,
@@ -93,6 +95,49 @@ describe('SPEC §9 dates shown as MMM D, YYYY', () => {
       'Jan 5, 2024 - Jan 7, 2024',
     );
   });
+});
+
+describe('formatDateTime: one date-time format for staff screens and mails, its zone named', () => {
+  it.each([
+    ['2026-11-26T02:39:35.000Z', 'America/New_York', 'Nov 25, 2026, 9:39 PM EST'],
+    ['2026-07-04T16:05:00Z', 'America/New_York', 'Jul 4, 2026, 12:05 PM EDT'],
+    ['2026-11-26T02:39:35.000Z', 'America/Los_Angeles', 'Nov 25, 2026, 6:39 PM PST'],
+    ['2026-11-26T02:39:35.000Z', 'UTC', 'Nov 26, 2026, 2:39 AM UTC'],
+  ] as const)('%s in %s reads %s', (value, zone, text) => {
+    expect(formatDateTime(value, zone)).toBe(text);
+    expect(formatDateTime(new Date(value), zone)).toBe(text);
+  });
+
+  it('uses the local zone when none is given, read at each call', () => {
+    process.env.TZ = 'America/Chicago';
+    expect(formatDateTime('2026-11-26T02:39:35Z')).toBe('Nov 25, 2026, 8:39 PM CST');
+    process.env.TZ = 'UTC';
+    expect(formatDateTime('2026-11-26T02:39:35Z')).toBe('Nov 26, 2026, 2:39 AM UTC');
+  });
+
+  it.each(['not a date', '', new Date(Number.NaN)])('rejects %j', (value) => {
+    expect(() => formatDateTime(value, 'UTC')).toThrow(RangeError);
+  });
+});
+
+describe('formatWallDateTime: a typed date and time, on no zone', () => {
+  it.each([
+    ['2026-12-15 09:30:00', 'Dec 15, 2026, 9:30 AM'],
+    ['2026-12-15T21:05', 'Dec 15, 2026, 9:05 PM'],
+    ['2024-02-29 00:00:00', 'Feb 29, 2024, 12:00 AM'],
+  ])('%s reads %s wherever it runs', (text, shown) => {
+    process.env.TZ = 'Pacific/Kiritimati';
+    expect(formatWallDateTime(text)).toBe(shown);
+    process.env.TZ = 'America/Los_Angeles';
+    expect(formatWallDateTime(text)).toBe(shown);
+  });
+
+  it.each(['tomorrow morning', '2023-02-29 10:00:00', '2026-12-15 24:00:00', '2026-12-15 10:60', ''])(
+    'leaves %j as typed',
+    (text) => {
+      expect(formatWallDateTime(text)).toBe(text);
+    },
+  );
 });
 
 describe('SPEC §2 Upload page flow: displayed file names are cut at 24 characters', () => {

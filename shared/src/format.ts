@@ -52,6 +52,61 @@ export function formatDate(value: string | Date, timeZone?: string): string {
   return (timeZone ? instant.tz(timeZone) : instant).format(DATE_DISPLAY_FORMAT);
 }
 
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+const DATE_TIME_PARTS: Intl.DateTimeFormatOptions = {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+};
+
+function dateTimeFormat(timeZone: string | undefined): Intl.DateTimeFormat {
+  // The local zone is not cached: it is whatever the process's TZ says at the time.
+  if (!timeZone) return new Intl.DateTimeFormat('en-US', DATE_TIME_PARTS);
+  let format = dateTimeFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { ...DATE_TIME_PARTS, timeZone });
+    dateTimeFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/**
+ * An instant for staff screens and mails, with its zone named so that nobody has to guess whose clock it
+ * is: 'Nov 25, 2026, 9:39 PM EST' in `timeZone` (the store's or the company's), else the local zone. The
+ * date part reads like formatDate's.
+ */
+export function formatDateTime(value: string | Date, timeZone?: string): string {
+  const instant = typeof value === 'string' ? new Date(value) : value;
+  if (Number.isNaN(instant.getTime())) throw new RangeError(`Invalid date-time '${String(value)}'`);
+  // Intl separates the time from the zone with a narrow no-break space in newer ICU: one plain space reads
+  // (and searches) the same everywhere.
+  return dateTimeFormat(timeZone)
+    .format(instant)
+    .replace(/[\u202f\u00a0]/g, ' ');
+}
+
+const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/**
+ * A date and time as someone typed it, with no zone ('2026-12-15 09:30:00': a session at the event, on
+ * the event's clock), in formatDateTime's words but without a zone, since none was given:
+ * 'Dec 15, 2026, 9:30 AM'. Text of any other shape is returned as it is.
+ */
+export function formatWallDateTime(text: string): string {
+  const match = WALL_CLOCK.exec(text.trim());
+  if (!match) return text;
+  const [, y, mo, d, h, mi] = match.map(Number) as [number, number, number, number, number, number];
+  const instant = new Date(Date.UTC(y, mo - 1, d, h, mi));
+  if (instant.getUTCMonth() !== mo - 1 || instant.getUTCDate() !== d || h > 23 || mi > 59) return text;
+  return new Intl.DateTimeFormat('en-US', { ...DATE_TIME_PARTS, timeZone: 'UTC', timeZoneName: undefined })
+    .format(instant)
+    .replace(/[\u202f\u00a0]/g, ' ');
+}
+
 /** SPEC §2: the event dates in the store header, e.g. 'Jan 5, 2024 - Jan 7, 2024'. */
 export function formatDateRange(start: string | Date, end: string | Date, timeZone?: string): string {
   return `${formatDate(start, timeZone)} - ${formatDate(end, timeZone)}`;

@@ -64,6 +64,11 @@ export function staffRoutes(deps: StaffRouteDeps): Router {
     next();
   });
 
+  // The zone staff screens print dates and times in (TZ_STORE, the company's and its stores' zone).
+  router.get('/settings', (_req, res) => {
+    res.json({ time_zone: deps.config.TZ_STORE });
+  });
+
   // Stores: SPEC §2 'Admin page', §7 'Admin update / delete' (each change answers the full list).
   router.get('/stores', async (_req, res) => {
     res.json({ stores: await listStaffStores(deps) });

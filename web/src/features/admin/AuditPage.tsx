@@ -1,18 +1,27 @@
-/** /staff/audit: every staff change, newest first (who, what, when, before and after), filterable by store. */
+/**
+ * /staff/audit: every staff change, newest first, filterable by store: when (in the company's zone), who,
+ * and what, as a sentence; the values stored before and after sit behind a disclosure for whoever needs them.
+ */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { staffApi } from './api';
-import { staffKeys, useStaffStores } from './queries';
+import { auditSentence } from './labels';
+import { staffKeys, useStaffDateTime, useStaffStores } from './queries';
 import { StoreSelect } from './StoreSelect';
 import './admin.css';
 
-const json = (value: Record<string, unknown> | null) => (value ? JSON.stringify(value, null, 1) : '');
+const json = (value: Record<string, unknown> | null) => (value ? JSON.stringify(value, null, 1) : '—');
 
 export default function AuditPage() {
   useDocumentTitle('Audit log');
   const stores = useStaffStores().data?.stores ?? [];
+  const products = useQuery({
+    queryKey: staffKeys.products,
+    queryFn: () => staffApi.products().then((answer) => answer.products),
+  }).data;
+  const when = useStaffDateTime();
   const [store, setStore] = useState('');
   const audit = useQuery({
     queryKey: staffKeys.audit(store),
@@ -21,7 +30,10 @@ export default function AuditPage() {
   });
   const entries = audit.data ?? null;
   const failure = audit.error ? errorMessage(audit.error) : null;
-  const names = new Map(stores.map((s) => [s.id, s.name]));
+  const names = {
+    stores: new Map(stores.map((s) => [s.id, s.name])),
+    products: new Map((products ?? []).map((p) => [p.id, p.name])),
+  };
   return (
     <>
       <h1 id="audit-title">Audit log</h1>
@@ -37,31 +49,35 @@ export default function AuditPage() {
         <p role="status">Loading…</p>
       ) : (
         <div className="staff-table-scroll">
-          <table className="staff-table" aria-labelledby="audit-title">
+          <table className="staff-table staff-audit" aria-labelledby="audit-title">
             <thead>
               <tr>
                 <th>When</th>
                 <th>Who</th>
                 <th>What</th>
                 <th>Store</th>
-                <th>Before</th>
-                <th>After</th>
               </tr>
             </thead>
             <tbody>
               {entries.map((e) => (
                 <tr key={e.id}>
-                  <td>{new Date(e.at).toLocaleString()}</td>
-                  <td>{e.actor?.name ?? '—'}</td>
+                  <td>{when(e.at)}</td>
+                  <td>{e.actor?.name ?? 'The system'}</td>
                   <td>
-                    {e.action}
-                    <div className="staff-muted">
-                      {e.entity} {e.entityId ?? ''}
-                    </div>
+                    <p className="staff-audit__sentence">{auditSentence(e, names)}</p>
+                    <details className="staff-audit__raw">
+                      <summary>Stored values</summary>
+                      <dl>
+                        <dt>Before</dt>
+                        <dd className="staff-json">{json(e.before)}</dd>
+                        <dt>After</dt>
+                        <dd className="staff-json">{json(e.after)}</dd>
+                      </dl>
+                    </details>
                   </td>
-                  <td>{e.storeId === null ? '' : (names.get(e.storeId) ?? `#${e.storeId} (deleted)`)}</td>
-                  <td className="staff-json">{json(e.before)}</td>
-                  <td className="staff-json">{json(e.after)}</td>
+                  <td>
+                    {e.storeId === null ? '' : (names.stores.get(e.storeId) ?? `#${e.storeId} (deleted)`)}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -36,6 +36,7 @@ export function orderQuery(filters: OrderFilters): string {
 }
 
 export const staffApi = {
+  settings: () => apiRequest<{ time_zone: string }>('GET', '/api/staff/settings'),
   stores: () => apiRequest<StoresAnswer>('GET', '/api/staff/stores'),
   createStore: (body: unknown) => apiRequest<StoresAnswer>('POST', '/api/staff/stores', body),
   updateStore: (id: number, body: unknown) =>

@@ -4,7 +4,15 @@
  * mark as handled; filters by form type and handled state. The staff layout around it
  * (web/src/app/staff/StaffLayout.tsx) signs staff in.
  */
-import { formatBytes, type InboxSubmission, type UploadFileInfo } from '@avp/shared';
+import {
+  DEFAULT_TZ_STORE,
+  formatBytes,
+  formatDateTime,
+  formatWallDateTime,
+  type InboxSubmission,
+  type UploadFileInfo,
+} from '@avp/shared';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { apiRequest, errorMessage } from '../../lib/api';
@@ -13,6 +21,7 @@ import { Button, SelectField } from '../../ui';
 import { PROVIDER_LABELS } from './cloud/pickers';
 import { TITLES } from './UploadForms';
 import './uploads.css';
+import './inbox.css';
 
 const FORM_OPTIONS = [
   { id: 'all', label: 'All types' },
@@ -36,6 +45,51 @@ const FIELD_LABELS: Record<string, string> = {
   description: 'Description',
 };
 
+/** The company's zone (TZ_STORE), which staff screens print times in; the same cache entry as theirs. */
+function useStaffTimeZone(): string {
+  const { data } = useQuery({
+    queryKey: ['staff', 'settings'],
+    queryFn: () => apiRequest<{ time_zone: string }>('GET', '/api/staff/settings'),
+    staleTime: Infinity,
+  });
+  return data?.time_zone ?? DEFAULT_TZ_STORE;
+}
+
+/** '3f2a9c1b…9e0d': enough of a hash to tell files apart at a glance; the whole one is copied. */
+function shortHash(hash: string): string {
+  return hash.length > 16 ? `${hash.slice(0, 8)}…${hash.slice(-4)}` : hash;
+}
+
+function HashCell({ hash, fileName }: { hash: string | null; fileName: string }) {
+  const [copied, setCopied] = useState(false);
+  if (!hash) return <>—</>;
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(hash);
+      setCopied(true);
+    } catch {
+      // No clipboard (an insecure origin, a refused permission): the whole hash stays readable in the title.
+      setCopied(false);
+    }
+  };
+  return (
+    <span className="inbox-hash">
+      <code title={hash}>
+        <span aria-hidden="true">{shortHash(hash)}</span>
+        <span className="visually-hidden">{hash}</span>
+      </code>
+      <Button
+        variant="secondary"
+        dense
+        onPress={() => void copy()}
+        aria-label={`Copy the SHA-256 of ${fileName}`}
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </Button>
+    </span>
+  );
+}
+
 async function fetchInbox(formType: string, handled: string): Promise<InboxSubmission[]> {
   const query = new URLSearchParams();
   if (formType !== 'all') query.set('form_type', formType);
@@ -47,6 +101,7 @@ async function fetchInbox(formType: string, handled: string): Promise<InboxSubmi
 export default function InboxPage() {
   useDocumentTitle('Uploads inbox');
   const [params] = useSearchParams();
+  const zone = useStaffTimeZone();
   const highlight = params.get('submission');
   const [formType, setFormType] = useState('all');
   const [handled, setHandled] = useState('all');
@@ -111,7 +166,7 @@ export default function InboxPage() {
             {row.client.company ? ` (${row.client.company})` : ''}
           </h2>
           <p>
-            {row.client.email} · sent {row.submittedAt ? new Date(row.submittedAt).toLocaleString() : ''} ·{' '}
+            {row.client.email} · sent {row.submittedAt ? formatDateTime(row.submittedAt, zone) : ''} ·{' '}
             {row.handledAt ? 'Handled' : 'Not handled'}
           </p>
           <dl>
@@ -120,29 +175,33 @@ export default function InboxPage() {
               .map(([key, value]) => (
                 <div key={key}>
                   <dt>{FIELD_LABELS[key] ?? key}</dt>
-                  <dd>{value}</dd>
+                  <dd>{key === 'session_datetime' ? formatWallDateTime(value) : value}</dd>
                 </div>
               ))}
           </dl>
           <div className="uploads-table-scroll">
-            <table>
+            <table className="inbox-files" aria-label="Files">
               <thead>
                 <tr>
                   <th>File</th>
                   <th>Size</th>
                   <th>SHA-256</th>
                   <th>Status</th>
-                  <th />
+                  <th>
+                    <span className="visually-hidden">Download</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {row.files.map((file) => (
                   <tr key={file.id} data-testid="inbox-file">
-                    <td>{file.name}</td>
-                    <td>{formatBytes(file.size)}</td>
-                    <td className="uploads-sha">{file.sha256}</td>
-                    <td>{inboxStatus(file)}</td>
-                    <td>
+                    <td className="inbox-files__name">{file.name}</td>
+                    <td data-label="Size">{formatBytes(file.size)}</td>
+                    <td data-label="SHA-256">
+                      <HashCell hash={file.sha256} fileName={file.name} />
+                    </td>
+                    <td data-label="Status">{inboxStatus(file)}</td>
+                    <td className="inbox-files__download">
                       {file.status === 'complete' ? (
                         <a href={`/api/uploads/inbox/files/${file.id}/download`} download>
                           Download

@@ -9,7 +9,8 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../../lib/api';
 import { Button } from '../../../ui';
 import { staffApi } from '../api';
-import { staffKeys } from '../queries';
+import { orderStatusLabel } from '../labels';
+import { staffKeys, useStaffDateTime } from '../queries';
 import { RefundPanel, type Notice } from './RefundDialog';
 
 const CUSTOMER_FIELDS: [string, string][] = [
@@ -36,6 +37,7 @@ const CUSTOMER_FIELDS: [string, string][] = [
 
 export function OrderDetail({ orderId }: { orderId: string }) {
   const [notice, setNotice] = useState<Notice>(null);
+  const when = useStaffDateTime();
   const { data: order, error } = useQuery({
     queryKey: staffKeys.order(orderId),
     queryFn: () => staffApi.order(orderId).then((answer) => answer.order),
@@ -68,9 +70,9 @@ export function OrderDetail({ orderId }: { orderId: string }) {
         </p>
       ) : null}
       <p>
-        {order.store.name} · status <strong>{order.status}</strong> · placed{' '}
-        {new Date(order.created_at).toLocaleString()}
-        {order.paid_at ? ` · paid ${new Date(order.paid_at).toLocaleString()}` : ''}
+        {order.store.name} · status <strong>{orderStatusLabel(order.status)}</strong> · placed{' '}
+        {when(order.created_at)}
+        {order.paid_at ? ` · paid ${when(order.paid_at)}` : ''}
       </p>
       {order.review ? (
         <p className="staff-error" role="note">
@@ -112,7 +114,8 @@ export function OrderDetail({ orderId }: { orderId: string }) {
             </tr>
             <tr>
               <td colSpan={3}>Early-bird discount</td>
-              <td className="num">{money(order.discount)}</td>
+              {/* Shown as the exhibitor saw it: an amount taken off. */}
+              <td className="num">{order.discount > 0 ? `-${money(order.discount)}` : money(0)}</td>
             </tr>
             <tr>
               <td colSpan={3}>Service fee</td>

@@ -9,7 +9,8 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../../lib/api';
 import { DateInput, SelectField } from '../../../ui';
 import { orderQuery, staffApi, type OrderFilters } from '../api';
-import { staffKeys, useStaffStores } from '../queries';
+import { orderStatusLabel } from '../labels';
+import { staffKeys, useStaffDateTime, useStaffStores } from '../queries';
 import { StoreSelect } from '../StoreSelect';
 
 const STATUSES = [
@@ -37,6 +38,7 @@ export function OrderList() {
   const stores = useStaffStores().data?.stores ?? [];
   const [filters, setFilters] = useState<OrderFilters>({ store: '', status: 'settled', from: '', to: '' });
   const { data: orders, error } = useOrders(filters);
+  const when = useStaffDateTime();
   const failure = error ? errorMessage(error) : null;
   const set = (key: keyof OrderFilters) => (value: string) => setFilters((f) => ({ ...f, [key]: value }));
   return (
@@ -85,7 +87,13 @@ export function OrderList() {
                     <Link to={`/staff/orders/${o.id}`}>{o.confirmation ?? o.id.slice(0, 8)}</Link>
                   </td>
                   <td>{o.store.name}</td>
-                  <td>{o.status === 'needs_review' ? <strong>needs review</strong> : o.status}</td>
+                  <td>
+                    {o.status === 'needs_review' ? (
+                      <strong>{orderStatusLabel(o.status)}</strong>
+                    ) : (
+                      orderStatusLabel(o.status)
+                    )}
+                  </td>
                   <td>{o.company}</td>
                   <td>{o.booth}</td>
                   <td>{o.delivery_date ? formatDate(o.delivery_date) : ''}</td>
@@ -93,7 +101,7 @@ export function OrderList() {
                   <td className="num">
                     {o.refunded_amount ? formatPrice(o.refunded_amount, o.currency) : ''}
                   </td>
-                  <td>{new Date(o.created_at).toLocaleString()}</td>
+                  <td>{when(o.created_at)}</td>
                 </tr>
               ))}
             </tbody>

@@ -9,7 +9,8 @@ import { errorMessage } from '../../../lib/api';
 import { Button, ConfirmDialog, TextField } from '../../../ui';
 import { staffApi, type OrderDetail } from '../api';
 import { toCents } from '../money';
-import { staffKeys } from '../queries';
+import { refundStatusLabel } from '../labels';
+import { staffKeys, useStaffDateTime } from '../queries';
 
 export type Notice = { error: boolean; text: string } | null;
 
@@ -19,6 +20,7 @@ function newKey(): string {
 
 export function RefundPanel({ order, onNotice }: { order: OrderDetail; onNotice: (notice: Notice) => void }) {
   const queryClient = useQueryClient();
+  const when = useStaffDateTime();
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const [confirming, setConfirming] = useState<{ cents: number; key: string } | null>(null);
@@ -62,7 +64,7 @@ export function RefundPanel({ order, onNotice }: { order: OrderDetail; onNotice:
           <ul>
             {order.refunds.map((r) => (
               <li key={r.id}>
-                {money(r.amount)} · {r.status} · {r.reason} · {new Date(r.created_at).toLocaleString()}
+                {money(r.amount)} · {refundStatusLabel(r.status)} · {r.reason} · {when(r.created_at)}
               </li>
             ))}
           </ul>
