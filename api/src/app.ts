@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import { attachAfterAnswerWork } from './http/after-answer.js';
 import { apiNotFound, errorHandler, routeNotFound } from './http/errors.js';
+import { endIdleBody } from './http/idle-body.js';
 import { databaseRateLimitStore, setRateLimitStore } from './http/rate-limit.js';
 import { requestLogger } from './http/request-log.js';
 import { sameOrigin } from './http/same-origin.js';
@@ -71,6 +72,8 @@ export function createApp(deps: AppDeps): Express {
   // CSRF: a state-changing request must come from this site (or carry a bearer token).
   api.use(sameOrigin(config));
   // The legacy upload call carries a 6 MiB part as base64 inside JSON; every other route keeps 1 MB.
+  // Its body is a part too: one that stops arriving is ended rather than read for ever.
+  api.use(LEGACY_UPLOAD_PATH, endIdleBody(config.UPLOAD_PART_IDLE_SECONDS));
   api.use(LEGACY_UPLOAD_PATH, express.json({ limit: LEGACY_UPLOAD_BODY_LIMIT }));
   api.use(express.json({ limit: JSON_BODY_LIMIT }));
   // A legacy call's dotted token (header or body) stands for the session it carries.

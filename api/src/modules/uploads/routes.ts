@@ -5,6 +5,7 @@ import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import { AppError } from '../../http/errors.js';
+import { endIdleBody } from '../../http/idle-body.js';
 import type { Logger } from '../../logger.js';
 import { requireStaff, requireUser } from '../accounts/index.js';
 import { inboxFile, listInbox, markHandled } from './inbox.js';
@@ -130,16 +131,24 @@ export function uploadsRoutes(deps: {
     res.set('Cache-Control', 'no-store').json({ file: await getFile(d, user(req), param(req, 'fileId')) });
   });
 
-  router.put('/uploads/files/:fileId/parts/:partNumber', closeUnlessRead, requireUser, async (req, res) => {
-    if (!req.is('application/octet-stream')) {
-      throw new AppError(415, 'unsupported_media_type', 'Parts are sent as application/octet-stream.');
-    }
-    const part = await retryWhenBusy(
-      res,
-      putPart(d, user(req), param(req, 'fileId'), param(req, 'partNumber'), req.get('content-length'), req),
-    );
-    res.set('Cache-Control', 'no-store').json(part);
-  });
+  // A body that stops arriving is ended, and with it the write and its claim on the part.
+  const idleBody = endIdleBody(deps.config.UPLOAD_PART_IDLE_SECONDS);
+  router.put(
+    '/uploads/files/:fileId/parts/:partNumber',
+    closeUnlessRead,
+    idleBody,
+    requireUser,
+    async (req, res) => {
+      if (!req.is('application/octet-stream')) {
+        throw new AppError(415, 'unsupported_media_type', 'Parts are sent as application/octet-stream.');
+      }
+      const part = await retryWhenBusy(
+        res,
+        putPart(d, user(req), param(req, 'fileId'), param(req, 'partNumber'), req.get('content-length'), req),
+      );
+      res.set('Cache-Control', 'no-store').json(part);
+    },
+  );
 
   router.post('/uploads/files/:fileId/complete', requireUser, async (req, res) => {
     const file = await retryWhenBusy(res, completeFile(d, user(req), param(req, 'fileId'), req.body));
