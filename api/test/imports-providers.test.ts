@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { UPLOAD_PART_SIZE } from '@avp/shared';
+import { ACCESS_TOKEN_INVALID, UPLOAD_PART_SIZE } from '@avp/shared';
 import type { UploadFileInfo } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FOREIGN_LINK } from '../src/adapters/cloud/index.js';
+import { AMBIGUOUS_ONEDRIVE_ID, FOREIGN_LINK, isProviderUrl } from '../src/adapters/cloud/index.js';
+import { loadConfig } from '../src/config.js';
 import { startProvidersStandIn } from './helpers/cloud-standins/providers.js';
 import type { ProvidersStandIn } from './helpers/cloud-standins/providers.js';
 import { providersEnv } from './helpers/cloud-standins/providers.js';
@@ -31,6 +32,13 @@ async function setup(env: Record<string, string> = {}) {
 function file(p: ProvidersStandIn, id: string, name: string, size = 2 * PART + 999) {
   const data = randomBytes(size);
   p.files.set(id, { id, name, data });
+  return data;
+}
+
+/** A OneDrive item in the Graph stand-in, found by its drive and item ids as Graph receives them. */
+function graphFile(p: ProvidersStandIn, driveId: string, id: string, name: string, size: number) {
+  const data = randomBytes(size);
+  p.files.set(`${driveId}/${id}`, { id, driveId, name, data });
   return data;
 }
 
@@ -104,11 +112,13 @@ describe('cloud imports from Dropbox, Box and OneDrive', () => {
 
   it('OneDrive: Graph metadata, the pre-authenticated redirect without the token, and a token refused mid-file', async () => {
     const { p, h } = await setup();
-    const data = file(p, 'drive-b!item-9', 'sponsor spot.mov', 6 * PART);
+    // A personal drive, ids as Graph's documentation shows them: the item id holds the drive id and a '!'.
+    const data = graphFile(p, 'd4648f06c91d9d3d', 'D4648F06C91D9D3D!54927', 'sponsor spot.mov', 6 * PART);
     p.expireTokenAfter = 1;
     const started = await h.start({
       provider: 'onedrive',
-      fileId: 'drive-b!item-9',
+      driveId: 'd4648f06c91d9d3d',
+      fileId: 'D4648F06C91D9D3D!54927',
       name: 'sponsor spot.mov',
       accessToken: p.token,
     });
@@ -121,6 +131,80 @@ describe('cloud imports from Dropbox, Box and OneDrive', () => {
     const done = await h.waitFor(started.file.id, complete);
     expect(done.sha256).toBe(sha256(data));
     expect(p.leakedTokens).toBe(0);
+  });
+
+  it('OneDrive ids: drive and item apart (personal and business), the older one-field form where it splits one way', async () => {
+    const { p, h } = await setup();
+    const personal = graphFile(p, 'd4648f06c91d9d3d', 'D4648F06C91D9D3D!54928', 'personal.mov', PART + 5);
+    const business = graphFile(
+      p,
+      'b!-RIj2DuyvEyV1T4NlOaMHk8XkS_I8MdFlUCq1BlcjgmhRfAj3-Z8RY2VpuvV_tpd',
+      '01BYE5RZ6QN3ZWBTUFOFD3GSPGOHDJD36K',
+      'business.mov',
+      PART + 7,
+    );
+    const pick = (fields: Record<string, string>, name: string) =>
+      h.start({ provider: 'onedrive', name, accessToken: p.token, ...fields });
+
+    const two = await pick(
+      {
+        driveId: 'b!-RIj2DuyvEyV1T4NlOaMHk8XkS_I8MdFlUCq1BlcjgmhRfAj3-Z8RY2VpuvV_tpd',
+        fileId: '01BYE5RZ6QN3ZWBTUFOFD3GSPGOHDJD36K',
+      },
+      'business.mov',
+    );
+    expect(two.status).toBe(201);
+    expect((await h.waitFor(two.file.id, complete)).sha256).toBe(sha256(business));
+
+    // An older portal's or desktop app's '<drive id>!<item id>': a personal item id starts with its drive id.
+    const older = await pick({ fileId: 'd4648f06c91d9d3d!D4648F06C91D9D3D!54928' }, 'personal.mov');
+    expect(older.status).toBe(201);
+    expect((await h.waitFor(older.file.id, complete)).sha256).toBe(sha256(personal));
+    // The same file picked by a new client is the same import.
+    const again = await pick(
+      { driveId: 'd4648f06c91d9d3d', fileId: 'D4648F06C91D9D3D!54928' },
+      'personal.mov',
+    );
+    expect(again).toMatchObject({ status: 200, file: { id: older.file.id } });
+
+    // One field that splits more than one way is refused, with words, before anything is stored.
+    const ambiguous = await pick({ fileId: 'abc!def!ghi' }, 'x.mov');
+    expect(ambiguous).toMatchObject({
+      status: 400,
+      body: { error: { code: 'cloud_refused', message: AMBIGUOUS_ONEDRIVE_ID } },
+    });
+    // A drive id belongs with a OneDrive item only.
+    expect((await h.start({ provider: 'box', driveId: 'd1', fileId: '1', name: 'b.mov' })).status).toBe(400);
+    expect(p.leakedTokens).toBe(0);
+  });
+
+  it('an access token no HTTP header can carry is a 400 at the schema, and no provider is asked', async () => {
+    const { p, h } = await setup();
+    const data = file(p, 'box-9', 'clip.mov', 3 * PART);
+    p.expireTokenAfter = 1;
+    const good = await h.start({ provider: 'box', fileId: '9', name: 'clip.mov', accessToken: p.token });
+    expect(good.status).toBe(201);
+    await h.waitFor(good.file.id, (f) => f.import?.status === 'needs_auth');
+    const asked = p.downloads.length;
+    for (const token of ['abc\u0000def', 'abc\r\nX-Injected: 1', 'abc\ud800', 'abc🎬']) {
+      const started = await h.start({ provider: 'box', fileId: '9', name: 'x.mov', accessToken: token });
+      expect(started).toMatchObject({
+        status: 400,
+        body: { error: { code: 'validation_failed', fields: { accessToken: ACCESS_TOKEN_INVALID } } },
+      });
+      const renewed = await h.client.post(`/api/uploads/imports/${good.file.id}/token`, {
+        accessToken: token,
+      });
+      expect(renewed).toMatchObject({ status: 400, body: { error: { code: 'validation_failed' } } });
+    }
+    expect(
+      (await h.client.get<{ file: UploadFileInfo }>(`/api/uploads/files/${good.file.id}`)).body.file.import,
+    ).toMatchObject({ status: 'needs_auth' });
+    expect(p.downloads.length).toBe(asked);
+    // A real one still continues the import.
+    p.token = 'second-token';
+    await h.client.post(`/api/uploads/imports/${good.file.id}/token`, { accessToken: 'second-token' });
+    expect((await h.waitFor(good.file.id, complete)).sha256).toBe(sha256(data));
   });
 
   it('a provider redirecting off its hosts fails the import without a connection to the foreign host', async () => {
@@ -154,5 +238,36 @@ describe('cloud imports from Dropbox, Box and OneDrive', () => {
       body: JSON.stringify({ code: 'good-code' }),
     });
     expect(anonymous.status).toBe(401);
+  });
+});
+
+describe("the hosts each provider's downloads come from (docs/api.md 'Download hosts')", () => {
+  const config = loadConfig({});
+  it.each([
+    ['onedrive', 'https://graph.microsoft.com/v1.0/drives/d/items/i/content'],
+    // Personal OneDrive: Graph's 302 goes to my.microsoftpersonalcontent.com.
+    [
+      'onedrive',
+      'https://my.microsoftpersonalcontent.com/personal/d4648f06c91d9d3d/_layouts/15/download.aspx?UniqueId=x',
+    ],
+    ['onedrive', 'https://contoso-my.sharepoint.com/personal/ada/_layouts/15/download.aspx?UniqueId=x'],
+    ['box', 'https://dl.boxcloud.com/d/1/b1!abc/download'],
+    ['box', 'https://public.boxcloud.com/d/1/b1!abc/download'],
+    ['dropbox', 'https://content.dropboxapi.com/2/files/download'],
+    ['dropbox', 'https://uc1234.dl.dropboxusercontent.com/cd/0/get/abc/file'],
+    ['google-drive', 'https://www.googleapis.com/drive/v3/files/1AbC?alt=media'],
+    ['google-drive', 'https://doc-0s-4c-docs.googleusercontent.com/docs/securesc/x'],
+  ] as const)('%s downloads from %s', (provider, url) => {
+    expect(isProviderUrl(config, provider, url)).toBe(true);
+  });
+
+  it.each([
+    ['onedrive', 'http://my.microsoftpersonalcontent.com/x'],
+    ['onedrive', 'https://microsoftpersonalcontent.com.evil.example/x'],
+    ['onedrive', 'https://dl.boxcloud.com/x'],
+    ['box', 'https://boxcloud.com.evil.example/x'],
+    ['dropbox', 'https://127.0.0.1/x'],
+  ] as const)('%s refuses %s', (provider, url) => {
+    expect(isProviderUrl(config, provider, url)).toBe(false);
   });
 });

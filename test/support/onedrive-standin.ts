@@ -29,7 +29,17 @@ import type { StandInFile } from './cloud-standin';
  * for the wrong audience shows as a failure.
  */
 export const ONEDRIVE_CLIENT_ID = '00000000-0000-0000-0000-0000000d21fe';
-export const ONEDRIVE_DRIVE = 'b!standInDrive';
+/**
+ * A personal OneDrive, with ids of the shapes Graph's own documentation shows: the drive id as
+ * parentReference.driveId gives it (16 hex digits, lower case) and item ids that are the drive id in
+ * upper case, a '!' and a number (`D4648F06C91D9D3D!54927`), so a client or server that joins or
+ * splits them at a '!' asks for an item that is not there.
+ */
+export const ONEDRIVE_DRIVE = 'd4648f06c91d9d3d';
+/** The Graph item id of the stand-in's n-th file. */
+export function graphItemId(files: StandInFile[], file: StandInFile): string {
+  return `${ONEDRIVE_DRIVE.toUpperCase()}!${54927 + files.indexOf(file)}`;
+}
 const TENANT = '9188040d-6c67-4c5b-b112-36a304b66dad';
 const USER = {
   oid: '00000000-0000-0000-aaaa-0000000000d1',
@@ -72,7 +82,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function pickerPage(files: StandInFile[], token: string, options: string): string {
   const listed = files.map((f) => ({
-    id: f.id,
+    id: graphItemId(files, f),
     name: f.name,
     size: f.data.length,
     parentReference: { driveId: ONEDRIVE_DRIVE },
@@ -331,11 +341,11 @@ export async function startOneDriveStandIn(files: StandInFile[]): Promise<OneDri
       }
       const file =
         decodeURIComponent(m[1]!) === ONEDRIVE_DRIVE &&
-        files.find((f) => f.id === decodeURIComponent(m![2]!));
+        files.find((f) => graphItemId(files, f) === decodeURIComponent(m![2]!));
       if (!file) return json(res, 404, { error: { code: 'itemNotFound', message: 'not found' } });
       if (!m[3]) {
         return json(res, 200, {
-          id: file.id,
+          id: graphItemId(files, file),
           name: file.name,
           size: file.data.length,
           file: { mimeType: file.mimeType },

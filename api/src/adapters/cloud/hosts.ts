@@ -4,7 +4,8 @@ import { isRangeGet, rangeFetch } from './range-fetch.js';
 import { CloudRefusedError } from './types.js';
 
 /**
- * The hosts each provider serves files from. The server fetches a URL only when it is on one of these,
+ * The hosts each provider serves files from (docs/api.md 'Download hosts', with the documentation each
+ * comes from). The server fetches a URL only when it is on one of these,
  * for the link a client posts and for every redirect after it, so an import can never be pointed at
  * an internal address (SSRF). The configured API base URLs (stand-ins in tests, a proxy in staging) are
  * allowed by their exact origin; the provider's public hosts only over HTTPS.
@@ -16,6 +17,8 @@ const PUBLIC_HOSTS: Record<CloudProvider, readonly string[]> = {
   onedrive: [
     'graph.microsoft.com',
     '*.sharepoint.com',
+    // Personal OneDrive: Graph's …/content answers with a 302 to my.microsoftpersonalcontent.com.
+    '*.microsoftpersonalcontent.com',
     'onedrive.live.com',
     '*.1drv.com',
     '*.1drv.ms',

@@ -9,6 +9,7 @@ import type { CloudSource } from './types.js';
 export * from './types.js';
 export { FOREIGN_LINK, isProviderUrl, assertProviderUrl } from './hosts.js';
 export { GOOGLE_NATIVE_REFUSED } from './drive.js';
+export { AMBIGUOUS_ONEDRIVE_ID, graphItemKey, graphItemOf } from './onedrive.js';
 
 export type CloudSources = ReadonlyMap<CloudProvider, CloudSource>;
 

@@ -9,8 +9,53 @@ import { readRange } from './http-source.js';
 import { CloudRefusedError } from './types.js';
 import type { CloudFileFacts, CloudFileRef, CloudSource } from './types.js';
 
-/** '<drive id>!<item id>', as the portal's picker and the desktop app name a OneDrive file. */
-const GRAPH_REF = /^([\w!.-]{1,128})!([\w!.-]{1,128})$/;
+/** A Graph drive or item id: letters, digits, `_`, `.`, `-` and `!` (personal item ids: `D4648F06C91D9D3D!54927`). */
+const GRAPH_ID = /^[\w!.-]{1,256}$/;
+
+export interface GraphItemRef {
+  driveId: string;
+  itemId: string;
+}
+
+/**
+ * The one-field `<drive id>!<item id>` older portals and desktop apps send, split only where it splits one
+ * way: a personal item id starts with its drive id and a `!` (`d4648f06c91d9d3d!D4648F06C91D9D3D!54927`),
+ * a business drive id is `b!…` and its item ids have no `!` (`b!Xy-z!01BYE5RZ…`), and with a single `!`
+ * there is nothing to choose. Anything else is null: the client picks the file again.
+ */
+export function splitCombinedGraphId(combined: string): GraphItemRef | null {
+  const personal = /^([0-9a-f]{1,16})!(\1![\w.-]+)$/i.exec(combined);
+  if (personal) return { driveId: personal[1]!, itemId: personal[2]! };
+  const business = /^(b![\w.-]+)!([\w.-]+)$/.exec(combined);
+  if (business) return { driveId: business[1]!, itemId: business[2]! };
+  const single = /^([\w.-]+)!([\w.-]+)$/.exec(combined);
+  if (single) return { driveId: single[1]!, itemId: single[2]! };
+  return null;
+}
+
+/**
+ * How an import row keeps a OneDrive file (file_imports.source_file_id): `<drive id>/<item id>`, which
+ * splits one way whatever `!` either id holds, since neither contains a `/`.
+ */
+export function graphItemKey(ref: GraphItemRef): string {
+  return `${ref.driveId}/${ref.itemId}`;
+}
+
+/** The drive and item a pick or an import row names, or null when they cannot be told apart. */
+export function graphItemOf(ref: Pick<CloudFileRef, 'fileId' | 'driveId'>): GraphItemRef | null {
+  const { fileId, driveId } = ref;
+  if (!fileId) return null;
+  let found: GraphItemRef | null;
+  if (driveId) found = { driveId, itemId: fileId };
+  else if (fileId.includes('/')) {
+    const [drive, item, ...rest] = fileId.split('/');
+    found = rest.length === 0 && drive && item ? { driveId: drive, itemId: item } : null;
+  } else found = splitCombinedGraphId(fileId);
+  return found && GRAPH_ID.test(found.driveId) && GRAPH_ID.test(found.itemId) ? found : null;
+}
+
+export const AMBIGUOUS_ONEDRIVE_ID =
+  'This OneDrive file could not be told apart from its drive. Please pick it again.';
 
 /**
  * OneDrive and SharePoint through Microsoft Graph. The item's facts come through the Graph client with a
@@ -46,22 +91,25 @@ export function createOneDriveSource(config: Pick<Config, 'GRAPH_API_URL'> & Hos
     return Client.initWithMiddleware({ middleware: auth, baseUrl: base.origin, defaultVersion: version });
   }
 
-  function parse(ref: CloudFileRef): { drive: string; item: string } {
-    const match = ref.fileId ? GRAPH_REF.exec(ref.fileId) : null;
-    if (!match) throw new CloudRefusedError('This is not a OneDrive file id.', 400);
-    return { drive: match[1]!, item: match[2]! };
+  /** `drives/{drive-id}/items/{item-id}`, each segment encoded (a personal item id's `!` included). */
+  function itemPath(ref: CloudFileRef): string {
+    const found = graphItemOf(ref);
+    if (!found) throw new CloudRefusedError(AMBIGUOUS_ONEDRIVE_ID, 400);
+    return `drives/${encodeURIComponent(found.driveId)}/items/${encodeURIComponent(found.itemId)}`;
   }
 
   return {
     provider: 'onedrive',
 
     async describe(ref, token): Promise<CloudFileFacts> {
-      const { drive, item } = parse(ref);
+      const path = itemPath(ref);
       try {
-        const found = (await client(token)
-          .api(`/drives/${encodeURIComponent(drive)}/items/${encodeURIComponent(item)}`)
-          .select('id,name,size,file,folder')
-          .get()) as { name?: string; size?: number; file?: { mimeType?: string }; folder?: unknown };
+        const found = (await client(token).api(`/${path}`).select('id,name,size,file,folder').get()) as {
+          name?: string;
+          size?: number;
+          file?: { mimeType?: string };
+          folder?: unknown;
+        };
         if (found.folder || !found.file) {
           throw new CloudRefusedError('Folders cannot be imported: pick the files in it.', 400);
         }
@@ -76,8 +124,7 @@ export function createOneDriveSource(config: Pick<Config, 'GRAPH_API_URL'> & Hos
     },
 
     read(ref, token, range, signal): Promise<Readable> {
-      const { drive, item } = parse(ref);
-      const url = `${config.GRAPH_API_URL}/drives/${encodeURIComponent(drive)}/items/${encodeURIComponent(item)}/content`;
+      const url = `${config.GRAPH_API_URL.replace(/\/+$/, '')}/${itemPath(ref)}/content`;
       return readRange(config, 'onedrive', url, range, { token, signal });
     },
   };

@@ -5,6 +5,8 @@ import type { CloudProvider } from '@avp/shared';
 export interface CloudFileRef {
   provider: CloudProvider;
   fileId: string | null;
+  /** OneDrive: the drive the item `fileId` is in, when the client named it apart (graphItemOf). */
+  driveId?: string | null;
   link: string | null;
 }
 

@@ -2,11 +2,14 @@ import { cloudImportRequestSchema, cloudImportTokenSchema } from '@avp/shared';
 import type { ClientImport, CloudProvider, UploadFileInfo } from '@avp/shared';
 import { Op } from 'sequelize';
 import {
+  AMBIGUOUS_ONEDRIVE_ID,
   assertProviderUrl,
   CloudAuthError,
   CloudRefusedError,
   CloudTransientError,
   FOREIGN_LINK,
+  graphItemKey,
+  graphItemOf,
 } from '../../adapters/cloud/index.js';
 import type { CloudFileFacts, CloudFileRef, CloudSources } from '../../adapters/cloud/index.js';
 import type { FileImportInstance } from '../../db/models/index.js';
@@ -69,6 +72,25 @@ function sourceOf(deps: ImportsDeps, provider: CloudProvider) {
 }
 
 /**
+ * The file a pick names. A OneDrive item is kept as `<drive id>/<item id>` (graphItemKey), so the same
+ * file picked by a new portal (two fields) and an older client (one field) is one import, and the
+ * worker's Graph address splits one way.
+ */
+function fileRef(
+  provider: CloudProvider,
+  fileId: string | undefined,
+  driveId: string | undefined,
+  link: string | undefined,
+): CloudFileRef {
+  if (provider === 'onedrive' && fileId !== undefined) {
+    const item = graphItemOf({ fileId, driveId: driveId ?? null });
+    if (!item) throw new AppError(400, 'cloud_refused', AMBIGUOUS_ONEDRIVE_ID);
+    return { provider, fileId: graphItemKey(item), link: link ?? null };
+  }
+  return { provider, fileId: fileId ?? null, link: link ?? null };
+}
+
+/**
  * Starts importing a picked cloud file into an open submission: the link is checked against the
  * provider's hosts and the provider is asked for the file's facts before anything is stored (a Google
  * Doc, a missing file or a refused token is answered at once); then the file is added like a browser
@@ -84,7 +106,7 @@ export async function startImport(
   const submission = await ownSubmission(deps.db, user, submissionId);
   assertOpen(submission);
   const body = cloudImportRequestSchema.parse(input);
-  const ref: CloudFileRef = { provider: body.provider, fileId: body.fileId ?? null, link: body.link ?? null };
+  const ref = fileRef(body.provider, body.fileId, body.driveId, body.link);
   let facts: CloudFileFacts;
   try {
     if (ref.link) assertProviderUrl(deps.config, ref.provider, ref.link);

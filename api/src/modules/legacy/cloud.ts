@@ -10,7 +10,7 @@ import type { ImportsDeps } from '../imports/index.js';
 /** SPEC §3 'auth_file_url': file name to the provider's link and access token, for cloud-picked files. */
 export type CloudPicks = Record<string, { link: string; token?: string | undefined }>;
 
-type Pick = { provider: CloudProvider; fileId?: string; link?: string };
+type Pick = { provider: CloudProvider; fileId?: string; driveId?: string; link?: string };
 
 /**
  * The provider and the file a pick's link names. The original's pickers hand over a link: Drive's
@@ -36,10 +36,21 @@ export function pickFromLink(config: Config, link: string): Pick {
     }
     case 'onedrive': {
       const match = /\/drives\/([^/]+)\/items\/([^/]+)/.exec(path);
-      return match ? { provider, fileId: `${match[1]}!${match[2]}` } : { provider, link };
+      return match
+        ? { provider, driveId: decoded(match[1]!), fileId: decoded(match[2]!) }
+        : { provider, link };
     }
     default:
       return { provider, link };
+  }
+}
+
+/** A path segment as the provider means it (`%21` is a personal item id's `!`); a malformed one as sent. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
 }
 

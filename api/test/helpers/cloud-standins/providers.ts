@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
  *            bytes with Range, no token
  *   Box      GET /2.0/files/:id (metadata), GET /2.0/files/:id/content (bearer token; a 302 to
  *            /box-dl/:id, or a 202 with Retry-After while 'not ready')
- *   Graph    GET /v1.0/drives/:drive/items/:item, and …/content (bearer token; a 302 to /graph-dl/:item)
+ *   Graph    GET /v1.0/drives/:drive/items/:item, and …/content (bearer token; a 302 to /graph-dl/:item);
+ *            a file is found by its driveId and id, each as sent, percent-decoded
  *
  * The download hosts refuse a request that carries an Authorization header, as pre-authenticated URLs
  * may, so a token passed along would show. Faults on demand: a token that stops being accepted, expired
@@ -21,6 +22,8 @@ export interface ProviderFile {
   id: string;
   name: string;
   data: Buffer;
+  /** Graph: the drive the item `id` is in (both may contain '!', as personal OneDrive ids do). */
+  driveId?: string;
 }
 
 export interface ProvidersStandIn {
@@ -170,8 +173,9 @@ export async function startProvidersStandIn(): Promise<ProvidersStandIn> {
     if ((m = /^\/v1\.0\/drives\/([^/]+)\/items\/([^/]+?)(\/content)?$/.exec(path))) {
       if (!authorised(req))
         return json(res, 401, { error: { code: 'InvalidAuthenticationToken', message: 'expired' } });
-      const file = state.files.get(`${decodeURIComponent(m[1]!)}!${decodeURIComponent(m[2]!)}`);
-      if (!file) return json(res, 404, { error: { code: 'itemNotFound', message: 'not found' } });
+      const [drive, item] = [decodeURIComponent(m[1]!), decodeURIComponent(m[2]!)];
+      const [key, file] = [...state.files].find(([, f]) => f.driveId === drive && f.id === item) ?? [];
+      if (!key || !file) return json(res, 404, { error: { code: 'itemNotFound', message: 'not found' } });
       if (!m[3]) {
         return json(res, 200, {
           id: m[2],
@@ -180,7 +184,7 @@ export async function startProvidersStandIn(): Promise<ProvidersStandIn> {
           file: { mimeType: 'video/mp4' },
         });
       }
-      const location = state.redirectTo ?? `${base}/graph-dl/${encodeURIComponent(file.id)}?tempauth=x`;
+      const location = state.redirectTo ?? `${base}/graph-dl/${encodeURIComponent(key)}?tempauth=x`;
       return void res.writeHead(302, { location }).end();
     }
     if ((m = /^\/graph-dl\/([^/]+)$/.exec(path))) {

@@ -158,7 +158,8 @@ export const pickFromOneDrive: CloudPicker = async (config) => {
       return [
         {
           provider: 'onedrive',
-          fileId: `${driveId}!${item.id}`,
+          fileId: item.id,
+          driveId,
           name: item.name ?? item.id,
           ...(item.size !== undefined ? { size: item.size } : {}),
           accessToken: graphToken,

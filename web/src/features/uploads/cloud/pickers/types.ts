@@ -8,6 +8,8 @@ import type { CloudPickerConfig, CloudProvider } from '@avp/shared';
 export interface PickedCloudFile {
   provider: CloudProvider;
   fileId?: string;
+  /** OneDrive: the drive `fileId` is in (both may contain '!', so they travel apart). */
+  driveId?: string;
   link?: string;
   name: string;
   size?: number;
