@@ -10,6 +10,7 @@ import {
   CONTACT_LAST_NAME_REQUIRED,
   CONTACT_MESSAGE_TOO_LONG,
   CONTACT_SUBJECT,
+  formatDateTime,
   NEWSLETTER_SUBJECT,
 } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -94,6 +95,16 @@ describe.each(DIALECTS)('POST /api/contact on %s', (dialect) => {
     expect(mail[0]?.textBody).toContain('Name: Dana Okafor');
     expect(mail[0]?.textBody).toContain(`E-mail: ${VALID.email}`);
     expect(mail[0]?.textBody).toContain(VALID.message);
+  });
+
+  it("says when it was received in the staff screens' format, in the company's zone, named", async () => {
+    t = await startTestApp({ dialect, env: { TZ_STORE: 'America/Chicago' } });
+    expect((await post(t, VALID)).status).toBe(201);
+    const row = await t.db.models.ContactMessage.findOne();
+    const mail = await t.db.models.MailOutbox.findOne();
+    const received = /^Received (.+) via /m.exec(mail?.textBody ?? '')?.[1];
+    expect(received).toBe(formatDateTime(row!.createdAt, 'America/Chicago'));
+    expect(received).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M C[DS]T$/);
   });
 
   it('a newsletter sign-up has the spec subject, hottrends YES and no message', async () => {

@@ -1,6 +1,7 @@
 import {
   CONTACT_SUBJECT,
   contactFormSchemaFor,
+  formatDateTime,
   NEWSLETTER_SUBJECT,
   type ContactFormVariant,
   type ContactMessage,
@@ -12,7 +13,7 @@ import type { Logger } from '../../logger.js';
 import { enqueueMail } from '../mail/index.js';
 
 export interface ContactDeps {
-  config: Pick<Config, 'STAFF_EMAIL' | 'MAILING_LIST_URL' | 'PUBLIC_URL'>;
+  config: Pick<Config, 'STAFF_EMAIL' | 'MAILING_LIST_URL' | 'PUBLIC_URL' | 'TZ_STORE'>;
   db: Database;
   logger: Logger;
 }
@@ -40,8 +41,13 @@ function isFilled(value: unknown): boolean {
     : value !== undefined && value !== null && value !== false;
 }
 
-/** The staff notification: every field, labelled, in plain text. */
-export function notificationText(message: ContactMessage, receivedAt: Date, publicUrl: string): string {
+/** The staff notification: every field, labelled, in plain text; when, in the company's zone, named. */
+export function notificationText(
+  message: ContactMessage,
+  receivedAt: Date,
+  publicUrl: string,
+  timeZone: string,
+): string {
   const line = (label: string, value: string) => `${label}: ${value === '' ? '-' : value}`;
   const lines = [
     message.subject === NEWSLETTER_SUBJECT
@@ -56,7 +62,7 @@ export function notificationText(message: ContactMessage, receivedAt: Date, publ
     line('Hot Trends newsletter', message.hottrends),
   ];
   if (message.message !== '') lines.push('', 'Message:', message.message);
-  lines.push('', `Received ${receivedAt.toISOString()} via ${publicUrl}`);
+  lines.push('', `Received ${formatDateTime(receivedAt, timeZone)} via ${publicUrl}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -110,7 +116,7 @@ export async function submitContact(
       {
         to: config.STAFF_EMAIL,
         subject: message.subject,
-        text: notificationText(message, receivedAt, config.PUBLIC_URL),
+        text: notificationText(message, receivedAt, config.PUBLIC_URL, config.TZ_STORE),
       },
       { transaction },
     );

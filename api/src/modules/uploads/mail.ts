@@ -1,4 +1,4 @@
-import { formatBytes } from '@avp/shared';
+import { formatBytes, formatWallDateTime } from '@avp/shared';
 import type { Transaction } from 'sequelize';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
@@ -38,7 +38,11 @@ export function inboxPath(submissionId: string): string {
 function fieldLines(fields: Record<string, unknown>): string[] {
   return Object.entries(fields)
     .filter(([, value]) => typeof value === 'string' && value !== '')
-    .map(([key, value]) => `${FIELD_LABELS[key] ?? key}: ${String(value)}`);
+    .map(([key, value]) => {
+      // The session's time as the client typed it, on the event's clock: read like the staff screens' times.
+      const shown = key === 'session_datetime' ? formatWallDateTime(String(value)) : String(value);
+      return `${FIELD_LABELS[key] ?? key}: ${shown}`;
+    });
 }
 
 function fileLines(files: SubmissionFileInstance[]): string[] {
