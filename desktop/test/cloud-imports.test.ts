@@ -123,7 +123,7 @@ describe('cloud imports in the engine', () => {
     const snap = engine.snapshot();
     expect(snap.jobs).toEqual([]);
     const entry = snap.history[0]!;
-    expect(entry.submissionId).toBe(job.submissionId);
+    expect(entry.jobId).toBe(job.id);
     expect(entry.files.map((f) => [f.name, f.sha256])).toEqual([
       ['local.mov', await sha256File(local)],
       ['keynote.mov', sha256(dropboxData)],
@@ -141,8 +141,8 @@ describe('cloud imports in the engine', () => {
     ).json()) as { imports: { fileId: string; name: string; import: { status: string } }[] };
     const byName = new Map(info.imports.map((i) => [i.name, i]));
     expect(byName.get('gclip.mov')!.import.status).toBe('complete');
-    expect(await storedSha(job.submissionId, byName.get('keynote.mov')!.fileId)).toBe(sha256(dropboxData));
-    expect(await storedSha(job.submissionId, byName.get('gclip.mov')!.fileId)).toBe(sha256(driveData));
+    expect(await storedSha(entry.submissionId, byName.get('keynote.mov')!.fileId)).toBe(sha256(dropboxData));
+    expect(await storedSha(entry.submissionId, byName.get('gclip.mov')!.fileId)).toBe(sha256(driveData));
   });
 
   it('hands the server a new token when an import needs one (the access token ran out mid-copy)', async () => {

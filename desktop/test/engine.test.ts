@@ -107,7 +107,7 @@ describe('the upload engine against the real API', () => {
     expect(snap.jobs).toEqual([]);
     expect(snap.history).toHaveLength(1);
     const entry = snap.history[0]!;
-    expect(entry.submissionId).toBe(job.submissionId);
+    expect(entry.jobId).toBe(job.id);
     expect(entry.fields).toMatchObject({ event_name: 'Expo 2027', sponsor_company: 'Acme AV' });
     expect(entry.files.map((f) => [f.name, f.sha256])).toEqual([
       ['keynote.mov', await sha256File(big)],
@@ -158,7 +158,7 @@ describe('the upload engine against the real API', () => {
     const sentAgain = rec.puts.map((p) => Number(p.path.split('/').pop()));
     expect(sentAgain).not.toContain(1);
     const entry = second.snapshot().history[0]!;
-    expect(entry.submissionId).toBe(job.submissionId);
+    expect(entry.jobId).toBe(job.id);
     expect(entry.files[0]!.sha256).toBe(await sha256File(file));
   });
 
@@ -215,15 +215,15 @@ describe('the upload engine against the real API', () => {
     await api.restart();
     await e.whenIdle();
     const entry = e.snapshot().history[0];
-    expect(entry?.submissionId).toBe(job.submissionId);
+    expect(entry?.jobId).toBe(job.id);
     const local = await sha256File(file);
     expect(entry!.files[0]!.sha256).toBe(local);
     const fileId = (await (
-      await fetch(`${api.url}/api/uploads/submissions/${job.submissionId}`, {
+      await fetch(`${api.url}/api/uploads/submissions/${entry!.submissionId}`, {
         headers: { authorization: `Bearer ${token}` },
       })
     ).json()) as { submission: { files: { id: string }[] } };
-    expect(await sha256File(storedPath(api.dataDir, job.submissionId, fileId.submission.files[0]!.id))).toBe(
+    expect(await sha256File(storedPath(api.dataDir, entry!.submissionId, fileId.submission.files[0]!.id))).toBe(
       local,
     );
   });

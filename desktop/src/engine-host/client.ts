@@ -48,6 +48,7 @@ const EMPTY_SNAPSHOT: DesktopSnapshot = {
   history: [],
   settings: { partConcurrency: 4, bandwidthBytesPerSecond: 0 },
   watches: [],
+  connection: { state: 'online' },
 };
 
 const QUICK_CRASH_MS = 60_000;

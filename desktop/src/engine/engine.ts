@@ -1,50 +1,54 @@
 /**
- * The upload engine: the shared upload client driven from Node for the desktop app and the
- * CLI. It owns no upload logic of its own beyond what a desktop needs around the shared client: files on
- * disk (read a part at a time), got with a bandwidth bucket, a persisted queue that survives crashes and
- * restarts, files edited after they were queued stopped with a clear message, and the submission sent
- * once every file is complete. Pure Node: nothing here imports electron.
+ * The upload engine: the shared upload client driven from Node for the desktop app and the CLI, composed
+ * of a persisted job queue (queue.ts), a connection monitor that makes it offline-first (connection.ts:
+ * a job is saved at once and registered when the server answers), the import follower for cloud files
+ * (import-follower.ts), the bandwidth scheduler (bandwidth.ts) and the watch folders' store (kept by the
+ * queue). What it owns itself: files on disk read a part at a time, one file sending at a time, files
+ * edited after they were queued stopped with a clear message, and the submission sent once every file is
+ * complete. Pure Node: nothing here imports electron.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { stat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { SESSION_EXPIRED, snapshot, SpeedMeter, UploadClient, UploadError } from '@avp/shared';
+import { snapshot, SpeedMeter, UploadClient, UploadError } from '@avp/shared';
 import type {
   CloudProvider,
   FileUpload,
   Hasher,
   ImportStatus,
   ProgressSnapshot,
+  RetryNotice,
   RetryPolicy,
   SubmissionFields,
+  SubmissionInfo,
   UploadTransport,
 } from '@avp/shared';
-import { fileChangedMessage, identify, mimeType, NodeFileSource, unchanged } from './file-source.js';
-import { DEFAULT_SETTINGS, emptyState, MAX_PART_CONCURRENCY } from './state.js';
+import { fileChangedMessage, mimeType, NodeFileSource, unchanged } from './file-source.js';
 import type {
   EngineFileState,
   EngineSettings,
-  EngineState,
   EngineStore,
   HistoryEntry,
   PersistedFile,
   PersistedJob,
 } from './state.js';
-import { bandwidthWindowSchema, MAX_WINDOWS, rateAt } from './schedule.js';
-import { TokenBucket } from './token-bucket.js';
 import type { WatchFolder, WatchStore } from './watch.js';
-
-/** Files remembered per watch folder as sent. */
-const MAX_WATCH_MEMORY = 50_000;
 import { gotTransport } from './transport.js';
-import { importOf, listImports, renewImport, startImport } from './imports.js';
+import { call } from './imports.js';
 import type { CloudTokenSource } from './imports.js';
-import { CloudAccountError } from './cloud/errors.js';
-import { PROVIDER_NAMES } from './cloud/config.js';
 import type { CloudItem } from './cloud/types.js';
+import { checkPaths, fsReason, PathsRefusedError } from './paths.js';
+import { BandwidthScheduler, clampSettings } from './bandwidth.js';
+import type { RunOverrides } from './bandwidth.js';
+import { JobQueue } from './queue.js';
+import { ConnectionMonitor } from './connection.js';
+import type { ConnectionState, EngineClock, Failure, RetryEvent, RetryWhat } from './connection.js';
+import { ImportFollower } from './import-follower.js';
+import { NetworkError, serverErrorWords, verdict } from './failures.js';
+import { timeoutsFromEnv } from './timeouts.js';
+import type { EngineTimeouts } from './timeouts.js';
 
-/** Tokens handed to an import that keeps refusing them, before it is reported failed. */
-const MAX_RENEWALS = 3;
+export { expandPaths } from './paths.js';
+export { clampSettings } from './bandwidth.js';
 
 export interface EngineOptions {
   /** The API's origin, e.g. https://uploads.example.com. */
@@ -63,6 +67,21 @@ export interface EngineOptions {
   cloud?: CloudTokenSource;
   /** How often the server's import progress is read (ms). */
   importPollMs?: number;
+  /** Waits between tries while the server does not answer (ms; default 2 s doubling to 60 s, jittered). */
+  backoff?: { baseMs?: number; maxMs?: number };
+  /** For tests: the clocks compared to notice a sleep, how often (ms), and the network's signature. */
+  engineClock?: EngineClock;
+  watchMs?: number;
+  network?: () => string;
+  /** Network timeouts; default from the environment (timeouts.ts). */
+  timeouts?: Partial<EngineTimeouts>;
+  /** A bounded run: after this long without an answer, waiting jobs fail with 'unreachable'. */
+  giveUpAfterMs?: number;
+}
+
+export interface StartOptions {
+  /** A bounded run (the CLI's upload): after this long without an answer the waiting jobs fail. */
+  giveUpAfterMs?: number;
 }
 
 export interface FileView {
@@ -80,7 +99,8 @@ export interface FileView {
 
 export interface JobView {
   id: string;
-  submissionId: string;
+  /** null until the server has registered the job (state 'waiting'). */
+  submissionId: string | null;
   formType: SubmissionFields['form_type'];
   fields: SubmissionFields;
   state: PersistedJob['state'];
@@ -92,19 +112,27 @@ export interface JobView {
 export interface EngineSnapshot {
   jobs: JobView[];
   overall: ProgressSnapshot;
-  /** Whether anything is being sent or waits its turn. */
+  /** Whether anything is being sent or waits its turn (or waits for the server). */
   active: boolean;
   history: HistoryEntry[];
+  /** The saved settings. */
   settings: EngineSettings;
   /** Folders whose new files are sent once they stop growing (watch.ts). */
   watches: WatchFolder[];
+  /** Whether the server answers; while it does not, when it is tried next. */
+  connection: ConnectionState;
 }
+
+export type { ConnectionState, RetryEvent, RunOverrides };
 
 export type EngineEvent =
   | { type: 'change' }
   | { type: 'submitted'; entry: HistoryEntry }
   | { type: 'failed'; jobId: string; file: string | null; message: string }
-  | { type: 'unauthorized' };
+  | { type: 'unauthorized' }
+  | { type: 'registered'; jobId: string; submissionId: string }
+  | { type: 'connection'; connection: ConnectionState }
+  | RetryEvent;
 
 interface LiveFile {
   source: NodeFileSource;
@@ -125,86 +153,123 @@ const STATE_OF: Record<FileUpload['state'], EngineFileState | null> = {
   removed: null,
 };
 
-/** Every file under the given paths: files as they are, folders walked (hidden entries skipped). */
-export async function expandPaths(paths: string[]): Promise<string[]> {
-  const out: string[] = [];
-  async function walk(p: string): Promise<void> {
-    const info = await stat(p);
-    if (info.isFile()) {
-      out.push(path.resolve(p));
-    } else if (info.isDirectory()) {
-      const entries = await readdir(p, { withFileTypes: true });
-      entries.sort((a, b) => a.name.localeCompare(b.name));
-      for (const entry of entries) {
-        if (entry.name.startsWith('.')) continue;
-        if (entry.isFile() || entry.isDirectory()) await walk(path.join(p, entry.name));
-      }
-    }
-  }
-  for (const p of paths) await walk(p);
-  return [...new Set(out)];
-}
-
-export function clampSettings(
-  settings: Partial<EngineSettings>,
-  base: EngineSettings = DEFAULT_SETTINGS,
-): EngineSettings {
-  const parts = Math.round(settings.partConcurrency ?? base.partConcurrency);
-  const rate = Math.round(settings.bandwidthBytesPerSecond ?? base.bandwidthBytesPerSecond);
-  // Windows that do not parse are dropped rather than trusted (a hand-edited settings file, say).
-  const schedule = (settings.schedule ?? base.schedule ?? [])
-    .flatMap((w) => {
-      const parsed = bandwidthWindowSchema.safeParse(w);
-      return parsed.success ? [parsed.data] : [];
-    })
-    .slice(0, MAX_WINDOWS);
+/** A read of a file on disk that failed (gone, locked), in words: `"a.mov" does not exist any more …`. */
+function readFailure(name: string, error: UploadError): { code: string; message: string } {
+  const code = /\b(E[A-Z]{2,})\b/.exec(error.message)?.[1];
   return {
-    partConcurrency: Math.min(MAX_PART_CONCURRENCY, Math.max(1, Number.isFinite(parts) ? parts : 4)),
-    bandwidthBytesPerSecond: Math.max(0, Number.isFinite(rate) ? rate : 0),
-    ...(schedule.length > 0 ? { schedule } : {}),
+    code: 'read_failed',
+    message: `"${name}" ${fsReason({ code })}, so it was stopped (it was readable when it was queued).`,
   };
 }
 
 export class UploadEngine {
   readonly client: UploadClient;
-  readonly bucket: TokenBucket;
-  private state: EngineState;
+  private readonly queue: JobQueue;
+  private readonly bandwidth: BandwidthScheduler;
+  private readonly monitor: ConnectionMonitor;
+  private readonly imports: ImportFollower;
   private readonly live = new Map<string, LiveFile>();
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   private readonly meter = new SpeedMeter(() => Date.now());
   private readonly sent = new Map<string, number>();
+  /** Files whose upload waits for the server (their FileUpload failed for want of an answer). */
+  private readonly heldFiles = new Set<string>();
+  /** Jobs whose sending waits for the server. */
+  private readonly heldSubmits = new Set<string>();
+  private readonly registering = new Set<string>();
+  private readonly retrying = new Map<string, RetryNotice | null>();
   private idleWaiters: (() => void)[] = [];
   private stopped = false;
   private started = false;
-  private readonly historyLimit: number;
-  private readonly clock: () => Date;
-  private scheduleTimer: ReturnType<typeof setInterval> | null = null;
   private readonly transport: UploadTransport;
-  private pollTimer: ReturnType<typeof setInterval> | null = null;
-  private polling = false;
-  /** Cloud files whose import is being started or handed a token right now. */
-  private readonly importBusy = new Set<string>();
+  /** The latest call that got no answer or a 5xx, for words when an error does not say why. */
+  private lastFailure: Failure | null = null;
+  private readonly server: string;
 
   constructor(private readonly options: EngineOptions) {
-    const loaded = options.store.load();
-    this.state = loaded ?? emptyState();
-    this.state.settings = clampSettings(this.state.settings ?? {});
-    this.historyLimit = options.historyLimit ?? 200;
-    this.clock = options.clock ?? (() => new Date());
-    this.bucket = new TokenBucket(rateAt(this.state.settings, this.clock()));
+    this.server = options.baseUrl.replace(/\/+$/, '');
+    this.queue = new JobQueue(options.store, options.historyLimit ?? 200);
+    this.bandwidth = new BandwidthScheduler(
+      () => this.queue.settings,
+      options.clock ?? (() => new Date()),
+      (parts) => this.client?.setPartConcurrency(parts),
+    );
+    const timeouts = { ...timeoutsFromEnv(), ...options.timeouts };
     const base = gotTransport({
       baseUrl: options.baseUrl,
       token: options.token,
-      bucket: this.bucket,
+      bucket: this.bandwidth.bucket,
       onPartStored: (fileId, part) => this.partStored(fileId, part),
+      timeouts: { connect: timeouts.connectMs, socket: timeouts.idleMs, response: timeouts.responseMs },
     });
-    this.transport = options.wrapTransport ? options.wrapTransport(base) : base;
+    this.transport = this.recording(options.wrapTransport ? options.wrapTransport(base) : base);
     this.client = new UploadClient({
       transport: this.transport,
-      partConcurrency: this.state.settings.partConcurrency,
+      partConcurrency: this.bandwidth.settings.partConcurrency,
       createHasher: nodeHasher,
       retry: options.retry,
     });
+    this.monitor = new ConnectionMonitor({
+      server: this.server,
+      ...(options.backoff ? { backoff: options.backoff } : {}),
+      ...(options.engineClock ? { clock: options.engineClock } : {}),
+      ...(options.watchMs ? { watchMs: options.watchMs } : {}),
+      ...(options.network ? { network: options.network } : {}),
+      ...(options.giveUpAfterMs !== undefined ? { giveUpAfterMs: options.giveUpAfterMs } : {}),
+      queuedFiles: () => this.queuedFiles(),
+      onTry: () => this.tryWaiting(),
+      onChange: (connection) => {
+        this.emit({ type: 'connection', connection });
+        if (connection.state === 'online') this.resumeHeld();
+        this.emit({ type: 'change' });
+      },
+      onRetry: (event) => this.emit(event),
+      onGiveUp: (connection) => this.giveUp(connection),
+    });
+    this.imports = new ImportFollower({
+      transport: this.transport,
+      queue: this.queue,
+      ...(options.cloud ? { cloud: options.cloud } : {}),
+      pollMs: options.importPollMs ?? 1_000,
+      isStopped: () => this.stopped,
+      isStarted: () => this.started,
+      failFile: (job, file, error) => this.failFile(job, file, error),
+      changed: () => {
+        this.settleJobs();
+        this.changed();
+      },
+      progressed: () => {
+        this.settleJobs();
+        this.progressed();
+      },
+      unauthorized: () => this.emit({ type: 'unauthorized' }),
+      finished: (job, entry) => this.finished(job, entry),
+      held: (error, what) => this.hold(error, what),
+    });
+  }
+
+  /** The transport, noting why calls get no useful answer (the words of the connection state). */
+  private recording(inner: UploadTransport): UploadTransport {
+    return async (request) => {
+      try {
+        const res = await inner(request);
+        if (res.status >= 500) {
+          const message = (res.body as { error?: { message?: unknown } } | undefined)?.error?.message;
+          this.lastFailure = {
+            reason: 'server-error',
+            message: serverErrorWords(
+              res.status,
+              typeof message === 'string' ? message : `The server answered ${res.status}.`,
+            ),
+          };
+        }
+        return res;
+      } catch (error) {
+        if (error instanceof NetworkError)
+          this.lastFailure = { reason: 'unreachable', message: error.message };
+        throw error;
+      }
+    };
   }
 
   on(listener: (event: EngineEvent) => void): () => void {
@@ -216,95 +281,86 @@ export class UploadEngine {
     for (const listener of this.listeners) listener(event);
   }
 
-  private saveTimer: ReturnType<typeof setTimeout> | null = null;
-
-  private save(): void {
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = null;
-    if (this.stopped) return;
-    this.options.store.save(this.state);
-  }
-
-  /**
-   * Progress alone (a part confirmed) is saved at most once a second: the server's list of received
-   * parts is what a resume trusts, so losing the last second of it in a crash costs nothing, while
-   * writing the queue after every part of a 10 GiB file would churn the disk and the heap.
-   */
-  private saveSoon(): void {
-    if (this.saveTimer || this.stopped) return;
-    this.saveTimer = setTimeout(() => this.save(), 1_000);
-    this.saveTimer.unref?.();
-  }
-
   private changed(): void {
-    this.save();
+    this.queue.save();
     this.emit({ type: 'change' });
     this.checkIdle();
   }
 
   private progressed(): void {
-    this.saveSoon();
+    this.queue.saveSoon();
     this.emit({ type: 'change' });
     this.checkIdle();
   }
 
+  /** The saved settings (defaults for every run). */
   get settings(): EngineSettings {
-    return { ...this.state.settings };
+    return this.queue.settings;
+  }
+
+  /** The settings in force in this process: the saved ones with this run's overrides. */
+  get effectiveSettings(): EngineSettings {
+    return this.bandwidth.settings;
+  }
+
+  /** The shared bandwidth bucket (for measurements). */
+  get bucket() {
+    return this.bandwidth.bucket;
   }
 
   /** Watch folders and what was sent from them, kept with the queue (watch.ts). */
   watchStore(): WatchStore {
-    return {
-      watches: () => [...(this.state.watches ?? [])],
-      setWatches: (watches) => {
-        this.state.watches = watches;
-        const ids = new Set(watches.map((w) => w.id));
-        for (const id of Object.keys(this.state.watchSent ?? {})) {
-          if (!ids.has(id)) delete this.state.watchSent![id];
-        }
-        this.changed();
-      },
-      sent: (id) => new Set(this.state.watchSent?.[id] ?? []),
-      markSent: (id, identities, sent = true) => {
-        const all = (this.state.watchSent ??= {});
-        const known = new Set(all[id] ?? []);
-        for (const identity of identities) {
-          if (sent) known.add(identity);
-          else known.delete(identity);
-        }
-        // The oldest first: a long-running watch forgets files from long ago, not recent ones.
-        all[id] = [...known].slice(-MAX_WATCH_MEMORY);
-        this.save();
-      },
-    };
+    return this.queue.watchStore(() => this.changed());
   }
 
   /** The bandwidth limit in effect now: the schedule's window for this hour, else the plain limit. */
   get bandwidthNow(): number {
-    return rateAt(this.state.settings, this.clock());
+    return this.bandwidth.rateNow;
   }
 
   /** Applies the limit the schedule sets for this moment (called each half minute, and on changes). */
   applySchedule(): void {
-    const rate = this.bandwidthNow;
-    if (rate !== this.bucket.bytesPerSecond) this.bucket.setRate(rate);
+    this.bandwidth.apply();
   }
 
+  /** Saves new defaults (every later run starts with them). */
   setSettings(settings: Partial<EngineSettings>): EngineSettings {
-    this.state.settings = clampSettings(settings, this.state.settings);
-    this.applySchedule();
-    this.client.setPartConcurrency(this.state.settings.partConcurrency);
+    this.queue.settings = clampSettings(settings, this.queue.settings);
+    this.bandwidth.apply();
     this.changed();
     return this.settings;
   }
 
+  /** Settings for this engine process only, never saved (`av-upload upload --bandwidth 2M`). */
+  setRunOverrides(overrides: RunOverrides): EngineSettings {
+    this.bandwidth.setOverrides(overrides);
+    this.emit({ type: 'change' });
+    return this.effectiveSettings;
+  }
+
+  /** Whether the server answers, and when it is tried next. */
+  get connection(): ConnectionState {
+    return this.monitor.state;
+  }
+
+  /** Tries every call that waits for the server at once. */
+  retryNow(): Promise<void> {
+    return this.monitor.retryNow();
+  }
+
   /** Continues the persisted queue: files not paused, failed or complete are queued again. */
-  async start(): Promise<void> {
+  async start(options: StartOptions = {}): Promise<void> {
     if (this.started) return;
     this.started = true;
-    this.scheduleTimer = setInterval(() => this.applySchedule(), 30_000);
-    this.scheduleTimer.unref?.();
-    for (const job of this.state.jobs) {
+    if (options.giveUpAfterMs !== undefined) this.monitor.bound(options.giveUpAfterMs);
+    this.bandwidth.start();
+    this.bandwidth.apply();
+    this.monitor.start();
+    for (const job of this.queue.jobs) {
+      if (job.submissionId === null) {
+        if (job.state === 'waiting') void this.register(job);
+        continue;
+      }
       for (const file of job.files) {
         if (file.cloud || file.state === 'complete' || this.live.has(file.key)) continue;
         if (file.state === 'queued' || file.state === 'uploading') {
@@ -317,36 +373,36 @@ export class UploadEngine {
       }
       if (job.state === 'submitting') void this.submit(job);
       if (job.files.some((f) => f.cloud && f.fileId === null && f.state !== 'failed'))
-        void this.startImports(job);
+        void this.imports.startImports(job);
     }
     this.settleJobs();
     this.changed();
     this.pump();
-    this.followImports();
+    this.imports.follow();
   }
 
   /**
-   * Creates a submission on the server with the (already validated) form fields and queues the files
-   * (folders are walked). Returns the job.
+   * Queues a submission: the paths are checked here (each must exist and be readable; folders are walked)
+   * and refused with PathsRefusedError, else the job is saved at once and registered with the server in
+   * the background, when it answers. Returns the job (state 'waiting' until registered).
    */
   async add(fields: SubmissionFields, paths: string[], cloudFiles: CloudItem[] = []): Promise<JobView> {
-    const files = paths.length > 0 ? await expandPaths(paths) : [];
+    const { files, refused } = paths.length > 0 ? await checkPaths(paths) : { files: [], refused: [] };
+    if (refused.length > 0) throw new PathsRefusedError(refused);
     if (files.length === 0 && cloudFiles.length === 0)
       throw new UploadError(400, 'no_files', 'Please Add a File.');
     if (cloudFiles.length > 0 && !this.options.cloud)
       throw new UploadError(400, 'no_cloud', 'Cloud files need connected cloud accounts.');
     const folder = cloudFiles.find((f) => f.folder);
     if (folder) throw new UploadError(400, 'not_a_file', `${folder.name} is a folder: pick the files in it.`);
-    const identities = await Promise.all(files.map((f) => identify(f)));
-    const submission = await this.client.createSubmission(fields);
     const job: PersistedJob = {
       id: randomUUID(),
-      submissionId: submission.id,
+      submissionId: null,
       fields,
-      state: 'uploading',
+      state: 'waiting',
       createdAt: new Date().toISOString(),
       error: null,
-      files: identities.map((identity) => ({
+      files: files.map((identity) => ({
         key: randomUUID(),
         path: identity.path,
         name: path.basename(identity.path),
@@ -383,228 +439,164 @@ export class UploadEngine {
         },
       });
     }
-    this.state.jobs.push(job);
-    this.save();
-    for (const file of job.files) if (!file.cloud) this.attach(job, file);
+    this.queue.add(job);
     this.changed();
-    this.pump();
-    if (cloudFiles.length > 0) void this.startImports(job);
+    void this.register(job);
     return this.jobView(job);
   }
 
   /**
-   * Asks the API to import each cloud file of the job not yet started, with a fresh access token. The
-   * server answers the same pick with the same file, so a start cut short by a crash is simply asked again.
+   * Creates the job's submission on the server (one attempt: when no answer comes the connection monitor
+   * tries again later), then queues its files.
    */
-  private async startImports(job: PersistedJob): Promise<void> {
-    for (const file of job.files) {
-      if (!file.cloud || file.fileId !== null || file.state === 'failed' || this.importBusy.has(file.key))
-        continue;
-      this.importBusy.add(file.key);
-      try {
-        const cloud = file.cloud;
-        const request = (accessToken: string) =>
-          startImport(this.transport, job.submissionId, {
-            provider: cloud.provider,
-            fileId: cloud.sourceId,
-            name: file.name,
-            ...(file.size > 0 ? { size: file.size } : {}),
-            ...(file.type ? { mimeType: file.type } : {}),
-            accessToken,
-          });
-        let info;
-        try {
-          info = await request(await this.cloudToken(cloud.provider));
-        } catch (error) {
-          // The provider refused the cached token: once more with a new one.
-          if (!(error instanceof UploadError && error.code === 'cloud_auth_failed')) throw error;
-          info = await request(await this.cloudToken(cloud.provider, true));
-        }
-        if (this.stopped || !this.state.jobs.includes(job)) return;
-        file.fileId = info.id;
-        file.size = info.size;
-        this.applyImport(job, file, info.import ?? null);
-      } catch (error) {
-        if (this.stopped) return;
-        this.failFile(job, file, this.importError(file, error));
-        if (error instanceof UploadError && error.status === 401) this.emit({ type: 'unauthorized' });
-      } finally {
-        this.importBusy.delete(file.key);
-      }
-      this.settleJobs();
-      this.changed();
-    }
-    this.followImports();
-  }
-
-  private cloudToken(provider: CloudProvider, forceRefresh = false): Promise<string> {
-    if (!this.options.cloud)
-      throw new UploadError(400, 'no_cloud', 'Cloud files need connected cloud accounts.');
-    return this.options.cloud.accessToken(provider, { forceRefresh });
-  }
-
-  private importError(file: PersistedFile, error: unknown): { code: string; message: string } {
-    const name = PROVIDER_NAMES[file.cloud!.provider];
-    if (error instanceof CloudAccountError)
-      return {
-        code: `cloud_${error.code}`,
-        message: `${error.message} (${name}: connect it again, then resume.)`,
-      };
-    if (error instanceof UploadError)
-      return error.status === 401
-        ? { code: 'unauthenticated', message: SESSION_EXPIRED }
-        : { code: error.code, message: error.message };
-    return { code: 'import_failed', message: String(error) };
-  }
-
-  /** The server's word on one import, into the file's state. */
-  private applyImport(
-    job: PersistedJob,
-    file: PersistedFile,
-    info: {
-      status: ImportStatus;
-      bytesDone: number;
-      bytesPerSecond: number | null;
-      error: string | null;
-    } | null,
-  ): void {
-    const cloud = file.cloud!;
-    if (!info) return;
-    if (info.bytesDone > cloud.bytesDone) cloud.renewals = 0;
-    cloud.status = info.status;
-    cloud.bytesDone = info.bytesDone;
-    cloud.bytesPerSecond = info.bytesPerSecond;
-    switch (info.status) {
-      case 'complete':
-        file.state = 'complete';
-        file.error = null;
-        break;
-      case 'running':
-        file.state = 'uploading';
-        file.error = null;
-        break;
-      case 'queued':
-        if (file.state !== 'failed') file.state = 'queued';
-        break;
-      case 'needs_auth':
-        if (file.state !== 'failed') void this.renew(job, file);
-        break;
-      case 'failed':
-        this.failFile(job, file, {
-          code: 'import_failed',
-          message: info.error ?? `${file.name} could not be copied.`,
-        });
-        break;
-    }
-  }
-
-  /** Hands the server a new token for an import that waits for one (needs_auth, or failed and resumed). */
-  private async renew(job: PersistedJob, file: PersistedFile): Promise<void> {
-    const cloud = file.cloud!;
-    if (this.importBusy.has(file.key) || !file.fileId) return;
-    const name = PROVIDER_NAMES[cloud.provider];
-    if (cloud.renewals >= MAX_RENEWALS) {
-      this.failFile(job, file, {
-        code: 'cloud_needs_auth',
-        message: `${name} keeps refusing the sign-in for ${file.name}: connect ${name} again, then resume.`,
-      });
-      this.settleJobs();
-      this.changed();
-      return;
-    }
-    this.importBusy.add(file.key);
+  private async register(job: PersistedJob): Promise<void> {
+    if (job.submissionId !== null || this.registering.has(job.id) || this.stopped) return;
+    if (!this.monitor.online) return; // the monitor's next try registers it
+    this.registering.add(job.id);
     try {
-      cloud.renewals++;
-      const info = await renewImport(
+      const { submission } = await call<{ submission: SubmissionInfo }>(
         this.transport,
-        file.fileId,
-        await this.cloudToken(cloud.provider, true),
+        'POST',
+        '/api/uploads/submissions',
+        job.fields,
       );
-      if (this.stopped) return;
-      file.error = null;
-      file.state = 'queued';
-      this.importBusy.delete(file.key);
-      this.applyImport(job, file, info ?? null);
+      if (this.stopped || !this.queue.has(job)) return;
+      job.submissionId = submission.id;
+      job.state = 'uploading';
+      job.error = null;
+      this.emit({ type: 'registered', jobId: job.id, submissionId: submission.id });
+      for (const file of job.files) if (!file.cloud) this.attach(job, file);
+      this.changed();
+      this.pump();
+      if (job.files.some((f) => f.cloud)) void this.imports.startImports(job);
     } catch (error) {
       if (this.stopped) return;
-      if (error instanceof UploadError && error.code === 'file_complete') {
-        file.state = 'complete';
-      } else {
-        this.failFile(job, file, this.importError(file, error));
-        if (error instanceof UploadError && error.status === 401) this.emit({ type: 'unauthorized' });
-      }
+      if (this.hold(error, 'register')) return;
+      job.state = 'failed';
+      job.error = this.errorOf(error, 'register_failed');
+      this.emit({ type: 'failed', jobId: job.id, file: null, message: job.error.message });
+      if (job.error.code === 'auth') this.emit({ type: 'unauthorized' });
+      this.changed();
     } finally {
-      this.importBusy.delete(file.key);
+      this.registering.delete(job.id);
+    }
+  }
+
+  /**
+   * An error that means the server did not answer (or failed): handed to the connection monitor, true.
+   * The call is made again when the server answers.
+   */
+  private hold(error: unknown, what: RetryWhat): boolean {
+    const judged = verdict(error, this.lastFailure);
+    if (judged.kind !== 'wait') return false;
+    this.monitor.fail(judged.failure, what);
+    // A bounded run that has given up: the caller fails it (errorOf names the cause).
+    return !this.monitor.givenUp;
+  }
+
+  /** The error a job or file ends with when a call failed and is not tried again. */
+  private errorOf(error: unknown, code: string): { code: string; message: string } {
+    const judged = verdict(error, this.lastFailure);
+    if (judged.kind === 'auth' || judged.kind === 'server') return judged.error;
+    if (judged.kind === 'wait')
+      return {
+        code: judged.failure.reason === 'unreachable' ? 'unreachable' : 'server_error',
+        message: judged.failure.message,
+      };
+    return { code, message: error instanceof Error ? error.message : String(error) };
+  }
+
+  /** The connection monitor's try: is the server there? Then everything that waited for it goes on. */
+  private async tryWaiting(): Promise<void> {
+    try {
+      await call(this.transport, 'GET', '/api/health');
+    } catch (error) {
+      // Any answer but a failing one means the server is there (an old server without /api/health, say).
+      if (this.hold(error, this.waitingWhat())) return;
+    }
+    this.lastFailure = null;
+    if (this.monitor.online) this.resumeHeld();
+    else this.monitor.ok();
+  }
+
+  private waitingWhat(): RetryWhat {
+    if (this.queue.jobs.some((j) => j.submissionId === null && j.state === 'waiting')) return 'register';
+    if (this.heldFiles.size > 0) return 'part';
+    if (this.heldSubmits.size > 0) return 'submit';
+    return 'import';
+  }
+
+  /** The server answers again: registrations, uploads, submissions and imports that waited go on. */
+  private resumeHeld(): void {
+    if (this.stopped) return;
+    for (const job of this.queue.jobs) {
+      if (job.submissionId === null && job.state === 'waiting') void this.register(job);
+    }
+    for (const key of [...this.heldFiles]) {
+      this.heldFiles.delete(key);
+      this.live.get(key)?.upload.resume();
+    }
+    for (const id of [...this.heldSubmits]) {
+      this.heldSubmits.delete(id);
+      const job = this.queue.jobs.find((j) => j.id === id);
+      if (job) void this.submit(job);
+    }
+    for (const job of this.queue.jobs) {
+      if (
+        job.submissionId !== null &&
+        job.files.some((f) => f.cloud && f.fileId === null && f.state !== 'failed')
+      )
+        void this.imports.startImports(job);
+    }
+    this.imports.follow();
+    this.pump();
+  }
+
+  /** A bounded run out of time: what waits for the server fails, with the reason in words. */
+  private giveUp(connection: ConnectionState & { state: 'waiting' }): void {
+    const error = {
+      code: connection.reason === 'unreachable' ? 'unreachable' : 'server_error',
+      message: connection.message,
+    };
+    for (const job of this.queue.jobs) {
+      if (job.submissionId === null && job.state === 'waiting') {
+        job.state = 'failed';
+        job.error = error;
+        this.emit({ type: 'failed', jobId: job.id, file: null, message: error.message });
+      }
+      for (const file of job.files) {
+        if (this.heldFiles.delete(file.key)) this.failFile(job, file, error);
+      }
+      if (this.heldSubmits.delete(job.id)) {
+        job.state = 'failed';
+        job.error = error;
+        this.emit({ type: 'failed', jobId: job.id, file: null, message: error.message });
+      }
     }
     this.settleJobs();
     this.changed();
-    this.followImports();
   }
 
-  /** Cloud files the server is copying (or will), whose progress is read from the API. */
-  private followed(): { job: PersistedJob; file: PersistedFile }[] {
-    return this.state.jobs.flatMap((job) =>
-      job.files
-        .filter((f) => f.cloud && f.fileId !== null && f.state !== 'complete' && f.state !== 'failed')
-        .map((file) => ({ job, file })),
+  private queuedFiles(): number {
+    return this.queue.jobs.reduce(
+      (n, j) => n + j.files.filter((f) => f.state !== 'complete' && f.state !== 'failed').length,
+      0,
     );
   }
 
-  /** Whether an import runs, or a sent job waits for its history entry. */
-  private importsToFollow(): boolean {
-    return (
-      this.followed().length > 0 ||
-      this.state.jobs.some((j) => j.sent && j.files.every((f) => f.state === 'complete'))
-    );
-  }
-
-  /** Reads the server's import progress every importPollMs while an import runs. */
-  private followImports(): void {
-    if (this.stopped || this.pollTimer || !this.started || !this.importsToFollow()) return;
-    this.pollTimer = setInterval(() => void this.pollImports(), this.options.importPollMs ?? 1_000);
-    void this.pollImports();
-  }
-
-  private async pollImports(): Promise<void> {
-    if (this.polling || this.stopped) return;
-    this.polling = true;
-    try {
-      const followed = this.followed();
-      if (followed.length > 0) {
-        const listed = new Map((await listImports(this.transport)).map((i) => [i.fileId, i.import]));
-        for (const { job, file } of followed) {
-          if (this.stopped) return;
-          if (this.importBusy.has(file.key)) continue;
-          // The list covers the last days' imports; an older one is read on its own.
-          const info =
-            listed.get(file.fileId!) ?? (await importOf(this.transport, file.fileId!)).import ?? null;
-          this.applyImport(job, file, info);
-        }
-      }
-      await this.finishSent();
-      this.settleJobs();
-      this.progressed();
-    } catch (error) {
-      if (this.stopped) return;
-      if (error instanceof UploadError && error.status === 401) {
-        for (const { job, file } of this.followed())
-          this.failFile(job, file, { code: 'unauthenticated', message: SESSION_EXPIRED });
-        this.emit({ type: 'unauthorized' });
-        this.changed();
-      }
-      // Otherwise (the network, a restarting server): read again at the next tick.
-    } finally {
-      this.polling = false;
-      if (!this.importsToFollow() && this.pollTimer) {
-        clearInterval(this.pollTimer);
-        this.pollTimer = null;
-        this.checkIdle();
-      }
+  private finished(job: PersistedJob, entry: HistoryEntry): void {
+    this.queue.finish(job, entry);
+    for (const file of job.files) {
+      this.live.delete(file.key);
+      this.sent.delete(file.key);
+      this.retrying.delete(file.key);
     }
+    this.changed();
+    this.emit({ type: 'submitted', entry });
   }
 
   private attach(job: PersistedJob, file: PersistedFile): void {
-    if (file.cloud || this.live.has(file.key)) return;
+    if (file.cloud || this.live.has(file.key) || job.submissionId === null) return;
     const source = new NodeFileSource({ path: file.path, size: file.size, mtimeMs: file.mtimeMs });
     const upload = this.client.file(job.submissionId, source);
     this.live.set(file.key, { source, upload });
@@ -632,26 +624,39 @@ export class UploadEngine {
     if (upload.fileId && file.fileId !== upload.fileId) file.fileId = upload.fileId;
     if (upload.info?.receivedParts && file.receivedParts.length === 0)
       file.receivedParts = [...upload.info.receivedParts];
-    const next = STATE_OF[upload.state];
-    // A failed file is shown failed even while its FileUpload rests paused underneath.
-    if (next && !(file.state === 'failed' && next === 'paused' && file.error)) {
-      if (next !== 'failed') file.error = null;
-      file.state = next;
-    }
-    if (upload.state === 'complete') {
-      file.sha256 = upload.info?.sha256 ?? null;
+    this.noticeRetry(file, upload);
+    if (upload.state === 'failed' && upload.error) {
       void source.close();
-    } else if (upload.state === 'failed' && upload.error) {
-      void source.close();
-      const error = source.changed
-        ? { code: 'file_changed', message: fileChangedMessage(file.name) }
-        : upload.error.status === 401
-          ? { code: 'unauthenticated', message: SESSION_EXPIRED }
-          : { code: upload.error.code, message: upload.error.message };
-      this.failFile(job, file, error);
-      if (upload.error.status === 401) this.emit({ type: 'unauthorized' });
-    } else if (upload.state === 'paused') {
-      void source.close();
+      if (
+        !source.changed &&
+        this.hold(upload.error, upload.error.code === 'part_failed' ? 'part' : 'register')
+      ) {
+        // Offline-first: kept in the queue, sent on once the server answers.
+        file.state = 'queued';
+        file.error = null;
+        this.heldFiles.add(file.key);
+      } else {
+        const error = source.changed
+          ? { code: 'file_changed', message: fileChangedMessage(file.name) }
+          : upload.error.code === 'read_failed'
+            ? readFailure(file.name, upload.error)
+            : this.errorOf(upload.error, upload.error.code);
+        this.failFile(job, file, error);
+        if (error.code === 'auth') this.emit({ type: 'unauthorized' });
+      }
+    } else {
+      const next = STATE_OF[upload.state];
+      // A failed file is shown failed even while its FileUpload rests paused underneath.
+      if (next && !(file.state === 'failed' && next === 'paused' && file.error)) {
+        if (next !== 'failed') file.error = null;
+        file.state = next;
+      }
+      if (upload.state === 'complete') {
+        file.sha256 = upload.info?.sha256 ?? null;
+        void source.close();
+      } else if (upload.state === 'paused') {
+        void source.close();
+      }
     }
     this.settleJobs();
     const same =
@@ -664,6 +669,28 @@ export class UploadEngine {
     this.pump();
   }
 
+  /** A part about to be tried again: said (the CLI prints it, the window shows it). */
+  private noticeRetry(file: PersistedFile, upload: FileUpload): void {
+    const notice = upload.retrying;
+    if (notice === (this.retrying.get(file.key) ?? null)) return;
+    this.retrying.set(file.key, notice);
+    if (!notice) return;
+    const judged = verdict(notice.error, this.lastFailure);
+    const failure =
+      judged.kind === 'wait'
+        ? judged.failure
+        : { reason: 'server-error' as const, message: notice.error.message };
+    this.emit({
+      type: 'retry',
+      server: this.server,
+      reason: failure.reason,
+      message: failure.message,
+      attempt: notice.attempt,
+      delayMs: Math.max(0, notice.nextAt - this.client.now()),
+      what: 'part',
+    });
+  }
+
   private failFile(job: PersistedJob, file: PersistedFile, error: { code: string; message: string }): void {
     const was = file.state === 'failed' && file.error?.code === error.code;
     file.state = 'failed';
@@ -673,7 +700,8 @@ export class UploadEngine {
 
   /** Jobs whose files are all complete are sent; jobs with a failed file and nothing left to do fail. */
   private settleJobs(): void {
-    for (const job of this.state.jobs) {
+    for (const job of this.queue.jobs) {
+      if (job.submissionId === null) continue;
       if (job.state === 'submitting' || job.state === 'submitted') continue;
       // Sent once the local files are complete and every import has started: the server's submit does not
       // wait for imports (the staff notice goes out when the last completes), but a failed one blocks it.
@@ -692,12 +720,25 @@ export class UploadEngine {
   }
 
   private async submit(job: PersistedJob): Promise<void> {
+    const submissionId = job.submissionId;
+    if (submissionId === null) return;
     job.state = 'submitting';
     job.error = null;
-    this.save();
+    this.queue.save();
+    if (!this.monitor.online) {
+      this.heldSubmits.add(job.id);
+      return;
+    }
     try {
       const fileIds = job.files.map((f) => f.fileId).filter((id): id is string => id !== null);
-      const submission = await this.client.submit(job.submissionId, fileIds);
+      // Once: when no answer comes, the connection monitor sends it again (the server answers a second
+      // submit of the same submission with the first one's result).
+      const { submission } = await call<{ submission: SubmissionInfo }>(
+        this.transport,
+        'POST',
+        `/api/uploads/submissions/${encodeURIComponent(submissionId)}/submit`,
+        { files: fileIds },
+      );
       if (this.stopped) return;
       for (const file of job.files)
         file.sha256 = submission.files.find((s) => s.id === file.fileId)?.sha256 ?? file.sha256;
@@ -709,10 +750,12 @@ export class UploadEngine {
           fields: submission.fields,
         };
         this.changed();
-        this.followImports();
+        this.imports.follow();
         return;
       }
-      const entry: HistoryEntry = {
+      job.state = 'submitted';
+      this.finished(job, {
+        jobId: job.id,
         submissionId: submission.id,
         formType: submission.formType,
         fields: submission.fields,
@@ -723,77 +766,47 @@ export class UploadEngine {
           path: f.path,
           sha256: submission.files.find((s) => s.id === f.fileId)?.sha256 ?? f.sha256,
         })),
-      };
-      job.state = 'submitted';
-      this.state.jobs = this.state.jobs.filter((j) => j !== job);
-      for (const file of job.files) {
-        this.live.delete(file.key);
-        this.sent.delete(file.key);
-      }
-      this.state.history = [entry, ...this.state.history].slice(0, this.historyLimit);
-      this.changed();
-      this.emit({ type: 'submitted', entry });
+      });
     } catch (error) {
       if (this.stopped) return;
-      job.state = 'failed';
-      job.error =
-        error instanceof UploadError
-          ? { code: error.code, message: error.status === 401 ? SESSION_EXPIRED : error.message }
-          : { code: 'submit_failed', message: String(error) };
-      this.emit({ type: 'failed', jobId: job.id, file: null, message: job.error.message });
-      if (error instanceof UploadError && error.status === 401) this.emit({ type: 'unauthorized' });
-      this.changed();
-    }
-  }
-
-  /** Jobs sent while their imports ran, whose imports are all complete now, move to the history. */
-  private async finishSent(): Promise<void> {
-    for (const job of [...this.state.jobs]) {
-      if (!job.sent || job.files.some((f) => f.state !== 'complete')) continue;
-      for (const file of job.files) {
-        if (file.sha256 === null && file.fileId)
-          file.sha256 = (await importOf(this.transport, file.fileId)).sha256;
+      if (this.hold(error, 'submit')) {
+        this.heldSubmits.add(job.id);
+        return;
       }
-      if (this.stopped) return;
-      const entry: HistoryEntry = {
-        submissionId: job.submissionId,
-        formType: job.fields.form_type,
-        fields: job.sent.fields,
-        submittedAt: job.sent.submittedAt,
-        files: job.files.map((f) => ({ name: f.name, size: f.size, path: f.path, sha256: f.sha256 })),
-      };
-      this.state.jobs = this.state.jobs.filter((j) => j !== job);
-      this.state.history = [entry, ...this.state.history].slice(0, this.historyLimit);
+      job.state = 'failed';
+      job.error = this.errorOf(error, 'submit_failed');
+      this.emit({ type: 'failed', jobId: job.id, file: null, message: job.error.message });
+      if (job.error.code === 'auth') this.emit({ type: 'unauthorized' });
       this.changed();
-      this.emit({ type: 'submitted', entry });
     }
   }
 
   /** One file at a time gets the connection (its parts in parallel); the next waits its turn. */
   private pump(): void {
-    if (this.stopped) return;
+    if (this.stopped || !this.monitor.online) return;
     const uploads = [...this.live.values()].map((l) => l.upload);
     if (uploads.some((u) => u.state === 'uploading')) return;
     uploads.find((u) => u.state === 'waiting')?.start();
   }
 
-  private find(jobId: string, key?: string): { job: PersistedJob; file?: PersistedFile } {
-    const job = this.state.jobs.find((j) => j.id === jobId);
-    if (!job) throw new Error(`No submission in the queue with id ${jobId}`);
-    if (key === undefined) return { job };
-    const file = job.files.find((f) => f.key === key);
-    if (!file) throw new Error(`No file in the submission with key ${key}`);
-    return { job, file };
+  pauseFile(jobId: string, key: string): void {
+    const { file } = this.queue.find(jobId, key);
+    this.pauseOne(file!);
   }
 
-  pauseFile(jobId: string, key: string): void {
-    const { file } = this.find(jobId, key);
-    this.live.get(file!.key)?.upload.pause();
+  private pauseOne(file: PersistedFile): void {
+    if (this.heldFiles.delete(file.key)) {
+      // Held for the server (its FileUpload rests failed): paused instead.
+      file.state = 'paused';
+      this.changed();
+      return;
+    }
+    this.live.get(file.key)?.upload.pause();
   }
 
   /** Resumes a paused or failed file (a file changed on disk stays stopped). */
   async resumeFile(jobId: string, key: string): Promise<void> {
-    const { job, file } = this.find(jobId, key);
+    const { job, file } = this.queue.find(jobId, key);
     await this.resumeOne(job, file!);
     this.settleJobs();
     this.changed();
@@ -802,13 +815,7 @@ export class UploadEngine {
 
   private async resumeOne(job: PersistedJob, file: PersistedFile): Promise<void> {
     if (file.cloud) {
-      if (file.state !== 'failed') return;
-      file.error = null;
-      file.state = 'queued';
-      file.cloud.renewals = 0;
-      // Never started: start it. Started: a fresh token queues the server's copy again from where it stopped.
-      if (file.fileId === null) void this.startImports(job);
-      else void this.renew(job, file);
+      if (file.state === 'failed' && job.submissionId !== null) this.imports.resume(job, file);
       return;
     }
     if (file.state !== 'paused' && file.state !== 'failed') return;
@@ -818,17 +825,29 @@ export class UploadEngine {
     }
     file.error = null;
     file.state = 'queued';
+    if (job.submissionId === null) return;
     const live = this.live.get(file.key);
     if (!live) this.attach(job, file);
     else live.upload.resume();
   }
 
   pauseAll(): void {
-    for (const { upload } of this.live.values()) upload.pause();
+    for (const job of this.queue.jobs) for (const file of job.files) this.pauseOne(file);
   }
 
   async resumeAll(): Promise<void> {
-    for (const job of this.state.jobs) {
+    for (const job of this.queue.jobs) {
+      if (job.submissionId === null && job.state === 'failed') {
+        // Never registered (refused, or a bounded run gave up): registered again.
+        job.state = 'waiting';
+        job.error = null;
+        for (const file of job.files) {
+          file.state = 'queued';
+          file.error = null;
+        }
+        void this.register(job);
+        continue;
+      }
       for (const file of job.files) await this.resumeOne(job, file);
       if (
         job.state === 'failed' &&
@@ -845,9 +864,11 @@ export class UploadEngine {
 
   /** Drops a submission from the queue (its unfinished files are removed on the server). */
   async cancel(jobId: string): Promise<void> {
-    const { job } = this.find(jobId);
-    this.state.jobs = this.state.jobs.filter((j) => j !== job);
+    const { job } = this.queue.find(jobId);
+    this.queue.remove(job);
+    this.heldSubmits.delete(job.id);
     for (const file of job.files) {
+      this.heldFiles.delete(file.key);
       if (file.cloud && file.fileId && !job.sent) {
         // Ends the server's copy of an import in a submission not sent yet.
         await this.transport({
@@ -867,19 +888,15 @@ export class UploadEngine {
   }
 
   clearHistory(): void {
-    this.state.history = [];
+    this.queue.clearHistory();
     this.changed();
   }
 
   private partStored(fileId: string, part: number): void {
-    for (const job of this.state.jobs) {
-      const file = job.files.find((f) => f.fileId === fileId);
-      if (file) {
-        if (!file.receivedParts.includes(part)) file.receivedParts.push(part);
-        this.saveSoon();
-        return;
-      }
-    }
+    const file = this.queue.fileByServerId(fileId);
+    if (!file) return;
+    if (!file.receivedParts.includes(part)) file.receivedParts.push(part);
+    this.queue.saveSoon();
   }
 
   private fileView(file: PersistedFile): FileView {
@@ -927,21 +944,19 @@ export class UploadEngine {
   }
 
   isActive(): boolean {
-    if (this.state.jobs.some((j) => j.state === 'submitting')) return true;
-    // Imports count while the server copies them (or they wait to be started); not once failed.
-    if (this.started && (this.importBusy.size > 0 || this.followed().length > 0)) return true;
-    if (
-      this.started &&
-      this.state.jobs.some((j) => j.files.some((f) => f.cloud && f.fileId === null && f.state !== 'failed'))
-    )
+    if (this.queue.jobs.some((j) => j.state === 'submitting')) return true;
+    if (this.started && this.queue.jobs.some((j) => j.submissionId === null && j.state === 'waiting'))
       return true;
+    if (this.heldFiles.size > 0) return true;
+    // Imports count while the server copies them (or they wait to be started); not once failed.
+    if (this.started && this.imports.active) return true;
     return [...this.live.values()].some(
       (l) => l.upload.state === 'uploading' || l.upload.state === 'waiting',
     );
   }
 
   snapshot(): EngineSnapshot {
-    const jobs = this.state.jobs.map((j) => this.jobView(j));
+    const jobs = this.queue.jobs.map((j) => this.jobView(j));
     const sent = jobs.reduce((s, j) => s + j.progress.sentBytes, 0);
     const total = jobs.reduce((s, j) => s + j.progress.totalBytes, 0);
     const active = this.isActive();
@@ -959,9 +974,10 @@ export class UploadEngine {
           : 0,
       ),
       active,
-      history: this.state.history.map((h) => ({ ...h, files: h.files.map((f) => ({ ...f })) })),
+      history: this.queue.history.map((h) => ({ ...h, files: h.files.map((f) => ({ ...f })) })),
       settings: this.settings,
-      watches: (this.state.watches ?? []).map((w) => ({ ...w })),
+      watches: this.queue.watches(),
+      connection: this.monitor.state,
     };
   }
 
@@ -983,11 +999,11 @@ export class UploadEngine {
    * same store continues where this one stopped.
    */
   async stop(): Promise<void> {
-    this.save();
+    this.queue.close();
     this.stopped = true;
-    if (this.scheduleTimer) clearInterval(this.scheduleTimer);
-    if (this.pollTimer) clearInterval(this.pollTimer);
-    this.pollTimer = null;
+    this.bandwidth.stop();
+    this.monitor.stop();
+    this.imports.stop();
     for (const { upload, source } of this.live.values()) {
       upload.pause();
       await source.close();

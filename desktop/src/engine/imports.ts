@@ -26,9 +26,10 @@ function failure(status: number, body: unknown): UploadError {
   );
 }
 
-async function call<T>(
+/** One call, no retry of its own: 2xx → the body; otherwise UploadError (status 0: no answer, in words). */
+export async function call<T>(
   transport: UploadTransport,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   path: string,
   json?: unknown,
 ): Promise<T> {

@@ -1,5 +1,11 @@
 export * from './auth.js';
 export * from './engine.js';
+export { checkPaths, fsReason, PathsRefusedError } from './paths.js';
+export type { RefusedPath } from './paths.js';
+export * from './connection.js';
+export { effective } from './bandwidth.js';
+export { NetworkError } from './failures.js';
+export * from './timeouts.js';
 export * from './file-source.js';
 export * from './state.js';
 export * from './token-bucket.js';

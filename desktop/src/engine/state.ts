@@ -43,11 +43,13 @@ export interface PersistedImport {
   renewals: number;
 }
 
-export type JobState = 'uploading' | 'failed' | 'submitting' | 'submitted';
+/** 'waiting': saved here, not yet registered with the server (offline-first: registered when it answers). */
+export type JobState = 'waiting' | 'uploading' | 'failed' | 'submitting' | 'submitted';
 
 export interface PersistedJob {
   id: string;
-  submissionId: string;
+  /** The server's submission, null until the job is registered (state 'waiting'). */
+  submissionId: string | null;
   fields: SubmissionFields;
   files: PersistedFile[];
   state: JobState;
@@ -61,6 +63,8 @@ export interface PersistedJob {
 }
 
 export interface HistoryEntry {
+  /** The engine's job it came from (absent in entries written before it was kept). */
+  jobId?: string;
   submissionId: string;
   formType: SubmissionFields['form_type'];
   fields: Record<string, string>;

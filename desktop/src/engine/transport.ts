@@ -11,6 +11,8 @@ import got from 'got';
 import type { Got } from 'got';
 import type { TransportRequest, TransportResponse, UploadTransport } from '@avp/shared';
 import type { TokenBucket } from './token-bucket.js';
+import { networkWords } from './failures.js';
+import { DEFAULT_TIMEOUTS } from './timeouts.js';
 
 /** Bytes handed to the socket per bucket withdrawal. */
 const CHUNK = 64 * 1024;
@@ -52,9 +54,9 @@ export function createHttp(options: Pick<GotTransportOptions, 'baseUrl' | 'timeo
     retry: { limit: 0 },
     responseType: 'text',
     timeout: {
-      connect: options.timeouts?.connect ?? 10_000,
-      socket: options.timeouts?.socket ?? 60_000,
-      response: options.timeouts?.response ?? 120_000,
+      connect: options.timeouts?.connect ?? DEFAULT_TIMEOUTS.connectMs,
+      socket: options.timeouts?.socket ?? DEFAULT_TIMEOUTS.idleMs,
+      response: options.timeouts?.response ?? DEFAULT_TIMEOUTS.responseMs,
     },
     headers: { 'user-agent': options.userAgent ?? 'av-upload (desktop engine)', accept: 'application/json' },
   });
@@ -105,12 +107,21 @@ export function gotTransport(
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.json);
     }
-    const res = await client(request.path.replace(/^\/+/, ''), {
-      method: request.method,
-      headers,
-      body,
-      signal,
-    });
+    let res;
+    try {
+      res = await client(request.path.replace(/^\/+/, ''), {
+        method: request.method,
+        headers,
+        body,
+        signal,
+      });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      // Words naming the server and the cause, never a bare 'connect ECONNREFUSED 127.0.0.1:3600'.
+      throw networkWords(error, options.baseUrl.replace(/\/+$/, ''), {
+        connectMs: options.timeouts?.connect ?? DEFAULT_TIMEOUTS.connectMs,
+      });
+    }
     if (part && res.statusCode >= 200 && res.statusCode < 300) {
       options.onPartStored?.(decodeURIComponent(part[1]!), Number(part[2]));
     }

@@ -12,8 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SubmissionFields } from '@avp/shared';
-import { expandPaths } from './engine.js';
-import type { UploadEngine } from './engine.js';
+import { expandPaths } from './paths.js';
 
 export interface WatchFolder {
   id: string;
@@ -63,7 +62,8 @@ export class FolderWatcher {
   private readonly now: () => number;
 
   constructor(
-    private readonly engine: Pick<UploadEngine, 'add'>,
+    /** The engine (its add() saves the job at once, offline or not). */
+    private readonly engine: { add(fields: SubmissionFields, paths: string[]): Promise<unknown> },
     private readonly store: WatchStore,
     private readonly options: WatchOptions = {},
   ) {

@@ -221,6 +221,7 @@ export class DesktopService {
       history: [],
       settings: { partConcurrency: 4, bandwidthBytesPerSecond: 0 },
       watches: [],
+      connection: { state: 'online' },
     };
     const store = this.engine?.watchStore();
     return {

@@ -20,6 +20,7 @@ const STATE_LABELS: Record<FileView['state'], string> = {
 };
 
 const JOB_LABELS: Record<JobView['state'], string> = {
+  waiting: 'Saved here, waiting for the server',
   uploading: 'Sending',
   failed: 'Stopped',
   submitting: 'Sending the submission…',
