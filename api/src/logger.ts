@@ -48,9 +48,28 @@ function prettyStream(): DestinationStream {
   });
 }
 
+/**
+ * Values in logged SQL that open something without a password: a link a client picked (a Dropbox
+ * direct link works for anyone holding it for 4 hours), and whatever a column of tokens, secrets or
+ * links holds. Sequelize inlines a WHERE clause's values and the raw queries' replacements into the SQL
+ * it logs at debug level; a column's literal after `=`, and any quoted URL, become '[redacted]'.
+ */
+const SECRET_COLUMN =
+  /("?\b\w*(?:_link|token|secret|password\w*)"?\s*(?:=|!=|<>|IN\s*\()\s*)'(?:[^']|'')*'/gi;
+const URL_LITERAL = /'(?:https?|ftp):\/\/(?:[^']|'')*'/gi;
+
+export function redactSql(sql: string): string {
+  return sql.replace(SECRET_COLUMN, "$1'[redacted]'").replace(URL_LITERAL, "'[redacted]'");
+}
+
 function loggerOptions(config: Pick<Config, 'LOG_LEVEL'>) {
   return {
     level: config.LOG_LEVEL,
+    formatters: {
+      log(object: Record<string, unknown>) {
+        return typeof object.sql === 'string' ? { ...object, sql: redactSql(object.sql) } : object;
+      },
+    },
     redact: {
       paths: [
         'req.headers.cookie',
@@ -65,7 +84,8 @@ function loggerOptions(config: Pick<Config, 'LOG_LEVEL'>) {
 
 /**
  * JSON lines on stdout (or the given stream). Session cookies and credentials never reach the log:
- * request headers that carry them are censored wherever pino-http serialises a request or response.
+ * request headers that carry them are censored wherever pino-http serialises a request or response,
+ * and picked links and tokens in the SQL of debug lines (redactSql).
  */
 export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: DestinationStream): Logger {
   const options = loggerOptions(config);

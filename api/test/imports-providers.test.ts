@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config.js';
 import { startProvidersStandIn } from './helpers/cloud-standins/providers.js';
 import type { ProvidersStandIn } from './helpers/cloud-standins/providers.js';
 import { providersEnv } from './helpers/cloud-standins/providers.js';
+import { LogCapture } from './helpers/env.js';
 import { sha256, startImportHarness } from './helpers/imports.js';
 
 /**
@@ -21,10 +22,10 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!().catch(() => undefined);
 });
 
-async function setup(env: Record<string, string> = {}) {
+async function setup(env: Record<string, string> = {}, logs?: LogCapture) {
   const p = await startProvidersStandIn();
   cleanups.push(() => p.close());
-  const h = await startImportHarness({ env: { ...providersEnv(p), ...env } });
+  const h = await startImportHarness({ env: { ...providersEnv(p), ...env }, ...(logs ? { logs } : {}) });
   cleanups.push(() => h.close());
   return { p, h };
 }
@@ -66,6 +67,23 @@ describe('cloud imports from Dropbox, Box and OneDrive', () => {
     const done = await h.waitFor(started.file.id, complete);
     expect(done.sha256).toBe(sha256(data));
     expect(p.leakedTokens).toBe(0);
+  });
+
+  it('at debug level the SQL log shows no picked link: a Dropbox direct link opens the file for 4 hours', async () => {
+    const logs = new LogCapture();
+    const { p, h } = await setup({}, logs);
+    const data = file(p, 'dbx-log', 'secret reel.mov', PART + 3);
+    const link = `${p.url}/dropbox/direct/dbx-log/secret-reel.mov?t=sekr3t`;
+    const started = await h.start({ provider: 'dropbox', link, name: 'secret reel.mov' });
+    expect(started.status).toBe(201);
+    // The same pick again: the server looks the link up (a WHERE on source_link, inlined in the SQL).
+    expect((await h.start({ provider: 'dropbox', link, name: 'secret reel.mov' })).status).toBe(200);
+    expect((await h.waitFor(started.file.id, complete)).sha256).toBe(sha256(data));
+    const sql = logs.lines.filter((line) => line.msg === 'sql').map((line) => String(line.sql));
+    const lookups = sql.filter((line) => /source_link["`]?\s*=/.test(line));
+    expect(lookups.length).toBeGreaterThan(0);
+    for (const line of lookups) expect(line).toMatch(/source_link["`]?\s*=\s*'\[redacted\]'/);
+    expect(JSON.stringify(logs.lines)).not.toContain('sekr3t');
   });
 
   it('Dropbox file id: metadata and a temporary link through the SDK; a link that runs out is replaced', async () => {

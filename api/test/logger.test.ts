@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseLogFormat } from '../src/logger.js';
+import { chooseLogFormat, redactSql } from '../src/logger.js';
 
 /** Which log format the server process writes: readable at a terminal, JSON lines anywhere else. */
 describe('chooseLogFormat', () => {
@@ -27,5 +27,22 @@ describe('chooseLogFormat', () => {
     { case: 'LOG_FORMAT=pretty into a file', setting: 'pretty', isTTY: false, env: {}, format: 'pretty' },
   ] as const)('$case: $format', ({ setting, isTTY, env, format }) => {
     expect(chooseLogFormat(setting, { isTTY }, env)).toBe(format);
+  });
+});
+
+describe('redactSql: links and tokens never reach the SQL log', () => {
+  it.each([
+    [
+      `SELECT * FROM "file_imports" WHERE "file_imports"."source_link" = 'https://dl.dropboxusercontent.com/1/view/abc/reel.mov' LIMIT 1;`,
+      `SELECT * FROM "file_imports" WHERE "file_imports"."source_link" = '[redacted]' LIMIT 1;`,
+    ],
+    [
+      `UPDATE file_imports SET access_token = 'v1.sealed''x', lease_token = 'abc' WHERE file_id = 'f1'`,
+      `UPDATE file_imports SET access_token = '[redacted]', lease_token = '[redacted]' WHERE file_id = 'f1'`,
+    ],
+    [`INSERT INTO x VALUES ('http://example.com/a?b=1')`, `INSERT INTO x VALUES ('[redacted]')`],
+    [`SELECT 1 WHERE name = 'reel.mov'`, `SELECT 1 WHERE name = 'reel.mov'`],
+  ])('%s', (sql, logged) => {
+    expect(redactSql(sql)).toBe(logged);
   });
 });

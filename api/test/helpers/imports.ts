@@ -6,7 +6,7 @@ import type { ImportWorker } from '../../src/modules/imports/index.js';
 import { startTestApp } from './app.js';
 import type { TestApp } from './app.js';
 import { registration, TestBrowser } from './browser.js';
-import type { TestDialect } from './env.js';
+import type { LogCapture, TestDialect } from './env.js';
 import { sponsorForm } from './uploads.js';
 
 export const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -34,9 +34,13 @@ export interface ImportHarness {
  * submission: the way the portal starts imports and watches them.
  */
 export async function startImportHarness(
-  options: { dialect?: TestDialect; env?: Env; pollMs?: number } = {},
+  options: { dialect?: TestDialect; env?: Env; pollMs?: number; logs?: LogCapture } = {},
 ): Promise<ImportHarness> {
-  const t = await startTestApp({ dialect: options.dialect ?? 'sqlite', env: options.env });
+  const t = await startTestApp({
+    dialect: options.dialect ?? 'sqlite',
+    env: options.env,
+    logs: options.logs,
+  });
   const worker = startImportWorker({
     config: t.config,
     db: t.db,
