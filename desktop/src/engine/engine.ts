@@ -512,7 +512,11 @@ export class UploadEngine {
       await call(this.transport, 'GET', '/api/health');
     } catch (error) {
       // Any answer but a failing one means the server is there (an old server without /api/health, say).
-      if (this.hold(error, this.waitingWhat())) return;
+      const judged = verdict(error, this.lastFailure);
+      if (judged.kind === 'wait') {
+        this.monitor.fail(judged.failure, this.waitingWhat());
+        return;
+      }
     }
     this.lastFailure = null;
     if (this.monitor.online) this.resumeHeld();
@@ -860,6 +864,8 @@ export class UploadEngine {
     this.settleJobs();
     this.changed();
     this.pump();
+    // What waits for the server is tried now (a bounded run that gave up gets its time again).
+    void this.monitor.retryNow();
   }
 
   /** Drops a submission from the queue (its unfinished files are removed on the server). */
