@@ -10,7 +10,8 @@ import type { AddressInfo, Server, Socket } from 'node:net';
  *
  * startTcpFaultProxy({ target: { host, port } }) → TcpFaultProxy, a plain TCP relay:
  *   cut()          resets every open connection (RST), as a restarting server or a dropped NAT entry does
- *   refuse()       stops listening: new connections are refused (ECONNREFUSED) until accept()
+ *   refuse()       stops listening and resets every open connection: new ones are refused (ECONNREFUSED)
+ *                  until accept()
  *   accept()       listens again, on the same port
  *   hold()         forwards nothing more, either way, on every connection, open or new, until release():
  *                  a stalled link or a blackhole (TCP's own flow control holds the senders; nothing is lost
@@ -135,7 +136,13 @@ export async function startTcpFaultProxy(options: {
     async refuse() {
       if (!listening) return;
       listening = false;
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // close() waits for the open connections to end: it stops new ones at once, and they are cut here.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const pair of [...pairs]) {
+        reset(pair.client);
+        reset(pair.upstream);
+      }
+      await closed;
     },
     async accept() {
       if (listening) return;
@@ -154,12 +161,13 @@ export async function startTcpFaultProxy(options: {
       }
     },
     async close() {
+      const closed = listening ? new Promise<void>((resolve) => server.close(() => resolve())) : undefined;
+      listening = false;
       for (const pair of [...pairs]) {
         pair.client.destroy();
         pair.upstream?.destroy();
       }
-      if (listening) await new Promise<void>((resolve) => server.close(() => resolve()));
-      listening = false;
+      await closed;
     },
   };
 }
