@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import {
   EMAIL_ALREADY_EXISTS,
   LOGIN_FAILED,
@@ -238,6 +238,66 @@ describe.each(DIALECTS)('legacy calls on %s', (dialect) => {
       });
       const signOuts = await t.db.models.AuditLog.count({ where: { action: 'sign_out' } });
       expect(signOuts).toBe(1);
+    });
+
+    it("the token's readable middle part holds no credential: nothing in it opens a session as a bearer or cookie", async () => {
+      t = await startTestApp({ dialect });
+      await registerLegacy(t);
+      const { token } = await loginLegacy(t);
+      expect((await call(t, 'GET', '/api/check.php', { bearer: token })).status).toBe(200);
+      const payload = payloadOf(token);
+      expect(payload).not.toHaveProperty('sid');
+      // Every text of the decoded middle part, tried on the new API as a bearer token and as the cookie.
+      const candidates = Object.values(payload).filter((v): v is string => typeof v === 'string');
+      expect(candidates.length).toBeGreaterThan(0);
+      for (const value of candidates) {
+        const asBearer = await call<{ user: unknown }>(t, 'GET', '/api/session', { bearer: value });
+        expect(asBearer.body.user).toBeNull();
+        const asCookie = await call<{ user: unknown }>(t, 'GET', '/api/session', {
+          headers: { cookie: `avp_session=${encodeURIComponent(value)}` },
+        });
+        expect(asCookie.body.user).toBeNull();
+      }
+    });
+
+    it('a token issued before, with the session token in its middle part, fails cleanly: sign in again', async () => {
+      t = await startTestApp({ dialect });
+      await registerLegacy(t);
+      const browser = new TestBrowser(t.url);
+      expect(
+        (await browser.post('/api/auth/login', { email: 'ada@example.com', password: PASSWORD })).status,
+      ).toBe(200);
+      const sid = browser.cookies.get('avp_session')!;
+      expect(
+        (await call<{ user: unknown }>(t, 'GET', '/api/session', { bearer: sid })).body.user,
+      ).not.toBeNull();
+      // The former format, signed as it was then: the same header and key, `sid` in the payload.
+      const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+      const now = Math.floor(Date.now() / 1000);
+      const body = Buffer.from(
+        JSON.stringify({
+          userid: 1,
+          email: 'ada@example.com',
+          firstname: 'Ada',
+          lastname: 'Lovelace',
+          iat: now,
+          exp: now + 3600,
+          sid,
+        }),
+      ).toString('base64url');
+      const key = Buffer.from(
+        hkdfSync('sha256', t.config.SESSION_SECRET, 'avp-legacy-session-token', 'hs256-key', 32),
+      );
+      const signature = createHmac('sha256', key).update(`${header}.${body}`).digest('base64url');
+      const old = `${header}.${body}.${signature}`;
+      expect(await call(t, 'GET', '/api/check.php', { bearer: old })).toEqual({
+        status: 403,
+        body: { isAuthenticated: false, expired: true, error: SESSION_EXPIRED, code: 'session_expired' },
+      });
+      expect((await post(t, '/api/status.php', { token: old })).body).toEqual({
+        isAuthenticated: false,
+        expired: true,
+      });
     });
 
     it('the token ends with its session, SESSION_MAX_SECONDS after sign-in', async () => {

@@ -1,4 +1,11 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import type { Config } from '../../config.js';
 
 /**
@@ -7,12 +14,15 @@ import type { Config } from '../../config.js';
  *
  *   base64url({"alg":"HS256","typ":"JWT"}) . base64url(payload) . base64url(HMAC-SHA256(key, first two))
  *
- * The payload carries the user's info for the page and `sid`, the random token of a row of the sessions
- * table (the same kind of row a cookie or the desktop's bearer token names). The row is the credential: a
- * token is good exactly while its row lives, so sign-out (the row deleted), the 24 h maximum (the row's
- * expiry), a password reset (the rows of the account deleted) all end it. The signature, under a key
- * derived from SESSION_SECRET, makes the user's info tamper-proof; `sid` alone is 256 random bits that
- * nobody can guess.
+ * The payload carries the user's info for the page and `ref`, an opaque reference to a row of the sessions
+ * table (the same kind of row a cookie or the desktop's bearer token names): that row's random token
+ * sealed with AES-256-GCM under a key derived from SESSION_SECRET. The middle part is readable by anyone
+ * holding the token (the original pages decode it), so it must not carry the session token itself, which
+ * would work as a cookie or bearer on the whole API. The row is the credential: a token is good exactly
+ * while its row lives, so sign-out (the row deleted), the 24 h maximum (the row's expiry), a password
+ * reset (the rows of the account deleted) all end it. The signature, under another key derived from
+ * SESSION_SECRET, makes the user's info tamper-proof and binds it to that row. Tokens issued before `ref`
+ * (with the session token in `sid`) name no session any more: their holders sign in again.
  */
 
 export interface LegacyTokenPayload {
@@ -23,8 +33,8 @@ export interface LegacyTokenPayload {
   /** Seconds since the epoch: sign-in and the session's end. */
   iat: number;
   exp: number;
-  /** The session's random token (what a cookie would hold). */
-  sid: string;
+  /** The session's random token, sealed (sealSessionToken): useless as a cookie or bearer. */
+  ref: string;
 }
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
@@ -33,19 +43,47 @@ const INFO = 'hs256-key';
 const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const DOTTED = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
+const REF_INFO = 'session-ref-key';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
 const keys = new Map<string, Buffer>();
 
-function keyFor(secret: string): Buffer {
-  let key = keys.get(secret);
+function keyFor(secret: string, info: string): Buffer {
+  let key = keys.get(`${info}\0${secret}`);
   if (!key) {
-    key = Buffer.from(hkdfSync('sha256', secret, SALT, INFO, 32));
-    keys.set(secret, key);
+    key = Buffer.from(hkdfSync('sha256', secret, SALT, info, 32));
+    keys.set(`${info}\0${secret}`, key);
   }
   return key;
 }
 
 function sign(signingInput: string, secret: string): Buffer {
-  return createHmac('sha256', keyFor(secret)).update(signingInput).digest();
+  return createHmac('sha256', keyFor(secret, INFO)).update(signingInput).digest();
+}
+
+/** The session token, sealed for the payload: iv ‖ ciphertext ‖ tag, base64url. */
+function sealSessionToken(token: string, secret: string): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', keyFor(secret, REF_INFO), iv);
+  const sealed = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64url');
+}
+
+function openSessionRef(ref: string, secret: string): string | undefined {
+  const bytes = Buffer.from(ref, 'base64url');
+  if (bytes.length <= IV_BYTES + TAG_BYTES) return undefined;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', keyFor(secret, REF_INFO), bytes.subarray(0, IV_BYTES));
+    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+    const token = Buffer.concat([
+      decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
+      decipher.final(),
+    ]).toString('utf8');
+    return SESSION_TOKEN.test(token) ? token : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether a presented credential has the dotted shape (anything else is left to the session rules). */
@@ -65,7 +103,7 @@ export function issueLegacyToken(
     lastname: user.lastName,
     iat: Math.floor(session.createdAt.getTime() / 1000),
     exp: Math.floor(session.expiresAt.getTime() / 1000),
-    sid: session.token,
+    ref: sealSessionToken(session.token, config.SESSION_SECRET),
   };
   const signingInput = `${HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
   return `${signingInput}.${sign(signingInput, config.SESSION_SECRET).toString('base64url')}`;
@@ -88,5 +126,5 @@ export function sessionTokenOf(config: Pick<Config, 'SESSION_SECRET'>, token: st
   } catch {
     return undefined;
   }
-  return typeof payload.sid === 'string' && SESSION_TOKEN.test(payload.sid) ? payload.sid : undefined;
+  return typeof payload.ref === 'string' ? openSessionRef(payload.ref, config.SESSION_SECRET) : undefined;
 }
