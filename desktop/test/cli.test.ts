@@ -248,17 +248,26 @@ describe('av-upload', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--sponsor-company: Please enter a sponsor company.');
     const args = ['--form', 'sponsor', '--event-name', 'Watch Expo', '--sponsor-company', 'Acme AV'];
-    const added = await run([
-      'watch',
-      'add',
-      folder,
-      ...args,
-      '--schedule',
-      'Mon-Fri 09:00-18:00 2MB',
-      '--json',
-    ]);
+    // A schedule belongs to a run or to the saved defaults, not to a folder: refused, not ignored.
+    const scheduled = await run(['watch', 'add', folder, ...args, '--schedule', 'Mon-Fri 09:00-18:00 2MB']);
+    expect(scheduled.code).toBe(2);
+    expect(scheduled.lines[0]).toMatchObject({
+      event: 'error',
+      exitCode: 2,
+      message: expect.stringMatching(
+        /^watch add does not take --schedule\. To change the default of every run/,
+      ),
+    });
+    expect((await run(['settings', '--schedule', 'Mon-Fri 09:00-18:00 2MB'])).code).toBe(0);
+    const added = await run(['watch', 'add', folder, ...args, '--json']);
     expect(added.code).toBe(0);
-    expect(added.lines[0]).toMatchObject({ event: 'watching', folder, form: 'sponsor' });
+    expect(added.lines[0]).toMatchObject({
+      event: 'watching',
+      folder,
+      form: 'sponsor',
+      existingFiles: 0,
+      sendsExisting: true,
+    });
     expect((await run(['watch', 'add', folder, ...args])).code).toBe(2);
     const listed = await run(['watch', 'list', '--json']);
     expect(listed.lines[0]).toMatchObject({

@@ -1,18 +1,42 @@
 import { formatBytes, formatSpeed, formatTimeLeft } from '@avp/shared';
 import type { EngineEvent, UploadEngine } from '../engine/engine.js';
-import { EXIT } from './errors.js';
+import { describeDuration } from './duration.js';
+import { CliError, EXIT } from './errors.js';
 import { interrupted, signalStop } from './interrupt.js';
 import type { Io } from './io.js';
+import { announceConnection } from './retry-lines.js';
+
+export interface FollowOptions {
+  home: string;
+  /** The server's address, as the last words name it. */
+  server: string;
+  command: string;
+  /** The bounded run's give-up time, for the last words when the server never answered. */
+  giveUpAfterMs?: number;
+}
 
 /**
  * Follows the engine until idle, reporting progress: a line redrawn on a terminal (at most 5 times a
- * second), else JSON lines (once a second). Resolves with the exit code the outcome calls for.
+ * second), else JSON lines (once a second); every retry said as it is scheduled. Resolves with 0 or 130,
+ * or throws the CliError the outcome calls for, its message naming the cause: the server unreachable (6),
+ * the sign-in refused (3), the server's own refusal (4), a file changed on disk (5).
  */
-export async function follow(engine: UploadEngine, o: Io, begin: () => Promise<void>): Promise<number> {
+export async function follow(
+  engine: UploadEngine,
+  o: Io,
+  begin: () => Promise<void>,
+  options: FollowOptions,
+): Promise<number> {
   const failures: { file: string | null; message: string; code: string }[] = [];
   let unauthorized = false;
   let last = 0;
   const tty = !o.json && process.stdout.isTTY;
+  /** Whether a progress line is on screen (so it is cleared before another line, and ended at the end). */
+  let drawn = false;
+  const clearLine = () => {
+    if (drawn) process.stdout.write('\r\x1b[K');
+    drawn = false;
+  };
   const progress = (force = false) => {
     const now = Date.now();
     if (!force && now - last < (tty ? 200 : 1000)) return;
@@ -40,60 +64,118 @@ export async function follow(engine: UploadEngine, o: Io, begin: () => Promise<v
       }
     } else if (tty) {
       const o2 = snap.overall;
+      // Nothing left to send (the submission just went, say): no "100%  0 B / 0 B" line.
+      if (o2.totalBytes === 0 || !jobs.some((j) => j.state !== 'failed')) return clearLine();
       const current = jobs.flatMap((j) => j.files).find((f) => f.state === 'uploading' && !f.cloud);
       const line = `${String(o2.percent).padStart(3)}%  ${formatBytes(o2.sentBytes)} / ${formatBytes(o2.totalBytes)}  ${formatSpeed(o2.bytesPerSecond)}  ${formatTimeLeft(o2.secondsLeft)}  ${current ? current.name.slice(0, 24) : ''}`;
       process.stdout.write(`\r\x1b[K${line}`);
+      drawn = true;
     }
   };
+  const connection = announceConnection(engine, o, options.home, options.command, clearLine);
   const off = engine.on((event: EngineEvent) => {
     if (event.type === 'change') progress();
     else if (event.type === 'unauthorized') unauthorized = true;
-    else if (event.type === 'failed') {
+    else if (event.type === 'registered') {
+      if (o.json) o.event({ event: 'registered', submissionId: event.submissionId });
+    } else if (event.type === 'failed') {
       const job = engine.snapshot().jobs.find((j) => j.id === event.jobId);
       const file = job?.files.find((f) => f.name === event.file);
-      failures.push({
-        file: event.file,
-        message: event.message,
-        code: file?.error?.code ?? job?.error?.code ?? 'failed',
-      });
+      const code = (event.file ? file?.error?.code : job?.error?.code) ?? 'failed';
+      failures.push({ file: event.file, message: event.message, code });
       if (o.json)
         o.event({
           event: 'failed',
           submissionId: job?.submissionId,
           file: event.file,
-          code: file?.error?.code,
+          code,
           message: event.message,
         });
-      else o.err(`${tty ? '\n' : ''}Failed${event.file ? ` (${event.file})` : ''}: ${event.message}`);
+      else {
+        clearLine();
+        o.err(`Failed${event.file ? ` (${event.file})` : ''}: ${event.message}`);
+      }
     } else if (event.type === 'submitted') {
       if (o.json) o.event({ event: 'submitted', ...event.entry });
       else {
-        if (tty) process.stdout.write('\n');
+        clearLine();
         o.out(`Sent submission ${event.entry.submissionId}:`);
         for (const f of event.entry.files) o.out(`  ${f.name}  ${formatBytes(f.size)}  sha-256 ${f.sha256}`);
       }
     }
   });
-  await begin();
-  let code = await Promise.race([engine.whenIdle().then(() => -1), interrupted]);
-  const stopping = signalStop();
-  if (stopping) {
-    await stopping;
-    code = EXIT.interrupted;
+  try {
+    await begin();
+    let code = await Promise.race([engine.whenIdle().then(() => -1), interrupted]);
+    const stopping = signalStop();
+    if (stopping) {
+      await stopping;
+      code = EXIT.interrupted;
+    }
+    if (code === EXIT.interrupted) {
+      clearLine();
+      if (!o.json) o.err('Stopped; the queue is saved. Run `av-upload resume` to continue.');
+      return code;
+    }
+    progress(true);
+    clearLine();
+    const waiting = connection.lastWaiting() ?? waitingOf(engine);
+    await engine.stop();
+    return outcome(engine, failures, unauthorized, waiting, options);
+  } finally {
+    off();
+    connection.off();
   }
-  if (code === EXIT.interrupted && !o.json)
-    o.err('\nStopped; the queue is saved. Run `av-upload resume` to continue.');
-  off();
-  if (code !== -1) return code;
-  progress(true);
-  if (tty) process.stdout.write('\n');
-  await engine.stop();
-  const errors = engine
-    .snapshot()
-    .jobs.flatMap((j) => [j.error?.code, ...j.files.map((f) => f.error?.code)])
-    .concat(failures.map((f) => f.code));
-  if (unauthorized || errors.includes('unauthenticated')) return EXIT.auth;
-  if (errors.includes('file_changed')) return EXIT.fileChanged;
-  if (errors.includes('network')) return EXIT.network;
-  return errors.some((e) => e !== undefined) ? EXIT.uploadFailed : EXIT.ok;
+}
+
+function waitingOf(engine: UploadEngine) {
+  const c = engine.snapshot().connection;
+  return c.state === 'waiting' ? c : null;
+}
+
+/** The exit code for how the run ended, with its cause in words (thrown as a CliError). */
+function outcome(
+  engine: UploadEngine,
+  failures: { file: string | null; message: string; code: string }[],
+  unauthorized: boolean,
+  waiting: ReturnType<typeof waitingOf>,
+  options: FollowOptions,
+): number {
+  const snap = engine.snapshot();
+  const errors = [...snap.jobs.flatMap((j) => [j.error, ...j.files.map((f) => f.error)]), ...failures].filter(
+    (e): e is { code: string; message: string } => e !== null && e !== undefined,
+  );
+  const has = (...codes: string[]) => errors.find((e) => codes.includes(e.code));
+  const auth = has('auth', 'unauthenticated');
+  if (unauthorized || auth)
+    throw new CliError(
+      EXIT.auth,
+      `The server refused the sign-in: ${auth?.message ?? 'the session has ended.'} Run \`av-upload login\`, then \`av-upload resume\`.`,
+    );
+  const changed = has('file_changed');
+  if (changed) throw new CliError(EXIT.fileChanged, changed.message);
+  const after = options.giveUpAfterMs === undefined ? '' : ` for ${describeDuration(options.giveUpAfterMs)}`;
+  const unreachable = has('unreachable', 'network');
+  if (unreachable) {
+    const server = waiting?.server ?? options.server;
+    throw new CliError(
+      EXIT.network,
+      `Server unreachable at ${server}: no answer${after}. ${waiting?.message ?? unreachable.message} ` +
+        'The job is saved: run `av-upload resume` when the server answers.',
+    );
+  }
+  const failing = has('server_error');
+  if (failing)
+    throw new CliError(
+      EXIT.uploadFailed,
+      `The server kept failing${after}: ${failing.message} The job is saved: run \`av-upload resume\` later.`,
+    );
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    throw new CliError(
+      EXIT.uploadFailed,
+      `The server refused the upload: ${first.message} Run \`av-upload resume\` to try again once it is fixed.`,
+    );
+  }
+  return EXIT.ok;
 }

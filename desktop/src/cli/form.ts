@@ -1,6 +1,7 @@
 /** The upload form's fields from the command line, and the flag to name when one is invalid. */
 import type { UploadFileRef } from '@avp/shared';
-import type { FormValues } from '../engine/forms.js';
+import { checkUploadForm } from '../engine/forms.js';
+import type { FormCheck, FormValues } from '../engine/forms.js';
 
 export function formValues(values: Record<string, unknown>, files: UploadFileRef[]): FormValues {
   const pick = (name: string) => (values[name] === undefined ? undefined : String(values[name]));
@@ -18,6 +19,28 @@ export function formValues(values: Record<string, unknown>, files: UploadFileRef
     minute: pick('minute'),
     ampm: pick('ampm')?.toUpperCase(),
   };
+}
+
+export const FORMS = ['creative', 'event', 'sponsor'] as const;
+
+/**
+ * The form checked with the shared schemas, after `--form` itself: a missing or unknown form is named with
+ * the three there are (the schema alone would answer "Invalid discriminator value", which names nothing a
+ * person typed).
+ */
+export function checkForm(values: Record<string, unknown>, files: UploadFileRef[]): FormCheck {
+  const form = values.form === undefined ? undefined : String(values.form);
+  if (form === undefined || !(FORMS as readonly string[]).includes(form))
+    return {
+      ok: false,
+      errors: {
+        form_type:
+          form === undefined
+            ? 'Choose the form: creative, event or sponsor.'
+            : `There is no form "${form}": choose creative, event or sponsor.`,
+      },
+    };
+  return checkUploadForm(formValues(values, files));
 }
 
 export const FLAG_OF: Record<string, string> = {

@@ -13,10 +13,11 @@ import { status } from './commands/status.js';
 import { upload } from './commands/upload.js';
 import { watch } from './commands/watch.js';
 import { homeDir } from './config.js';
-import { CliError, EXIT } from './errors.js';
+import { CliError, EXIT, unexpected } from './errors.js';
 import { handleSignals } from './interrupt.js';
 import { io } from './io.js';
-import { OPTIONS, USAGE } from './options.js';
+import { OPTIONS, refusedOption, USAGE } from './options.js';
+import { settings } from './commands/settings.js';
 
 const COMMANDS = new Map<string, Command>([
   ['login', login],
@@ -24,6 +25,7 @@ const COMMANDS = new Map<string, Command>([
   ['upload', upload],
   ['resume', resume],
   ['status', status],
+  ['settings', settings],
   ['watch', watch],
   ['accounts', accounts],
 ]);
@@ -50,6 +52,12 @@ export async function main(argv: string[]): Promise<number> {
     o.err(`Unknown command: ${name}\n\n${USAGE}`);
     return EXIT.usage;
   }
+  const refused = refusedOption(name === 'watch' ? `watch ${args[0] ?? 'run'}` : name, Object.keys(values));
+  if (refused) {
+    if (o.json) o.event({ event: 'error', exitCode: EXIT.usage, message: refused });
+    else o.err(refused);
+    return EXIT.usage;
+  }
   try {
     return await command({ values, args, home, o });
   } catch (error) {
@@ -58,7 +66,9 @@ export async function main(argv: string[]): Promise<number> {
       else o.err(error.message);
       return error.exitCode;
     }
-    o.err(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    const message = unexpected(error);
+    if (o.json) o.event({ event: 'error', exitCode: EXIT.error, message });
+    else o.err(message);
     return EXIT.error;
   }
 }

@@ -1,20 +1,20 @@
 import { UploadEngine } from '../engine/engine.js';
-import { parseWindow } from '../engine/schedule.js';
 import { JsonFileStore } from '../engine/state.js';
-import type { EngineSettings } from '../engine/state.js';
 import { openCloud } from './cloud.js';
 import { stateFile } from './config.js';
 import type { Credentials } from './config.js';
+import { parseDuration } from './duration.js';
 import { CliError, EXIT } from './errors.js';
 import { io } from './io.js';
 import type { Io } from './io.js';
 import { stopOnSignal } from './interrupt.js';
-import { parseRate } from './rate.js';
+import { DEFAULT_GIVE_UP_AFTER } from './options.js';
+import { chosenSettings } from './run-settings.js';
 
 /**
  * The upload engine on the queue in AV_UPLOAD_HOME, stopped by Ctrl-C, with this run's --bandwidth,
- * --schedule and --parallel saved into its settings. Without `o`, cloud sign-in pages are announced as
- * JSON events.
+ * --schedule and --parallel applied to this run only (the saved defaults are `av-upload settings`').
+ * Without `o`, cloud sign-in pages are announced as JSON events.
  */
 export function openEngine(
   credentials: Credentials,
@@ -22,6 +22,7 @@ export function openEngine(
   values: Record<string, unknown>,
   o?: Io,
 ): UploadEngine {
+  const overrides = chosenSettings(values);
   const engine = new UploadEngine({
     baseUrl: credentials.server,
     store: new JsonFileStore(stateFile(home)),
@@ -29,25 +30,24 @@ export function openEngine(
     cloud: openCloud(home, o ?? io(true)),
   });
   stopOnSignal(engine);
-  const settings: Partial<EngineSettings> = {};
-  try {
-    if (values.bandwidth !== undefined)
-      settings.bandwidthBytesPerSecond = parseRate(String(values.bandwidth));
-    const windows = values.schedule as string[] | undefined;
-    if (windows !== undefined) {
-      settings.schedule = windows.some((w) => w.trim().toLowerCase() === 'none')
-        ? []
-        : windows.map(parseWindow);
-    }
-  } catch (error) {
-    throw new CliError(EXIT.usage, (error as Error).message);
-  }
-  if (values.parallel !== undefined) {
-    const n = Number(values.parallel);
-    if (!Number.isInteger(n) || n < 1 || n > 8)
-      throw new CliError(EXIT.usage, '--parallel takes a whole number from 1 to 8.');
-    settings.partConcurrency = n;
-  }
-  if (Object.keys(settings).length > 0) engine.setSettings(settings);
+  if (Object.keys(overrides).length > 0) engine.setRunOverrides(overrides);
   return engine;
+}
+
+/** How long this run keeps trying a server that does not answer: --give-up-after, else the environment's. */
+export function giveUpAfterMs(values: Record<string, unknown>): number {
+  const given = values['give-up-after'];
+  const text =
+    given !== undefined ? String(given) : (process.env.AV_UPLOAD_GIVE_UP_AFTER ?? DEFAULT_GIVE_UP_AFTER);
+  let ms: number;
+  try {
+    ms = parseDuration(text);
+  } catch (error) {
+    throw new CliError(
+      EXIT.usage,
+      `${given !== undefined ? '--give-up-after' : 'AV_UPLOAD_GIVE_UP_AFTER'}: ${(error as Error).message}`,
+    );
+  }
+  if (ms <= 0) throw new CliError(EXIT.usage, '--give-up-after takes a time above zero (e.g. 30s, 2m, 1h).');
+  return ms;
 }

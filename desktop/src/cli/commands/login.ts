@@ -30,8 +30,14 @@ export const login: Command = async ({ values, home, o }) => {
     return EXIT.ok;
   } catch (error) {
     if (error instanceof AuthError) {
-      throw new CliError(error.status === 400 ? EXIT.usage : EXIT.auth, error.message);
+      // 400: the fields; 401/403: the credentials; anything else is the server's own failure, named.
+      if (error.status === 400) throw new CliError(EXIT.usage, error.message);
+      if (error.status === 401 || error.status === 403) throw new CliError(EXIT.auth, error.message);
+      throw new CliError(
+        EXIT.uploadFailed,
+        `The server at ${server} could not sign you in: ${error.message}`,
+      );
     }
-    return networkOrThrow(error);
+    return networkOrThrow(error, server);
   }
 };

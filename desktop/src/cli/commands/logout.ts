@@ -11,7 +11,7 @@ export const logout: Command = async ({ home, o }) => {
       await new AuthClient(credentials.server).logout(credentials.token);
     } catch (error) {
       deleteCredentials(home);
-      return networkOrThrow(error);
+      return networkOrThrow(error, credentials.server);
     }
   }
   deleteCredentials(home);

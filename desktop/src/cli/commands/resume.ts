@@ -1,22 +1,29 @@
-/** `resume`: the saved queue goes on, paused and failed files included. */
+/** `resume`: the saved queue goes on, paused, failed and waiting files included. */
 import { EXIT } from '../errors.js';
 import { follow } from '../follow.js';
-import { openEngine } from '../open-engine.js';
+import { giveUpAfterMs, openEngine } from '../open-engine.js';
 import { signedIn } from '../session.js';
 import type { Command } from './command.js';
 
 export const resume: Command = async ({ values, home, o }) => {
+  const giveUp = giveUpAfterMs(values);
   const credentials = signedIn(home);
   const engine = openEngine(credentials, home, values, o);
   const pending = engine.snapshot().jobs.length;
   if (pending === 0) {
+    await engine.stop();
     if (o.json) o.event({ event: 'idle', jobs: 0 });
     else o.out('Nothing to resume.');
     return EXIT.ok;
   }
   if (!o.json) o.out(`Resuming ${pending} submission(s).`);
-  return follow(engine, o, async () => {
-    await engine.start();
-    await engine.resumeAll();
-  });
+  return follow(
+    engine,
+    o,
+    async () => {
+      await engine.start({ giveUpAfterMs: giveUp });
+      await engine.resumeAll();
+    },
+    { home, server: credentials.server, command: 'resume', giveUpAfterMs: giveUp },
+  );
 };

@@ -1,22 +1,35 @@
-/** `status`: who is signed in, the bandwidth schedule, the queue and the last sent submissions. */
+/**
+ * `status`: who is signed in, whether the queue waits for the server, the saved settings, the queue and
+ * the last sent submissions. Read only: it never contacts the server (a running av-upload leaves what it
+ * knows of the server in connection.json, live-state.ts).
+ */
 import { formatBytes } from '@avp/shared';
 import { UploadEngine } from '../../engine/engine.js';
 import type { EngineSnapshot } from '../../engine/engine.js';
-import { describeWindow } from '../../engine/schedule.js';
 import { JsonFileStore } from '../../engine/state.js';
 import { readCredentials, stateFile } from '../config.js';
 import { EXIT } from '../errors.js';
+import { readLiveState } from '../live-state.js';
+import type { LiveState } from '../live-state.js';
+import { describeSettings } from '../run-settings.js';
 import { defaultServer } from '../session.js';
 import type { Command } from './command.js';
 
 export const status: Command = async ({ home, o }) => {
   const credentials = readCredentials(home);
   // Read only: no token, and the engine is never started.
-  const snap: EngineSnapshot = new UploadEngine({
+  const engine = new UploadEngine({
     baseUrl: credentials?.server ?? defaultServer(),
     store: new JsonFileStore(stateFile(home)),
     token: () => null,
-  }).snapshot();
+  });
+  const snap: EngineSnapshot = engine.snapshot();
+  await engine.stop();
+  const queuedFiles = snap.jobs
+    .flatMap((j) => j.files)
+    .filter((f) => f.state !== 'complete' && !(f.state === 'failed' && !waitsForServer(f.error))).length;
+  const live = readLiveState(home);
+  const server = serverLine(live, queuedFiles, snap);
   if (o.json) {
     o.event({
       event: 'status',
@@ -24,6 +37,11 @@ export const status: Command = async ({ home, o }) => {
         ? { server: credentials.server, email: credentials.email, expiresAt: credentials.expiresAt }
         : null,
       settings: snap.settings,
+      connection: live
+        ? { ...live.connection, running: live.running, command: live.command, at: live.at }
+        : null,
+      queuedFiles,
+      ...(server ? { message: server } : {}),
       jobs: snap.jobs.map((j) => ({
         submissionId: j.submissionId,
         formType: j.formType,
@@ -42,10 +60,14 @@ export const status: Command = async ({ home, o }) => {
     return EXIT.ok;
   }
   o.out(credentials ? `Signed in to ${credentials.server} as ${credentials.email}.` : 'Not signed in.');
-  for (const window of snap.settings.schedule ?? []) o.out(`Bandwidth schedule: ${describeWindow(window)}`);
+  if (server) o.out(server);
+  o.out('Settings (`av-upload settings` changes them):');
+  for (const line of describeSettings(snap.settings)) o.out(`  ${line}`);
   if (snap.jobs.length === 0) o.out('Queue: empty.');
   for (const job of snap.jobs) {
-    o.out(`Queue: ${job.formType} submission ${job.submissionId} (${job.state})`);
+    o.out(
+      `Queue: ${job.formType} submission ${job.submissionId ?? '(not registered with the server yet)'} (${job.state})`,
+    );
     for (const f of job.files) {
       const from = f.cloud
         ? `  from ${f.path} (server import ${f.cloud.status ?? 'not started'}, ${formatBytes(f.progress.sentBytes)} copied)`
@@ -61,3 +83,30 @@ export const status: Command = async ({ home, o }) => {
   }
   return EXIT.ok;
 };
+
+/** A file stopped only because the server did not answer: still queued, as far as a person is concerned. */
+function waitsForServer(error: { code: string } | null): boolean {
+  return error?.code === 'unreachable' || error?.code === 'server_error';
+}
+
+const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+
+/**
+ * "Waiting for the server — 3 files queued, next try in 12 s" while an av-upload waits for it; what the
+ * last one found when none runs now and files are left; nothing when all is well.
+ */
+function serverLine(live: (LiveState & { running: boolean }) | null, queued: number, snap: EngineSnapshot) {
+  const c = live?.connection;
+  if (live?.running && c?.state === 'waiting') {
+    const next =
+      c.nextTryAt > 0
+        ? `next try in ${Math.max(1, Math.ceil((c.nextTryAt - Date.now()) / 1000))} s`
+        : 'not trying any more';
+    return `Waiting for the server — ${files(c.queuedFiles || queued)} queued, ${next} (\`av-upload ${live.command}\`, process ${live.pid}).\n  ${c.message}`;
+  }
+  if (queued === 0 || snap.jobs.length === 0) return null;
+  if (live?.running) return `Sending: \`av-upload ${live.command}\` is running (process ${live.pid}).`;
+  if (c?.state === 'waiting')
+    return `Waiting for the server — ${files(queued)} queued, nothing is trying now: the last try found: ${c.message}\n  Run \`av-upload resume\` to send them once the server answers.`;
+  return `${files(queued)} queued, nothing is sending them now: run \`av-upload resume\`.`;
+}

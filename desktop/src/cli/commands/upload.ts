@@ -1,32 +1,25 @@
 /** `upload --form … [fields] [--from CLOUD_FILE]… FILE|FOLDER…`: queue one submission and send it. */
 import { formatBytes } from '@avp/shared';
 import type { CloudItem } from '../../engine/cloud/index.js';
-import { expandPaths } from '../../engine/engine.js';
-import { checkUploadForm } from '../../engine/forms.js';
+import { checkPaths, PathsRefusedError } from '../../engine/paths.js';
+import type { RefusedPath } from '../../engine/paths.js';
 import { cloudFailure, openCloud } from '../cloud.js';
-import { CliError, EXIT, networkOrThrow } from '../errors.js';
+import { EXIT } from '../errors.js';
 import { follow } from '../follow.js';
-import { FLAG_OF, formValues } from '../form.js';
-import { openEngine } from '../open-engine.js';
+import { checkForm, FLAG_OF } from '../form.js';
+import type { Io } from '../io.js';
+import { giveUpAfterMs, openEngine } from '../open-engine.js';
 import { signedIn } from '../session.js';
 import type { Command } from './command.js';
 
 export const upload: Command = async ({ values, args, home, o }) => {
-  let paths: string[];
-  try {
-    paths = args.length > 0 ? await expandPaths(args) : [];
-  } catch (error) {
-    throw new CliError(
-      EXIT.usage,
-      `Cannot read ${(error as { path?: string }).path ?? 'a file'}: ${(error as Error).message}`,
-    );
-  }
+  // Checked here, before the form, so that a typo in a path is named rather than "Please Add a File.".
+  const { files, refused } = args.length > 0 ? await checkPaths(args) : { files: [], refused: [] };
+  if (refused.length > 0) return refusePaths(refused, o);
   const refs = (values.from as string[] | undefined) ?? [];
-  const check = checkUploadForm(
-    formValues(
-      values,
-      [...paths, ...refs].map((p) => ({ name: p })),
-    ),
+  const check = checkForm(
+    values,
+    [...files.map((f) => f.path), ...refs].map((p) => ({ name: p })),
   );
   if (!check.ok) {
     if (o.json) o.event({ event: 'invalid', errors: check.errors });
@@ -35,6 +28,7 @@ export const upload: Command = async ({ values, args, home, o }) => {
         o.err(`${FLAG_OF[field] ?? field}: ${message}`);
     return EXIT.usage;
   }
+  const giveUp = giveUpAfterMs(values);
   const credentials = signedIn(home);
   // Each cloud file is looked up first: a wrong path or a disconnected account stops before anything is sent.
   const picked: CloudItem[] = [];
@@ -43,22 +37,36 @@ export const upload: Command = async ({ values, args, home, o }) => {
     for (const ref of refs) picked.push(await cloud.resolve(ref).catch(cloudFailure));
   }
   const engine = openEngine(credentials, home, values, o);
+  let job;
   try {
-    const job = await engine.add(check.fields, paths, picked);
-    if (o.json)
-      o.event({
-        event: 'queued',
-        submissionId: job.submissionId,
-        files: job.files.map((f) => ({ name: f.name, size: f.size, ...(f.cloud ? { from: f.path } : {}) })),
-      });
-    else
-      o.out(
-        `Uploading ${job.files.length} file(s), ${formatBytes(job.progress.totalBytes)}, submission ${job.submissionId}`,
-      );
-    // Earlier unfinished submissions continue too, after this one's turn.
-    return await follow(engine, o, () => engine.start());
+    // Saved at once, whether or not the server answers: it is registered when it does.
+    job = await engine.add(check.fields, args, picked);
   } catch (error) {
     await engine.stop();
-    return networkOrThrow(error);
+    if (error instanceof PathsRefusedError) return refusePaths(error.refused, o);
+    throw error;
   }
+  if (o.json)
+    o.event({
+      event: 'queued',
+      submissionId: job.submissionId,
+      files: job.files.map((f) => ({ name: f.name, size: f.size, ...(f.cloud ? { from: f.path } : {}) })),
+    });
+  else o.out(`Uploading ${job.files.length} file(s), ${formatBytes(job.progress.totalBytes)}.`);
+  // Earlier unfinished submissions continue too, after this one's turn.
+  return follow(engine, o, () => engine.start({ giveUpAfterMs: giveUp }), {
+    home,
+    server: credentials.server,
+    command: 'upload',
+    giveUpAfterMs: giveUp,
+  });
 };
+
+/** Paths that cannot be sent, each with its reason in words; nothing was queued (exit 2). */
+function refusePaths(refused: RefusedPath[], o: Io): number {
+  if (o.json)
+    o.event({ event: 'invalid', errors: { files: new PathsRefusedError(refused).message }, refused });
+  else for (const r of refused) o.err(`${r.path}: ${r.reason}.`);
+  if (!o.json) o.err('Nothing was queued.');
+  return EXIT.usage;
+}

@@ -1,10 +1,12 @@
 /** `watch add|list|remove|run`: folders whose new files are sent once they stop growing. */
-import { checkUploadForm } from '../../engine/forms.js';
-import { FolderWatcher } from '../../engine/watch.js';
+import { stat } from 'node:fs/promises';
+import { expandPaths } from '../../engine/paths.js';
+import { FolderWatcher, identityOf } from '../../engine/watch.js';
 import { CliError, EXIT } from '../errors.js';
-import { FLAG_OF, formValues } from '../form.js';
+import { checkForm, FLAG_OF } from '../form.js';
 import { interrupted, signalStop } from '../interrupt.js';
 import { openEngine } from '../open-engine.js';
+import { announceConnection } from '../retry-lines.js';
 import { signedIn } from '../session.js';
 import type { Command } from './command.js';
 
@@ -21,7 +23,7 @@ export const watch: Command = async ({ values, args: [action = 'run', ...rest], 
     case 'add': {
       const folder = rest[0];
       if (!folder || rest.length > 1) throw new CliError(EXIT.usage, 'watch add takes one FOLDER.');
-      const check = checkUploadForm(formValues(values, [{ name: folder }]));
+      const check = checkForm(values, [{ name: folder }]);
       if (!check.ok) {
         for (const [field, message] of Object.entries(check.errors))
           o.err(`${FLAG_OF[field] ?? field}: ${message}`);
@@ -30,11 +32,31 @@ export const watch: Command = async ({ values, args: [action = 'run', ...rest], 
       const added = await watcher.add(folder, check.fields).catch((error: Error) => {
         throw new CliError(EXIT.usage, error.message);
       });
+      // The files already there are sent too, unless --only-new: then they are recorded as sent.
+      const existing = await expandPaths([added.folder]).catch(() => [] as string[]);
+      if (values['only-new'] && existing.length > 0) {
+        const identities: string[] = [];
+        for (const file of existing) {
+          const info = await stat(file).catch(() => null);
+          if (info?.isFile()) identities.push(identityOf(file, info.size, info.mtimeMs));
+        }
+        engine.watchStore().markSent(added.id, identities);
+      }
+      const already = values['only-new']
+        ? `the ${existing.length} file(s) already there are left alone`
+        : `the ${existing.length} file(s) already there are sent too (add --only-new to leave them alone)`;
       if (o.json)
-        o.event({ event: 'watching', id: added.id, folder: added.folder, form: added.fields.form_type });
+        o.event({
+          event: 'watching',
+          id: added.id,
+          folder: added.folder,
+          form: added.fields.form_type,
+          existingFiles: existing.length,
+          sendsExisting: !values['only-new'],
+        });
       else
         o.out(
-          `Watching ${added.folder} (${added.fields.form_type}); id ${added.id}. Run \`av-upload watch\` to send.`,
+          `Watching ${added.folder} (${added.fields.form_type}); id ${added.id}. Every new file is sent once it has stopped growing; ${already}. Run \`av-upload watch\` to send.`,
         );
       await engine.stop();
       return EXIT.ok;
@@ -65,6 +87,7 @@ export const watch: Command = async ({ values, args: [action = 'run', ...rest], 
       if (!o.json)
         for (const w of watcher.list())
           o.out(`Watching ${w.folder} (${w.fields.form_type}). Ctrl-C to stop.`);
+      const connection = announceConnection(engine, o, home, 'watch');
       const off = engine.on((event) => {
         if (event.type === 'submitted') {
           if (o.json) o.event({ event: 'submitted', ...event.entry });
@@ -85,6 +108,7 @@ export const watch: Command = async ({ values, args: [action = 'run', ...rest], 
       clearInterval(alive);
       await watcher.stop();
       off();
+      connection.off();
       const stopping = signalStop();
       if (stopping) await stopping;
       return code;
