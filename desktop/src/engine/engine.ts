@@ -46,6 +46,7 @@ import { ImportFollower } from './import-follower.js';
 import { NetworkError, serverErrorWords, verdict } from './failures.js';
 import { timeoutsFromEnv } from './timeouts.js';
 import type { EngineTimeouts } from './timeouts.js';
+import type { TokenBucket } from './token-bucket.js';
 
 export { expandPaths } from './paths.js';
 export { clampSettings } from './bandwidth.js';
@@ -77,6 +78,8 @@ export interface EngineOptions {
   timeouts?: Partial<EngineTimeouts>;
   /** A bounded run: after this long without an answer, waiting jobs fail with 'unreachable'. */
   giveUpAfterMs?: number;
+  /** For tests: the bandwidth bucket (on a clock the test controls). */
+  bucket?: TokenBucket;
 }
 
 export interface StartOptions {
@@ -193,6 +196,7 @@ export class UploadEngine {
       () => this.queue.settings,
       options.clock ?? (() => new Date()),
       (parts) => this.client?.setPartConcurrency(parts),
+      options.bucket,
     );
     const timeouts = { ...timeoutsFromEnv(), ...options.timeouts };
     const base = gotTransport({

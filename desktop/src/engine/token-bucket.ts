@@ -11,6 +11,9 @@ export class TokenBucket {
   constructor(
     private rate: number,
     private readonly now: () => number = () => performance.now(),
+    /** How a wait for tokens passes (a test's clock advances itself instead). */
+    private readonly sleep: (ms: number) => Promise<void> = (ms) =>
+      new Promise((resolve) => setTimeout(resolve, ms)),
   ) {
     this.tokens = 0;
     this.last = this.now();
@@ -60,7 +63,7 @@ export class TokenBucket {
         continue;
       }
       const ms = Math.max(1, ((piece - this.tokens) / this.rate) * 1000);
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      await this.sleep(ms);
     }
   }
 }
