@@ -26,6 +26,8 @@ const suffix = `${Date.now().toString(36)}.${process.pid}`;
 const CLIENT_EMAIL = `uploader.${suffix}@example.com`;
 const STAFF_EMAIL = `inbox.${suffix}@example.com`;
 const DO_NOT_CLOSE = 'Uploading… Please do not close or refresh this page until your upload is complete.';
+// Screenshots of the pages this file changes (issue #29), looked at by whoever changes them.
+const SHOTS = process.env.E2E_SHOTS_DIR ?? join(tmpdir(), 'avp-e2e-shots');
 
 function text(scope: Page | Locator, name: string): Locator {
   return scope.getByRole('textbox', { name, exact: true });
@@ -443,6 +445,152 @@ test.describe('client upload portal', () => {
     });
   }
 
+  for (const viewport of [
+    { name: 'a phone', width: 375, height: 812 },
+    { name: 'a desktop', width: 1280, height: 800 },
+  ]) {
+    test(`on ${viewport.name}, a reload 20% into an upload brings the form back, names the file, and choosing it sends only the parts the server lacks`, async ({
+      page,
+      browser,
+      baseURL,
+    }) => {
+      test.setTimeout(150_000);
+      await page.setViewportSize({ width: viewport.width, height: viewport.height });
+      const dir = mkdtempSync(join(tmpdir(), 'avp-e2e-reload-'));
+      try {
+        // 10 parts of 6 MiB.
+        const reel = join(dir, 'opening-reel.mp4');
+        const reelBytes = randomBytes(60 * 1024 * 1024);
+        writeFileSync(reel, reelBytes);
+        const gate = await PartGate.on(page);
+        const marker = `Reload ${viewport.width} ${suffix}`;
+        const sent: string[] = [];
+        page.on('request', (req) => {
+          const m = PART_PUT.exec(pathOf(req.url()));
+          if (m && req.method() === 'PUT') sent.push(`${m[1]}/${m[2]}`);
+        });
+
+        await signInAtClient(page, baseURL!, '#sponsor');
+        const form = page.getByRole('form', { name: 'Sponsor Commercial form' });
+        await text(form, 'Event name').fill(marker);
+        await text(form, 'Sponsor company').fill('Acme AV');
+        await text(form, 'Description').fill('Cut 3, with captions');
+        await form.getByTestId('upload-file-input').setInputFiles(reel);
+        gate.holdAfter(2);
+        await form.getByRole('button', { name: 'Submit' }).click();
+        await expect.poll(() => gate.stored.length, { intervals: [50], timeout: 45_000 }).toBe(2);
+        const row = page.getByTestId('upload-row').filter({ hasText: 'opening-reel.mp4' });
+        await expect(row).toContainText('20%');
+
+        // Issue #29 item 17: percent, speed and time left each on one line, inside the screen.
+        const figures = row.locator('.uploads-figures');
+        await expect(figures.locator('.uploads-speed')).toHaveText(/B\/s$/);
+        await expect(figures.locator('.uploads-time-left')).toHaveText(/left$/);
+        const boxes = await Promise.all(
+          ['.uploads-percent', '.uploads-speed', '.uploads-time-left'].map(
+            async (selector) => (await figures.locator(selector).boundingBox())!,
+          ),
+        );
+        for (const box of boxes) {
+          expect(box.height).toBeLessThanOrEqual(boxes[0]!.height);
+          expect(box.y).toBe(boxes[0]!.y);
+          expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+        }
+        await page.screenshot({ path: join(SHOTS, `portal-progress-${viewport.width}.png`) });
+
+        // The reload (the page's leave warning accepted) cuts the parts in flight.
+        page.once('dialog', (dialog) => void dialog.accept());
+        await page.reload();
+        await gate.open();
+        const before = sent.length;
+
+        const again = page.getByRole('form', { name: 'Sponsor Commercial form' });
+        await expect(text(again, 'Event name')).toHaveValue(marker);
+        await expect(text(again, 'Sponsor company')).toHaveValue('Acme AV');
+        await expect(text(again, 'Description')).toHaveValue('Cut 3, with captions');
+        const message = page
+          .getByRole('status')
+          .getByText('This upload can continue: choose the same file again (opening-reel.mp4, 60 MB)', {
+            exact: true,
+          });
+        await expect(message).toBeVisible();
+        await message.scrollIntoViewIfNeeded();
+        await expect(message).toBeInViewport();
+        await page.screenshot({ path: join(SHOTS, `portal-continue-${viewport.width}.png`), fullPage: true });
+
+        // Chosen again: it goes on at once, without another Submit.
+        await again.getByTestId('upload-file-input').setInputFiles(reel);
+        await expect(page.getByText('Thank you! Your files were received.')).toBeVisible({ timeout: 60_000 });
+        const fileId = gate.stored[0]!.split('/')[0]!;
+        const resent = sent.slice(before).filter((s) => s.startsWith(`${fileId}/`));
+        const storedFirst = gate.partsOf(fileId).slice(0, 2);
+        // The two parts the server held were not sent again; the other eight were, each once.
+        for (const part of storedFirst) expect(resent).not.toContain(`${fileId}/${part}`);
+        expect(resent).toHaveLength(8);
+        expect([...gate.partsOf(fileId)].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        await expect(page.getByText(/This upload can continue/)).toHaveCount(0);
+
+        const inbox = await inboxSubmission(browser, baseURL!, marker);
+        const rows = inbox.submission.getByTestId('inbox-file');
+        await expect(rows).toHaveCount(1);
+        await expect(rows).toContainText(sha(reelBytes));
+        await inbox.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+
+  test('says which call it is retrying: starting the upload, registering the file, completing it, sending the submission', async ({
+    page,
+    baseURL,
+  }) => {
+    test.setTimeout(60_000);
+    const failing = new Set(['start', 'register', 'complete', 'submit']);
+    const which = (url: string, method: string) => {
+      const path = pathOf(url);
+      if (method !== 'POST') return null;
+      if (path === '/api/uploads/submissions') return 'start';
+      if (/^\/api\/uploads\/submissions\/[^/]+\/files$/.test(path)) return 'register';
+      if (/^\/api\/uploads\/files\/[^/]+\/complete$/.test(path)) return 'complete';
+      if (/^\/api\/uploads\/submissions\/[^/]+\/submit$/.test(path)) return 'submit';
+      return null;
+    };
+    await page.route('**/api/uploads/**', (route) => {
+      const call = which(route.request().url(), route.request().method());
+      return call && failing.has(call) ? route.abort('connectionfailed') : route.fallback();
+    });
+    await signInAtClient(page, baseURL!, '#creative');
+    const form = page.getByRole('form', { name: 'Creative Asset form' });
+    await text(form, 'Project name').fill(`Call retries ${suffix}`);
+    await form.getByTestId('upload-file-input').setInputFiles({
+      name: 'storyboard.pdf',
+      mimeType: 'application/pdf',
+      buffer: randomBytes(200_000),
+    });
+    await form.getByRole('button', { name: 'Submit' }).click();
+
+    const said = (what: string) =>
+      page.getByText(
+        new RegExp(
+          `^Connection problem: retrying ${what} \\(attempt \\d of 9\\)(, next try in \\d+ s| now)\\.$`,
+        ),
+      );
+    const row = page.getByTestId('upload-row').filter({ hasText: 'storyboard.pdf' });
+    for (const [call, what] of [
+      ['start', 'the start of this upload'],
+      ['register', 'the registration of storyboard\\.pdf'],
+      ['complete', 'the completion of storyboard\\.pdf'],
+      ['submit', 'the submission'],
+    ] as const) {
+      await expect(said(what)).toBeVisible({ timeout: 15_000 });
+      if (call === 'register' || call === 'complete') await expect(row).toContainText('Retrying');
+      failing.delete(call);
+    }
+    await expect(page.getByText('Thank you! Your files were received.')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByText(/Connection problem/)).toHaveCount(0);
+  });
+
   test('says it is retrying while parts fail, then sends them', async ({ page, baseURL }) => {
     let failing = true;
     await page.route(PART_PUTS, (route) =>
@@ -459,7 +607,9 @@ test.describe('client upload portal', () => {
     await form.getByRole('button', { name: 'Submit' }).click();
 
     await expect(
-      page.getByText(/^Connection problem: retrying \(attempt 3 of 9\), next try in \d+ s\.$/),
+      page.getByText(
+        /^Connection problem: retrying storyboard\.pdf \(attempt 3 of 9\), next try in \d+ s\.$/,
+      ),
     ).toBeVisible();
     await expect(page.getByTestId('upload-row').filter({ hasText: 'storyboard.pdf' })).toContainText(
       'Retrying',

@@ -96,6 +96,10 @@ export interface UploadFormBaseProps {
   actions?: ReactNode;
   className?: string | undefined;
   children?: ReactNode;
+  /** Values to start from (an open submission's, after a reload); read when the form mounts. */
+  initialValues?: Partial<UploadFormValues> | undefined;
+  /** Each new value above 0 submits the form as its Submit button would (checks included). */
+  submitSignal?: number | undefined;
 }
 
 const SCHEMAS = {
@@ -159,6 +163,30 @@ export function toSubmissionFields(values: UploadFormValues): SubmissionFields {
   };
 }
 
+/**
+ * The form's values from a submission's fields as the server keeps them (the inverse of
+ * toSubmissionFields): an event's session_datetime back to its date and 12-hour time.
+ */
+export function fromSubmissionFields(
+  formType: UploadFormType,
+  fields: Record<string, string>,
+): Partial<UploadFormValues> {
+  const values: Partial<UploadFormValues> = { form_type: formType };
+  for (const key of FIELDS[formType]) {
+    const value = fields[key];
+    if (typeof value === 'string') values[key] = value;
+  }
+  const at = /^(\d{4}-\d{2}-\d{2}) (\d{2}):(\d{2})/.exec(fields.session_datetime ?? '');
+  if (formType === 'event' && at) {
+    const hour24 = Number(at[2]);
+    values.date = at[1]!;
+    values.hour = String(hour24 % 12 === 0 ? 12 : hour24 % 12);
+    values.minute = at[3]!;
+    values.ampm = hour24 >= 12 ? 'PM' : 'AM';
+  }
+  return values;
+}
+
 /** The chosen form's own fields as typed, for a receiver that checks them again with the same schemas. */
 export function typedFields(values: UploadFormValues): {
   form_type: UploadFormType;
@@ -182,6 +210,8 @@ export function UploadFormBase({
   actions,
   className,
   children,
+  initialValues,
+  submitSignal = 0,
 }: UploadFormBaseProps) {
   const resolver = useMemo(
     () => zodResolver(SCHEMAS[formType] as never) as unknown as Resolver<UploadFormValues>,
@@ -198,7 +228,7 @@ export function UploadFormBase({
     formState: { errors, isSubmitted, submitCount },
   } = useForm<UploadFormValues>({
     resolver,
-    defaultValues: emptyValues(formType),
+    defaultValues: { ...emptyValues(formType), ...initialValues, form_type: formType },
     // The focus follows the page's order (below), not the order in which the fields were registered.
     shouldFocusError: false,
   });
@@ -226,6 +256,10 @@ export function UploadFormBase({
     if (isSubmitted) void trigger();
     else clearErrors();
   }, [formType, isSubmitted, setValue, trigger, clearErrors]);
+
+  useEffect(() => {
+    if (submitSignal > 0) form.current?.requestSubmit();
+  }, [submitSignal]);
 
   // After a refused attempt, once its messages are on the page: the first of them in reading order.
   useEffect(() => {

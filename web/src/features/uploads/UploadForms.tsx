@@ -5,9 +5,9 @@
 import type { SubmissionFields, UploadFormType } from '@avp/shared';
 import { useMemo, type ReactNode } from 'react';
 import { FilePicker, type CloudFilesProps } from './FilePicker';
-import { UploadFormBase } from './UploadFormBase';
+import { UploadFormBase, type UploadFormValues } from './UploadFormBase';
 
-export { TITLES, toSubmissionFields } from './UploadFormBase';
+export { fromSubmissionFields, TITLES, toSubmissionFields } from './UploadFormBase';
 
 export interface UploadFormProps {
   formType: UploadFormType;
@@ -17,9 +17,20 @@ export interface UploadFormProps {
   cloud?: CloudFilesProps | undefined;
   onSubmit: (fields: SubmissionFields) => void;
   children?: ReactNode;
+  initialValues?: Partial<UploadFormValues> | undefined;
+  submitSignal?: number | undefined;
 }
 
-export function UploadForm({ formType, files, onFilesChange, cloud, onSubmit, children }: UploadFormProps) {
+export function UploadForm({
+  formType,
+  files,
+  onFilesChange,
+  cloud,
+  onSubmit,
+  children,
+  initialValues,
+  submitSignal,
+}: UploadFormProps) {
   const cloudFiles = cloud?.files;
   const refs = useMemo(
     () => [
@@ -32,6 +43,8 @@ export function UploadForm({ formType, files, onFilesChange, cloud, onSubmit, ch
     <UploadFormBase
       formType={formType}
       files={refs}
+      initialValues={initialValues}
+      submitSignal={submitSignal}
       renderFiles={(errorMessage) => (
         <FilePicker files={files} onChange={onFilesChange} cloud={cloud} errorMessage={errorMessage} />
       )}

@@ -18,6 +18,7 @@ import {
   type ProgressSnapshot,
   type RetryNotice,
   type SubmissionFields,
+  type SubmissionInfo,
   type UploadFormType,
   type UploadFileInfo,
   type UploadQueue,
@@ -32,7 +33,7 @@ import { useCloudPickers } from './cloud/CloudButtons';
 import { CloudImportsPanel, ImportRow, useImportProgress } from './cloud/CloudImports';
 import type { PickedCloudFile } from './cloud/pickers';
 import { browserUploadClient, fileSource } from './transport';
-import { UploadForm } from './UploadForms';
+import { fromSubmissionFields, UploadForm } from './UploadForms';
 import './uploads.css';
 
 /** not in SPEC: the wording of the 'do not close or refresh' message and of the success state. */
@@ -40,11 +41,43 @@ export const DO_NOT_CLOSE =
   'Uploading… Please do not close or refresh this page until your upload is complete.';
 export const UPLOAD_SUCCESS = 'Thank you! Your files were received.';
 
-/** not in SPEC: what shows while a part waits to be tried again (the spec's error comes after the last). */
-export function retryingText(notice: RetryNotice, now: number): string {
-  const attempt = `Connection problem: retrying (attempt ${notice.attempt} of ${notice.attempts})`;
+const CAUSES: Record<RetryNotice['reason'], string> = {
+  unreachable: 'Connection problem',
+  'server-error': 'Server problem',
+  busy: 'Server busy',
+};
+
+/** What is being tried again, in words: the file's part, its registration, the submission… */
+function retrySubject(notice: RetryNotice, fileName: string | undefined): string | null {
+  switch (notice.what) {
+    case 'part':
+      return fileName ?? null;
+    case 'register':
+      return fileName ? `the registration of ${fileName}` : 'the start of this upload';
+    case 'complete':
+      return fileName ? `the completion of ${fileName}` : 'the completion of a file';
+    case 'submit':
+      return 'the submission';
+    default:
+      return null;
+  }
+}
+
+/**
+ * not in SPEC: what shows while a call waits to be tried again (the spec's error comes after the last),
+ * with the server's own message when it gave one.
+ */
+export function retryingText(notice: RetryNotice, now: number, fileName?: string): string {
+  const subject = retrySubject(notice, fileName);
+  const attempt = `${CAUSES[notice.reason]}: retrying${subject ? ` ${subject}` : ''} (attempt ${notice.attempt} of ${notice.attempts})`;
   const seconds = Math.ceil((notice.nextAt - now) / 1000);
-  return seconds > 0 ? `${attempt}, next try in ${seconds} s.` : `${attempt} now.`;
+  const when = seconds > 0 ? `${attempt}, next try in ${seconds} s.` : `${attempt} now.`;
+  return notice.message ? `${when} ${notice.message}` : when;
+}
+
+/** not in SPEC (issue #29): a file of an open submission that the page can send on once chosen again. */
+export function canContinueText(file: { name: string; size: number }): string {
+  return `This upload can continue: choose the same file again (${file.name}, ${formatBytes(file.size)})`;
 }
 
 type Step = 'choose' | 'eventForm' | UploadFormType;
@@ -72,22 +105,52 @@ interface OpenSubmission {
   formType: UploadFormType;
 }
 
-function rememberedSubmission(userId: number, formType: UploadFormType): string | undefined {
+function savedSubmission(userId: number): OpenSubmission | undefined {
   try {
     const saved = JSON.parse(localStorage.getItem(OPEN_SUBMISSION_KEY) ?? 'null') as OpenSubmission | null;
-    return saved && saved.userId === userId && saved.formType === formType ? saved.id : undefined;
+    return saved && saved.userId === userId ? saved : undefined;
   } catch {
     return undefined;
   }
+}
+
+function rememberedSubmission(userId: number, formType: UploadFormType): string | undefined {
+  const saved = savedSubmission(userId);
+  return saved?.formType === formType ? saved.id : undefined;
+}
+
+/**
+ * The open submission of an upload cut off (a reload, a closed tab): its fields come back in the form,
+ * the files the server holds in part are named so that the same ones can be chosen again, and those it
+ * holds whole (or imports from a cloud account) are sent with it as they are.
+ */
+interface Draft {
+  submission: SubmissionInfo;
+  pending: UploadFileInfo[];
+  carried: UploadFileInfo[];
+}
+
+function draftOf(submission: SubmissionInfo): Draft | null {
+  if (submission.status !== 'open') return null;
+  const pending = submission.files.filter((f) => f.status !== 'complete' && !f.import);
+  const carried = submission.files.filter((f) => f.status === 'complete' || f.import);
+  return pending.length > 0 ? { submission, pending, carried } : null;
+}
+
+/** Whether every file of the draft left unfinished is among `files` again (by name and size). */
+function allChosenAgain(draft: Draft, files: File[]): boolean {
+  return draft.pending.every((p) => files.some((f) => f.name === p.name && f.size === p.size));
 }
 
 function ProgressLine({ progress, label }: { progress: ProgressSnapshot; label: string }) {
   return (
     <div className="uploads-progress">
       <progress max={100} value={progress.percent} aria-label={label} />
-      <span className="uploads-percent">{progress.percent}%</span>
-      <span>{formatSpeed(progress.bytesPerSecond)}</span>
-      <span>{formatTimeLeft(progress.secondsLeft)}</span>
+      <span className="uploads-figures">
+        <span className="uploads-percent">{progress.percent}%</span>
+        <span className="uploads-speed">{formatSpeed(progress.bytesPerSecond)}</span>
+        <span className="uploads-time-left">{formatTimeLeft(progress.secondsLeft)}</span>
+      </span>
     </div>
   );
 }
@@ -184,9 +247,10 @@ function ImportRows({
   );
 }
 
-/** The first file waiting to retry a part, if any. */
-function retryNotice(queue: UploadQueue | null): RetryNotice | null {
-  return queue?.files.find((f) => f.retrying !== null)?.retrying ?? null;
+/** The first file waiting to retry a call, if any, with its name. */
+function fileRetry(queue: UploadQueue | null): { notice: RetryNotice; name: string } | null {
+  const file = queue?.files.find((f) => f.retrying !== null);
+  return file?.retrying ? { notice: file.retrying, name: file.source.name } : null;
 }
 
 /** Re-renders every second while `active`, for a countdown. */
@@ -212,14 +276,50 @@ export default function UploadUtility() {
   // Each sent submission gives a new form, as the spec's reload after send would.
   const [round, setRound] = useState(0);
   const [, setTick] = useState(0);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [submitSignal, setSubmitSignal] = useState(0);
+  // A retry of the calls made outside the files' queue: starting the submission and sending it.
+  const [callRetry, setCallRetry] = useState<RetryNotice | null>(null);
+  // Files of a continued submission that the server already holds whole: sent with it as they are.
+  const carried = useRef<string[]>([]);
   const client = useRef(browserUploadClient());
   const notice = useRef<HTMLDivElement>(null);
   const errorText = useRef<HTMLParagraphElement>(null);
   const retryButton = useRef<HTMLButtonElement>(null);
   const sending = phase.kind === 'sending';
   const failed = phase.kind === 'sending' ? phase.failed : null;
-  const retrying = phase.kind === 'sending' && !failed ? retryNotice(phase.queue) : null;
+  const retrying =
+    phase.kind === 'sending' && !failed
+      ? (fileRetry(phase.queue) ?? (callRetry ? { notice: callRetry, name: undefined } : null))
+      : null;
   useSecondTicks(retrying !== null);
+
+  // After a reload (or a tab closed mid-upload): the open submission the server keeps, if it has files
+  // left unfinished, comes back as a draft on its own form.
+  const userId = session.user?.id;
+  useEffect(() => {
+    if (userId === undefined) return undefined;
+    const saved = savedSubmission(userId);
+    if (!saved) return undefined;
+    let live = true;
+    client.current.getSubmission(saved.id).then(
+      (submission) => {
+        if (!live) return;
+        const found = draftOf(submission);
+        if (submission.status !== 'open') localStorage.removeItem(OPEN_SUBMISSION_KEY);
+        if (!found) return;
+        setDraft(found);
+        void navigate({ hash: `#${submission.formType}` }, { replace: true });
+      },
+      (caught: unknown) => {
+        // Gone (cleaned up, or another account's): nothing to continue.
+        if ((caught as { status?: number }).status === 404) localStorage.removeItem(OPEN_SUBMISSION_KEY);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [userId, navigate]);
 
   // SPEC §4: a message that blocks leaving while the files are being sent.
   useEffect(() => {
@@ -268,16 +368,20 @@ export default function UploadUtility() {
     const user = session.user;
     if (!user) return;
     setError(null);
+    setCallRetry(null);
     setPhase({ kind: 'sending', queue: null, failed: null, imports: NO_IMPORTS });
     const api = client.current;
     let submissionId: string;
     try {
       const resumeId = rememberedSubmission(user.id, fields.form_type);
-      const submission = await api.createSubmission({
-        ...fields,
-        ...(resumeId ? { resume_id: resumeId } : {}),
-      });
+      const submission = await api.createSubmission(
+        { ...fields, ...(resumeId ? { resume_id: resumeId } : {}) },
+        setCallRetry,
+      );
+      setCallRetry(null);
       submissionId = submission.id;
+      carried.current = draft?.submission.id === submission.id ? draft.carried.map((f) => f.id) : [];
+      setDraft(null);
       localStorage.setItem(
         OPEN_SUBMISSION_KEY,
         JSON.stringify({
@@ -336,6 +440,7 @@ export default function UploadUtility() {
     const done = [
       ...queue.files.filter((f) => f.state === 'complete').map((f) => f.fileId!),
       ...imports.flatMap((i) => (i.file ? [i.file.id] : [])),
+      ...carried.current,
     ];
     if (done.length === 0) {
       const refused = imports.find((i) => i.error)?.error;
@@ -350,8 +455,10 @@ export default function UploadUtility() {
       return;
     }
     try {
-      await client.current.submit(queue.submissionId, done);
+      await client.current.submit(queue.submissionId, done, setCallRetry);
+      setCallRetry(null);
     } catch (caught) {
+      setCallRetry(null);
       const status = (caught as { status?: number }).status ?? 0;
       if (status === 401 || status === 403) {
         setPhase({ kind: 'editing' });
@@ -362,10 +469,19 @@ export default function UploadUtility() {
       return;
     }
     localStorage.removeItem(OPEN_SUBMISSION_KEY);
+    carried.current = [];
     setFiles([]);
     setCloudFiles([]);
     setRound((n) => n + 1);
     setPhase({ kind: 'done' });
+  }
+
+  /** Forgets the open submission: the next Submit starts a new one (the server cleans the old one up). */
+  function startOver() {
+    localStorage.removeItem(OPEN_SUBMISSION_KEY);
+    setDraft(null);
+    setFiles([]);
+    setRound((n) => n + 1);
   }
 
   function retry(queue: UploadQueue, imports: StartedImport[]) {
@@ -409,10 +525,6 @@ export default function UploadUtility() {
                 ))}
                 <ImportRows imports={imports} providers={providers} />
               </ul>
-              {/* Under the files, so that their Pause and Remove buttons do not move as it comes and goes. */}
-              <p className="uploads-retrying" aria-live="polite">
-                {retrying ? retryingText(retrying, Date.now()) : null}
-              </p>
               {failed ? (
                 <Button ref={retryButton} variant="primary" onPress={() => retry(queue, imports)}>
                   Retry
@@ -420,6 +532,25 @@ export default function UploadUtility() {
               ) : null}
             </>
           ) : null}
+          {/* Under the files, so that their Pause and Remove buttons do not move as it comes and goes. */}
+          <p className="uploads-retrying" aria-live="polite">
+            {retrying ? retryingText(retrying.notice, Date.now(), retrying.name) : null}
+          </p>
+        </div>
+      ) : null}
+      {!sending && draft && step === draft.submission.formType ? (
+        <div className="uploads-continue" role="status">
+          {draft.pending.map((file) => (
+            <p key={file.id}>{canContinueText(file)}</p>
+          ))}
+          {draft.carried.length > 0 ? (
+            <p>
+              Already received: {draft.carried.map((f) => `${f.name} (${formatBytes(f.size)})`).join(', ')}.
+            </p>
+          ) : null}
+          <Button variant="secondary" dense onPress={startOver}>
+            Start over
+          </Button>
         </div>
       ) : null}
       {!sending && step === 'choose' ? (
@@ -446,12 +577,22 @@ export default function UploadUtility() {
       ) : null}
       {!sending && (step === 'creative' || step === 'event' || step === 'sponsor') ? (
         <UploadForm
-          key={`${step}-${round}`}
+          key={`${step}-${round}-${draft?.submission.id ?? ''}`}
           formType={step}
           files={files}
+          initialValues={
+            draft && draft.submission.formType === step
+              ? fromSubmissionFields(step, draft.submission.fields)
+              : undefined
+          }
+          submitSignal={submitSignal}
           onFilesChange={(next) => {
             setFiles(next);
             if (phase.kind === 'done') setPhase({ kind: 'editing' });
+            // The files left unfinished are back: the upload goes on at once, from the parts the server lacks.
+            if (draft && draft.submission.formType === step && allChosenAgain(draft, next)) {
+              setSubmitSignal((n) => n + 1);
+            }
           }}
           cloud={
             providers.length > 0

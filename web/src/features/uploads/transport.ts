@@ -7,7 +7,55 @@ import { UploadClient } from '@avp/shared';
 import type { TransportRequest, TransportResponse } from '@avp/shared';
 import { browserHasher, type BlobSource, type HashPort, type HashReply } from './hashing';
 
+function parse(text: string): unknown {
+  try {
+    return text === '' ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A part's bytes through XMLHttpRequest, the one browser API that says how much of a request body has
+ * gone out: the client hears it (request.onProgress) and gives up a part that stops moving.
+ */
+export function xhrTransport(request: TransportRequest): Promise<TransportResponse> {
+  return new Promise((resolve, reject) => {
+    const signal = request.signal as AbortSignal | undefined;
+    if (signal?.aborted) {
+      reject(new DOMException('The operation was aborted.', 'AbortError'));
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    const onAbort = () => xhr.abort();
+    const done = () => signal?.removeEventListener('abort', onAbort);
+    xhr.open(request.method, request.path);
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+    xhr.upload.onprogress = (event) => request.onProgress?.(event.loaded);
+    // The answer arriving is progress too.
+    xhr.onprogress = () => request.onProgress?.(request.body?.length ?? 0);
+    xhr.onload = () => {
+      done();
+      resolve({ status: xhr.status, body: parse(xhr.responseText) });
+    };
+    xhr.onerror = () => {
+      done();
+      reject(new TypeError('The connection to the server failed.'));
+    };
+    xhr.onabort = () => {
+      done();
+      reject(new DOMException('The operation was aborted.', 'AbortError'));
+    };
+    signal?.addEventListener('abort', onAbort);
+    xhr.send(request.body as Uint8Array<ArrayBuffer>);
+    request.onProgress?.(0);
+  });
+}
+
+/** fetch for the JSON calls; parts go through xhrTransport, which reports their progress. */
 export async function fetchTransport(request: TransportRequest): Promise<TransportResponse> {
+  if (request.body && typeof XMLHttpRequest !== 'undefined') return xhrTransport(request);
   const headers: Record<string, string> = { Accept: 'application/json' };
   let body: BodyInit | undefined;
   if (request.body) {
@@ -24,14 +72,7 @@ export async function fetchTransport(request: TransportRequest): Promise<Transpo
     body,
     signal: request.signal as AbortSignal | undefined,
   });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, body: parsed };
+  return { status: res.status, body: parse(await res.text()) };
 }
 
 export function fileSource(file: File): BlobSource {
