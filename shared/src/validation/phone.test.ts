@@ -9,6 +9,7 @@ describe('SPEC §5 Phone (shared check)', () => {
     ['(415)555-2671', 'no space after the parenthesis'],
     ['(415)   555-2671', 'several spaces after the parenthesis'],
     ['415-555-2671', 'dashes'],
+    ['(415)-555-2671', "the registration error's own form, (xxx)-xxx-xxxx"],
     [' 415-555-2671 ', 'surrounding whitespace is ignored'],
   ] as const)('accepts %j (%s)', (value, _why) => {
     expect(isValidPhone(value)).toBe(true);
@@ -20,7 +21,8 @@ describe('SPEC §5 Phone (shared check)', () => {
     ['415555267112', 'twelve digits'],
     ['415.555.2671', 'dots'],
     ['415 555 2671', 'spaces as separators'],
-    ['(415)-555-2671', 'dash after the parenthesis'],
+    ['(415)--555-2671', 'two dashes after the parenthesis'],
+    ['(415) -555-2671', 'a space and a dash after the parenthesis'],
     ['(415) 5552671', 'no dash before the last four'],
     ['415-5552671', 'missing second dash'],
     ['+14155552671', 'plus sign'],

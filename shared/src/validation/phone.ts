@@ -5,8 +5,9 @@
 import { PHONE_DIGITS_MAX, PHONE_DIGITS_MIN } from '../constants.js';
 
 const DIGITS_ONLY = new RegExp(`^\\d{${PHONE_DIGITS_MIN},${PHONE_DIGITS_MAX}}$`);
-// (123) 456-7890, (123)456-7890 or 123-456-7890; only spaces may follow the ')'.
-const PUNCTUATED = /^(?:\(\d{3}\) *|\d{3}-)\d{3}-\d{4}$/;
+// (123) 456-7890, (123)456-7890 or 123-456-7890; only spaces may follow the ')', or one dash: the
+// registration error asks for '(xxx)-xxx-xxxx' (SPEC §5), so that form must pass too.
+const PUNCTUATED = /^(?:\(\d{3}\)(?: *|-)|\d{3}-)\d{3}-\d{4}$/;
 
 /** The shared check (contact and registration forms). */
 export function isValidPhone(value: string): boolean {

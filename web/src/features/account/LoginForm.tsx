@@ -6,11 +6,12 @@
 import { loginFormSchema, type LoginForm as LoginValues } from '@avp/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { Button, FormEmailField, FormPasswordField } from '../../ui';
 import { ApiError, apiRequest, errorMessage } from '../../lib/api';
 import { useSession, type SessionUser, type SignedInBody } from '../../lib/session';
+import { ForgotPasswordDialog } from './ForgotPasswordDialog';
 import './account.css';
 
 export interface LoginFormProps {
@@ -25,6 +26,7 @@ export interface LoginFormProps {
 }
 
 const EMPTY: LoginValues = { email: '', password: '' };
+const FORGOT_HASH = '#forgotPassword';
 
 export default function LoginForm({ onSignedIn, requireRole, notice, title = 'Sign in' }: LoginFormProps) {
   const session = useSession();
@@ -38,6 +40,9 @@ export default function LoginForm({ onSignedIn, requireRole, notice, title = 'Si
     setFocus,
     formState: { isSubmitting },
   } = useForm<LoginValues>({ resolver: zodResolver(loginFormSchema), defaultValues: EMPTY });
+  const email = useWatch({ control, name: 'email' });
+  const location = useLocation();
+  const navigate = useNavigate();
 
   const submit = handleSubmit(async (values) => {
     setFailure(null);
@@ -65,42 +70,53 @@ export default function LoginForm({ onSignedIn, requireRole, notice, title = 'Si
   });
 
   return (
-    <form
-      className="account-form account-form--narrow"
-      noValidate
-      aria-labelledby={headingId}
-      onSubmit={submit}
-    >
-      <h2 id={headingId}>{title}</h2>
-      {notice ? (
-        <p className="account-alert" role="alert">
-          {notice}
-        </p>
-      ) : null}
-      <FormEmailField control={control} name="email" label="Email" autoComplete="username" isRequired />
-      <FormPasswordField
-        control={control}
-        name="password"
-        label="Password"
-        autoComplete="current-password"
-        isRequired
-      />
-      {failure ? (
-        <p className="account-alert" role="alert">
-          {failure}
-        </p>
-      ) : null}
-      <div className="account-actions">
-        <Button type="submit" isDisabled={isSubmitting}>
-          {isSubmitting ? 'Signing in…' : 'Sign in'}
-        </Button>
-      </div>
+    <>
+      <form
+        className="account-form account-form--narrow"
+        noValidate
+        aria-labelledby={headingId}
+        onSubmit={submit}
+      >
+        <h2 id={headingId}>{title}</h2>
+        {notice ? (
+          <p className="account-alert" role="alert">
+            {notice}
+          </p>
+        ) : null}
+        <FormEmailField control={control} name="email" label="Email" autoComplete="username" isRequired />
+        <FormPasswordField
+          control={control}
+          name="password"
+          label="Password"
+          autoComplete="current-password"
+          isRequired
+        />
+        {failure ? (
+          <p className="account-alert" role="alert">
+            {failure}
+          </p>
+        ) : null}
+        <div className="account-actions">
+          <Button type="submit" isDisabled={isSubmitting}>
+            {isSubmitting ? 'Signing in…' : 'Sign in'}
+          </Button>
+        </div>
+        {requireRole === undefined ? (
+          <p className="account-links">
+            {/* The dialog opens over this page, so closing it returns to the link, not to another page. */}
+            <Link to={{ hash: FORGOT_HASH }}>Forgot Password?</Link>
+            <Link to="/register">Create an account</Link>
+          </p>
+        ) : null}
+      </form>
+      {/* Outside the form: React events bubble out of a portal, and the dialog's submit is not a sign-in. */}
       {requireRole === undefined ? (
-        <p className="account-links">
-          <Link to="/register#forgotPassword">Forgot Password?</Link>
-          <Link to="/register">Create an account</Link>
-        </p>
+        <ForgotPasswordDialog
+          isOpen={location.hash === FORGOT_HASH}
+          defaultEmail={email}
+          onClose={() => void navigate({ pathname: location.pathname, hash: '' }, { replace: true })}
+        />
       ) : null}
-    </form>
+    </>
   );
 }

@@ -6,6 +6,7 @@
  */
 import {
   EMAIL_ALREADY_EXISTS,
+  passwordPolicyError,
   registrationSchema,
   type ClientUser,
   type RegistrationForm,
@@ -13,8 +14,8 @@ import {
   type RegistrationMode,
 } from '@avp/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useForm, useWatch, type Path } from 'react-hook-form';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useForm, useWatch, type Path, type Resolver } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Button, FormEmailField, FormPasswordField, FormPhoneField, FormTextField } from '../../ui';
 import { ApiError, apiRequest, errorMessage } from '../../lib/api';
@@ -88,11 +89,31 @@ function needsCurrentPassword(values: Partial<RegistrationFormInput>, storedEmai
   return values.password !== '' || values.confirmPassword !== '' || email !== storedEmail.toLowerCase();
 }
 
+/**
+ * The shared schema reports an empty new-account password once, on Confirm ('Passwords must match.'):
+ * the Password field itself then says what it lacks too, in the policy's words.
+ */
+function withEmptyPasswordError(
+  base: Resolver<RegistrationFormInput, unknown, RegistrationForm>,
+  mode: RegistrationMode,
+): Resolver<RegistrationFormInput, unknown, RegistrationForm> {
+  return async (values, context, options) => {
+    const result = await base(values, context, options);
+    if (mode === 'create' && values.password === '' && !result.errors.password) {
+      const message = passwordPolicyError('') ?? '';
+      return { values: {}, errors: { ...result.errors, password: { type: 'required', message } } };
+    }
+    return result;
+  };
+}
+
 function AccountForm({ mode, done, onDone, onEmailChange }: AccountFormProps) {
   const session = useSession();
   /** The account's e-mail as stored: another one in the form is a change of e-mail. */
   const [storedEmail, setStoredEmail] = useState('');
   const schema = useMemo(() => registrationSchema({ mode, currentEmail: storedEmail }), [mode, storedEmail]);
+  const resolver = useMemo(() => withEmptyPasswordError(zodResolver(schema), mode), [schema, mode]);
+  const doneRef = useRef<HTMLParagraphElement>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [emailTaken, setEmailTaken] = useState(false);
   const [loading, setLoading] = useState(mode === 'update');
@@ -104,7 +125,7 @@ function AccountForm({ mode, done, onDone, onEmailChange }: AccountFormProps) {
     setError,
     formState: { isSubmitting },
   } = useForm<RegistrationFormInput, unknown, RegistrationForm>({
-    resolver: zodResolver(schema),
+    resolver,
     defaultValues: EMPTY,
   });
 
@@ -181,6 +202,14 @@ function AccountForm({ mode, done, onDone, onEmailChange }: AccountFormProps) {
     }
   });
 
+  // On a phone the outcome is far above the button: bring it into view and move focus to it, as the upload
+  // form does, so that Register and Update account visibly answer.
+  useEffect(() => {
+    if (!done || loading) return;
+    doneRef.current?.scrollIntoView({ block: 'center' });
+    doneRef.current?.focus();
+  }, [done, loading]);
+
   if (loading) return <p role="status">Loading your details…</p>;
   if (loadFailure) {
     return (
@@ -199,10 +228,14 @@ function AccountForm({ mode, done, onDone, onEmailChange }: AccountFormProps) {
       className="account-form"
       noValidate
       aria-label={update ? 'Account details' : 'Registration'}
-      onSubmit={submit}
+      onSubmit={(event) => {
+        // A new attempt: the last success no longer describes the form, even if this one is refused here.
+        onDone(null);
+        void submit(event);
+      }}
     >
       {done ? (
-        <p className="account-success" role="status">
+        <p className="account-success" role="status" tabIndex={-1} ref={doneRef}>
           {done}
           {done === ACCOUNT_CREATED ? (
             <>
@@ -246,7 +279,7 @@ function AccountForm({ mode, done, onDone, onEmailChange }: AccountFormProps) {
           name="phone"
           label="Phone"
           isRequired
-          description="For example (555) 123-4567"
+          description="As (xxx)-xxx-xxxx, for example (555)-123-4567."
         />
         <FormPasswordField
           control={control}

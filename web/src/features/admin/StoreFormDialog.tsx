@@ -13,15 +13,7 @@ import { useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { ApiError, errorMessage } from '../../lib/api';
-import {
-  Button,
-  FormCheckbox,
-  FormDateInput,
-  FormTextArea,
-  FormTextField,
-  SelectField,
-  TextField,
-} from '../../ui';
+import { Button, FormCheckbox, FormDateInput, FormTextArea, FormTextField, SelectField } from '../../ui';
 import { staffApi, uploadImage, type StaffStore, type StoresAnswer } from './api';
 import { staffKeys } from './queries';
 import { StoreSelect } from './StoreSelect';
@@ -164,7 +156,12 @@ function StoreFormBody({ store, stores, onClose, onSaved }: StoreFormDialogProps
     >
       <div className="staff-dialog__body">
         <div className="staff-form">
-          {store ? <TextField label="ID" value={String(store.id)} isReadOnly /> : null}
+          {store ? (
+            // The internal number staff may quote to support: shown, never an input (it cannot change).
+            <p className="staff-dialog__id">
+              <span className="staff-muted">ID</span> {store.id}
+            </p>
+          ) : null}
           <FormCheckbox control={control} name="is_archived" label="Archive Store" />
           <FormTextField control={control} name="name" label="Name" isRequired />
           <FormTextField
@@ -186,13 +183,18 @@ function StoreFormBody({ store, stores, onClose, onSaved }: StoreFormDialogProps
               description="Shown in the store's header. Choose one of the store images or upload a new one."
               errorMessage={formState.errors.image?.message}
             />
+            {/* The native input stays for keyboard and screen readers, hidden behind a kit-styled label. */}
             <label className="staff-upload">
-              Upload an image{' '}
               <input
+                className="staff-upload__input"
                 type="file"
                 accept="image/png,image/jpeg,image/webp,image/gif"
                 onChange={(e) => void upload(e.target.files?.[0])}
               />
+              <span className="kit-button kit-button--secondary kit-button--dense" aria-hidden="true">
+                Upload an image…
+              </span>
+              <span className="visually-hidden">Upload an image</span>
             </label>
             {(uploadNote ?? listFailure) ? (
               <p className="staff-muted" role="status">

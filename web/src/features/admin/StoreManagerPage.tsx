@@ -144,24 +144,43 @@ export default function StoreManagerPage() {
                 </td>
                 <td data-label="Active">
                   <Checkbox
-                    label="Active"
+                    label={
+                      <>
+                        Active<span className="visually-hidden">: {store.name}</span>
+                      </>
+                    }
                     value={store.is_active}
                     onChange={(value) => apply(() => staffApi.setActive(store.id, value))}
                   />
                 </td>
                 <td data-label={archivedView ? 'UnArchive' : 'Archive'}>
-                  <Button dense variant="secondary" onPress={() => setPending({ kind: 'archive', store })}>
+                  <Button
+                    dense
+                    variant="secondary"
+                    onPress={() => setPending({ kind: 'archive', store })}
+                    aria-label={`${store.is_archived ? 'UnArchive' : 'Archive'} ${store.name}`}
+                  >
                     {store.is_archived ? 'UnArchive' : 'Archive'}
                   </Button>
                 </td>
                 <td data-label="Edit">
-                  <Button dense variant="secondary" onPress={() => setPending({ kind: 'edit', store })}>
+                  <Button
+                    dense
+                    variant="secondary"
+                    onPress={() => setPending({ kind: 'edit', store })}
+                    aria-label={`Edit ${store.name}`}
+                  >
                     Edit
                   </Button>
                 </td>
                 {archivedView ? (
                   <td data-label="Delete">
-                    <Button dense variant="secondary" onPress={() => setPending({ kind: 'delete', store })}>
+                    <Button
+                      dense
+                      variant="secondary"
+                      onPress={() => setPending({ kind: 'delete', store })}
+                      aria-label={`Delete ${store.name}`}
+                    >
                       Delete
                     </Button>
                   </td>

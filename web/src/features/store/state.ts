@@ -43,6 +43,27 @@ export function setCount(storeId: string, product: StoreProduct, count: number):
   storeState.setData<Cart>(keys.cart(storeId), (cart) => setCartCount(cart ?? EMPTY_CART, product, count));
 }
 
+/**
+ * Counts typed in the cart but not yet applied with Update, per store. Leaving the cart for checkout
+ * applies them (applyPendingCounts): what the exhibitor sees in the cart is what the checkout prices.
+ */
+const pendingCounts = new Map<string, Map<number, { product: StoreProduct; count: number }>>();
+
+export function setPendingCount(storeId: string, product: StoreProduct, count: number | null): void {
+  const store = pendingCounts.get(storeId) ?? new Map<number, { product: StoreProduct; count: number }>();
+  if (count === null) store.delete(product.id);
+  else store.set(product.id, { product, count });
+  if (store.size === 0) pendingCounts.delete(storeId);
+  else pendingCounts.set(storeId, store);
+}
+
+export function applyPendingCounts(storeId: string): void {
+  const store = pendingCounts.get(storeId);
+  if (!store) return;
+  pendingCounts.delete(storeId);
+  for (const { product, count } of store.values()) setCount(storeId, product, count);
+}
+
 export function useCustomerDraft(storeId: string) {
   const { data, setData } = useKeyedStore<CustomerDraft>(storeState, keys.customer(storeId));
   return { draft: data, setDraft: setData };

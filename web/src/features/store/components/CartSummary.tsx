@@ -89,7 +89,8 @@ export function CartSummary({
                         <img
                           className="store-table__thumbnail"
                           src={line.picture}
-                          alt={line.name}
+                          // Decorative: the product's name is right beside it.
+                          alt=""
                           width={48}
                           height={48}
                         />

@@ -6,7 +6,7 @@ import {
   QUANTITY_MAX,
   QUANTITY_MIN,
 } from '@avp/shared';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Button, NumberInput } from '../../../ui';
 import type { StoreData, StoreProduct } from '../api';
@@ -14,7 +14,7 @@ import '../store.css';
 import { PriceSummary } from '../components/CartSummary';
 import { StoreFrame } from '../components/StoreFrame';
 import { currencyOf, currentCart, previewAmounts } from '../pricing';
-import { setCount, useCart } from '../state';
+import { applyPendingCounts, setCount, setPendingCount, useCart } from '../state';
 
 /** /exhibitor_order/{storeId} (SPEC §2): the products and the cart. */
 export default function ProductsPage() {
@@ -71,7 +71,11 @@ function CartBar({ store }: { store: StoreData }) {
         </a>
         <strong>{formatPrice(total, currencyOf(store))}</strong>
       </p>
-      <Link className="kit-button kit-button--primary" to={checkoutPath(store.store_id)}>
+      <Link
+        className="kit-button kit-button--primary"
+        to={checkoutPath(store.store_id)}
+        onClick={() => applyPendingCounts(store.store_id)}
+      >
         Checkout
       </Link>
     </section>
@@ -108,7 +112,11 @@ function ProductCard({ storeId, product }: { storeId: string; product: StoreProd
         <p className="store-product__price">{formatPrice(product.price, product.currency)}</p>
         <div className="store-product__actions">
           <NumberInput
-            label="Quantity"
+            label={
+              <>
+                Quantity<span className="visually-hidden"> of {product.name}</span>
+              </>
+            }
             className="store-qty"
             min={QUANTITY_MIN}
             max={QUANTITY_MAX}
@@ -159,6 +167,8 @@ function CartEditor({ store }: { store: StoreData }) {
         <Link
           className="kit-button kit-button--primary store-cart__checkout"
           to={checkoutPath(store.store_id)}
+          // A count typed but not yet applied with Update is applied on the way out.
+          onClick={() => applyPendingCounts(store.store_id)}
         >
           Checkout
         </Link>
@@ -197,10 +207,17 @@ function CartLineEditor({
     setDraft(value === null ? null : Math.min(QUANTITY_MAX, value));
   };
   const changed = draft !== null && draft !== count;
+  useEffect(() => {
+    setPendingCount(storeId, product, changed ? draft : null);
+    return () => setPendingCount(storeId, product, null);
+  }, [storeId, product, changed, draft]);
   return (
     <li className="store-cart__line" aria-label={product.name}>
       <div className="store-cart__name">
-        <span>{product.name}</span>
+        <span>
+          {product.name}
+          <span className="store-cart__each">{formatPrice(product.price, product.currency)} each</span>
+        </span>
         <span className="store-cart__amount">{formatPrice(product.price * count, product.currency)}</span>
       </div>
       <div className="store-cart__controls">
@@ -218,7 +235,6 @@ function CartLineEditor({
           onChange={setDraft}
           onInputChange={typed}
           inputRef={field}
-          description={`${formatPrice(product.price, product.currency)} each`}
         />
         {changed ? (
           <Button variant="secondary" dense onPress={update}>
