@@ -148,3 +148,9 @@ export const GETTING_SOCIAL = 'Getting Social';
 export const UNLIMITED_MAX = 'Unlimited Max';
 export const SUGGESTIONS_EMPTY = '-- empty --';
 export const CONTINUE = 'Continue';
+
+// not in SPEC: the server's answers when one of its services is briefly out of reach (issue 28).
+export const SERVICE_BRIEFLY_UNAVAILABLE =
+  'The service is briefly unavailable. Please try again in a few seconds; nothing you sent has been lost.';
+export const UPLOAD_STORAGE_FULL =
+  'The server has no room for this upload right now. Please try again later; the parts already sent are kept.';

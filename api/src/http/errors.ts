@@ -1,6 +1,9 @@
+import { SERVICE_BRIEFLY_UNAVAILABLE, UPLOAD_STORAGE_FULL } from '@avp/shared';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Config } from '../config.js';
+import { isStorageFull } from '../adapters/storage/types.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 
 /** The one error body every API answer uses: `{ "error": { "code", "message", "fields"? } }`. */
 export interface ErrorBody {
@@ -25,6 +28,29 @@ export class AppError extends Error {
     this.name = 'AppError';
   }
 }
+
+/**
+ * A service the request needs is out of reach for now (the database, room on the upload disk): the caller
+ * gets the status, a Retry-After and a message in words; staff get `reason` and the cause in the log.
+ */
+export class UnavailableError extends AppError {
+  constructor(
+    status: 503 | 507,
+    code: string,
+    message: string,
+    readonly retryAfterSeconds: number,
+    readonly reason: string,
+    override readonly cause: unknown,
+  ) {
+    super(status, code, message);
+    this.name = 'UnavailableError';
+  }
+}
+
+/** Seconds a client is asked to wait after losing the database (the pool reconnects on its own). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+/** Seconds a client is asked to wait when the upload disk is full (someone has to free space). */
+export const STORAGE_FULL_RETRY_AFTER_SECONDS = 60;
 
 /** zod's issues as `path → first message`; an issue about the whole value is filed under 'root'. */
 export function fieldErrors(error: z.core.$ZodError): Record<string, string> {
@@ -56,6 +82,27 @@ function isHttpError(error: unknown): error is HttpError {
 /** The caller-facing form of an error, or undefined for an unexpected one (a 500). */
 export function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error)) {
+    return new UnavailableError(
+      503,
+      'database_unavailable',
+      SERVICE_BRIEFLY_UNAVAILABLE,
+      DATABASE_RETRY_AFTER_SECONDS,
+      'database unavailable: the request could not reach it (the pool reconnects by itself)',
+      error,
+    );
+  }
+  if (isStorageFull(error)) {
+    const path = (error as { path?: unknown }).path;
+    return new UnavailableError(
+      507,
+      'storage_full',
+      UPLOAD_STORAGE_FULL,
+      STORAGE_FULL_RETRY_AFTER_SECONDS,
+      `upload storage is full (${String((error as { code?: unknown }).code)}${typeof path === 'string' ? ` at ${path}` : ''}): free space there; clients retry and their uploads resume`,
+      error,
+    );
+  }
   // $ZodError's instanceof checks traits, so errors from any copy of zod (shared's included) match.
   if (error instanceof z.core.$ZodError) {
     return new AppError(400, 'validation_failed', 'Some fields are missing or invalid.', fieldErrors(error));
@@ -85,7 +132,10 @@ export function errorHandler(config: Pick<Config, 'NODE_ENV'>): ErrorRequestHand
     }
     const known = toAppError(error);
     if (known) {
-      if (known.status >= 500) req.log.error({ err: known }, known.message);
+      if (known instanceof UnavailableError) {
+        req.log.error({ err: known.cause, code: known.code }, known.reason);
+        res.set('Retry-After', String(known.retryAfterSeconds));
+      } else if (known.status >= 500) req.log.error({ err: known }, known.message);
       const body: ErrorBody = { error: { code: known.code, message: known.message } };
       if (known.fields) body.error.fields = known.fields;
       res.status(known.status).json(body);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { PartSizeError } from './types.js';
+import { isStorageFull, PartSizeError } from './types.js';
 import type { UploadStorage } from './types.js';
 
 /**
@@ -56,6 +56,12 @@ export function exactSize(size: number, observe?: (chunk: Buffer) => void | Prom
   });
 }
 
+function prematureClose(): Error {
+  return Object.assign(new Error('The body ended before its last byte'), {
+    code: 'ERR_STREAM_PREMATURE_CLOSE',
+  });
+}
+
 const SAFE_KEY = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
 
 /**
@@ -100,7 +106,26 @@ export class LocalStorage implements UploadStorage {
       start: args.offset,
       highWaterMark: 1024 * 1024,
     });
-    await pipeline(args.body, exactSize(args.size, args.observe), out);
+    // The body is piped, not handed to pipeline(), which would destroy it (and with it the client's
+    // connection) on any failure: when the disk is full the request must stay open to be answered 507.
+    const counted = exactSize(args.size, args.observe);
+    const cutOff = () => {
+      if (!args.body.readableEnded) counted.destroy(prematureClose());
+    };
+    const failed = (error: Error) => counted.destroy(error);
+    args.body.once('close', cutOff);
+    args.body.once('error', failed);
+    args.body.pipe(counted);
+    try {
+      await pipeline(counted, out);
+    } catch (error) {
+      args.body.unpipe(counted);
+      if (!isStorageFull(error)) args.body.destroy();
+      throw error;
+    } finally {
+      args.body.off('close', cutOff);
+      args.body.off('error', failed);
+    }
     return null;
   }
 

@@ -11,6 +11,12 @@ export class PartSizeError extends Error {
   }
 }
 
+/** The disk (or the account's quota on it) has no room left: worth trying again once space is freed. */
+export function isStorageFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 export interface PartRef {
   partNumber: number;
   etag: string | null;

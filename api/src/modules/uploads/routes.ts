@@ -1,6 +1,7 @@
 import express from 'express';
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { createUploadStorage } from '../../adapters/storage/index.js';
+import { finished } from 'node:stream/promises';
+import { createUploadStorage, isStorageFull } from '../../adapters/storage/index.js';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
@@ -43,6 +44,22 @@ async function retryWhenBusy<T>(res: Response, work: Promise<T>): Promise<T> {
     return await work;
   } catch (error) {
     if (error instanceof AppError && BUSY.has(error.code)) res.set('Retry-After', '1');
+    throw error;
+  }
+}
+
+/**
+ * A part refused because the disk is full is read to its end (at most one part) before the 507 goes out,
+ * so the client gets the answer instead of a connection cut while it is still sending.
+ */
+async function drainWhenFull<T>(req: Request, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (isStorageFull(error) && !req.readableEnded && !req.destroyed) {
+      req.resume();
+      await finished(req).catch(() => undefined);
+    }
     throw error;
   }
 }
@@ -144,7 +161,17 @@ export function uploadsRoutes(deps: {
       }
       const part = await retryWhenBusy(
         res,
-        putPart(d, user(req), param(req, 'fileId'), param(req, 'partNumber'), req.get('content-length'), req),
+        drainWhenFull(
+          req,
+          putPart(
+            d,
+            user(req),
+            param(req, 'fileId'),
+            param(req, 'partNumber'),
+            req.get('content-length'),
+            req,
+          ),
+        ),
       );
       res.set('Cache-Control', 'no-store').json(part);
     },
