@@ -9,7 +9,8 @@ import { tempDir } from './helpers/api.js';
 /**
  * Watch folders, against the engine's own persisted state: a file is queued once it has stopped
  * growing for the stable time, once only (across a restart too), and a new version is sent again.
- * The engine's add is recorded rather than sent: what it does with the files is engine.test.ts's.
+ * The engine's add is recorded here; watch-engine.test.ts runs the real engine against the API across a
+ * restart.
  */
 const sponsor: SubmissionFields = {
   form_type: 'sponsor',

@@ -159,7 +159,7 @@ export class FolderWatcher {
         ready.map((r) => r.file),
       );
     } catch (error) {
-      // Not queued after all (the server refused the form, the network is down): try again next pass.
+      // Not queued after all (a file vanished or became unreadable between the scan and add): next pass.
       this.store.markSent(
         watch.id,
         ready.map((r) => r.identity),
