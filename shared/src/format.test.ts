@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   formatBytes,
+  formatCardNumber,
   formatDate,
   formatDateTime,
+  formatExpiry,
   formatWallDateTime,
   formatDateRange,
   formatPrice,
@@ -229,4 +231,30 @@ describe('formatTimeLeft (upload and import progress)', () => {
       expect(formatTimeLeft(seconds)).toBe('—');
     },
   );
+});
+
+describe('card fields as typed (the store and the staff payment test alike)', () => {
+  it.each([
+    ['4242424242424242', '4242 4242 4242 4242'],
+    ['4242-4242 4242x4242', '4242 4242 4242 4242'],
+    ['378282246310005', '3782 822463 10005'],
+    ['42', '42'],
+    ['', ''],
+    ['12345678901234567890123', '1234 5678 9012 3456 789'],
+  ])('number %j reads %j', (typed, shown) => {
+    expect(formatCardNumber(typed)).toBe(shown);
+  });
+
+  it.each([
+    ['1229', '12 / 29'],
+    ['12/29', '12 / 29'],
+    ['12 / 29', '12 / 29'],
+    ['1', '1'],
+    ['12', '12'],
+    ['12 / ', '12'],
+    ['122', '12 / 2'],
+    ['122934', '12 / 29'],
+  ])('expiry %j reads %j', (typed, shown) => {
+    expect(formatExpiry(typed)).toBe(shown);
+  });
 });

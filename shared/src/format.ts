@@ -5,6 +5,7 @@ import {
   DEFAULT_CURRENCY,
   FILE_NAME_DISPLAY_MAX,
 } from './constants.js';
+import { cardBrand } from './card.js';
 import { isDateOnly } from './dates.js';
 import { dayjs } from './day.js';
 
@@ -169,4 +170,32 @@ export function formatTimeLeft(seconds: number | null): string {
   const minutes = Math.floor(whole / 60);
   if (minutes < 60) return `${minutes} min ${whole % 60} s left`;
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min left`;
+}
+
+/**
+ * A card number as typed, grouped as card fields show it: '4242 4242 4242 4242' (American Express: 4-6-5).
+ * Anything but digits is dropped; at most 19 digits are kept. One formatter for the store's card field and
+ * the staff payment test, so the same keystrokes give the same field in both.
+ */
+export function formatCardNumber(text: string): string {
+  const digits = text.replace(/\D/g, '').slice(0, 19);
+  const groups = cardBrand(digits) === 'amex' ? [4, 6, 5] : [4, 4, 4, 4, 3];
+  const out: string[] = [];
+  let rest = digits;
+  for (const size of groups) {
+    if (rest === '') break;
+    out.push(rest.slice(0, size));
+    rest = rest.slice(size);
+  }
+  return out.join(' ');
+}
+
+/**
+ * A card expiry as typed, as 'MM / YY': '1229' reads '12 / 29'. The separator comes with the third digit,
+ * so that deleting back over it is never undone by the formatter ('12 / ' would come back after a backspace).
+ */
+export function formatExpiry(text: string): string {
+  const digits = text.replace(/\D/g, '').slice(0, 4);
+  if (digits.length <= 2) return digits;
+  return `${digits.slice(0, 2)} / ${digits.slice(2)}`;
 }

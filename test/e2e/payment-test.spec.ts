@@ -50,9 +50,39 @@ test.describe('the staff payment test page', () => {
     await fillCard(form, '4242 4242 4242 424');
     await expect(form.getByText('Your card number is incomplete.')).toBeVisible();
 
-    // Each try is in the audit log.
+    // Each try is in the audit log, as a sentence.
     await page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Audit log' }).click();
-    await expect(page.getByRole('cell', { name: /payment_test/ })).toHaveCount(3);
+    await expect(page.getByText(/^Payment test: /)).toHaveCount(3);
+    await expect(page.getByText('Payment test: charged $2.50 on Visa ending in 4242.')).toBeVisible();
+    await expect(page.getByText('Payment test: $2.50 refused (card declined).')).toBeVisible();
+  });
+
+  test('the expiry is formatted as the store formats it: 1229 is accepted as 12 / 29 (issue 29 #16)', async ({
+    page,
+  }) => {
+    const email = `payment-expiry-${Date.now()}@example.com`;
+    createStaff(email, 'Tester');
+    await page.goto('/staff/payment-test');
+    const signIn = page.getByRole('form', { name: 'Staff sign in' });
+    await text(signIn, 'Email').fill(email);
+    await text(signIn, 'Password').fill(PASSWORD);
+    await signIn.getByRole('button', { name: 'Sign in' }).click();
+    const form = page.getByRole('form', { name: 'Payment test' });
+    await text(form, 'Card number').pressSequentially('4242424242424242');
+    await expect(text(form, 'Card number')).toHaveValue('4242 4242 4242 4242');
+    await text(form, 'Expiry (MM / YY)').pressSequentially('1229');
+    await expect(text(form, 'Expiry (MM / YY)')).toHaveValue('12 / 29');
+    // A backspace over the separator is not undone by the formatter.
+    await text(form, 'Expiry (MM / YY)').press('Backspace');
+    await text(form, 'Expiry (MM / YY)').press('Backspace');
+    await expect(text(form, 'Expiry (MM / YY)')).toHaveValue('12');
+    await text(form, 'Expiry (MM / YY)').pressSequentially('29');
+    await text(form, 'CVC').pressSequentially('123');
+    await form.getByRole('button', { name: 'Charge test card' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Charged' })).toHaveText(
+      /^Charged \$1\.00 to Visa ending in 4242/,
+    );
+    await expect(form.getByText("Your card's expiration date is incomplete.")).toHaveCount(0);
   });
 
   test('a client account is turned away', async ({ page, baseURL }) => {

@@ -2,7 +2,7 @@
  * /staff/payment-test: SPEC §2's payment test page, which posts a card form to /api/charge.php and shows
  * what the configured gateway answered. Staff only (the shell signs staff in and turns clients away).
  */
-import { formatPrice } from '@avp/shared';
+import { formatCardNumber, formatExpiry, formatPrice } from '@avp/shared';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
@@ -75,7 +75,7 @@ export default function PaymentTestPage() {
         <TextField
           label="Card number"
           value={form.number}
-          onChange={set('number')}
+          onChange={(value) => set('number')(formatCardNumber(value))}
           inputMode="numeric"
           autoComplete="off"
           errorMessage={fieldError('number')}
@@ -84,7 +84,9 @@ export default function PaymentTestPage() {
         <TextField
           label="Expiry (MM / YY)"
           value={form.expiry}
-          onChange={set('expiry')}
+          // Formatted as the store's card field formats it: '1229' becomes '12 / 29'.
+          onChange={(value) => set('expiry')(formatExpiry(value))}
+          inputMode="numeric"
           autoComplete="off"
           errorMessage={fieldError('expiry')}
           isRequired
@@ -92,7 +94,7 @@ export default function PaymentTestPage() {
         <TextField
           label="CVC"
           value={form.cvc}
-          onChange={set('cvc')}
+          onChange={(value) => set('cvc')(value.replace(/\D/g, '').slice(0, 4))}
           inputMode="numeric"
           autoComplete="off"
           errorMessage={fieldError('cvc')}

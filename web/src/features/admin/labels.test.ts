@@ -101,7 +101,7 @@ describe('audit sentences', () => {
           amount: 100,
           currency: 'usd',
           outcome: 'succeeded',
-          card: { brand: 'Visa', last4: '4242' },
+          card: { brand: 'visa', last4: '4242' },
         }),
       ),
     ).toBe('Payment test: charged $1.00 on Visa ending in 4242.');

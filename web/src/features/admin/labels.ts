@@ -36,6 +36,12 @@ export function refundStatusLabel(status: string): string {
 
 type Values = Record<string, unknown> | null;
 
+const CARD_BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+};
+
 const STORE_FIELDS: Record<string, string> = {
   store_id: 'ID',
   name: 'name',
@@ -194,7 +200,8 @@ export function auditSentence(entry: AuditEntry, names: AuditNames = {}): string
       const amount = money(cents(after, 'amount'), text(after, 'currency'));
       const outcome = text(after, 'outcome');
       const card = (after?.card ?? null) as Values;
-      const on = card ? ` on ${text(card, 'brand')} ending in ${text(card, 'last4')}` : '';
+      const brand = text(card, 'brand');
+      const on = card ? ` on ${CARD_BRANDS[brand] ?? words(brand)} ending in ${text(card, 'last4')}` : '';
       return outcome === 'succeeded'
         ? `Payment test: charged ${amount}${on}.`
         : `Payment test: ${amount} refused (${words(outcome).toLowerCase()}).`;

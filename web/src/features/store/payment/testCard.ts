@@ -3,9 +3,9 @@
  * form can show an error as soon as it is certain. The server checks again (api/src/adapters/payments/
  * test-gateway.ts) with the same shared number checks, and alone decides the outcome of a charge.
  */
-import { CARD_MESSAGES, cardBrand, luhnValid } from '@avp/shared';
+import { CARD_MESSAGES, cardBrand, formatCardNumber, formatExpiry, luhnValid } from '@avp/shared';
 
-export { CARD_MESSAGES };
+export { CARD_MESSAGES, formatCardNumber, formatExpiry };
 
 export interface CardFields {
   number: string;
@@ -21,27 +21,6 @@ function digitsOf(text: string): string {
 
 export function isAmex(number: string): boolean {
   return cardBrand(digitsOf(number)) === 'amex';
-}
-
-/** '4242424242424242' as '4242 4242 4242 4242' (Amex: 4-6-5). */
-export function formatCardNumber(text: string): string {
-  const digits = digitsOf(text).slice(0, 19);
-  const groups = isAmex(digits) ? [4, 6, 5] : [4, 4, 4, 4, 3];
-  const out: string[] = [];
-  let rest = digits;
-  for (const size of groups) {
-    if (rest === '') break;
-    out.push(rest.slice(0, size));
-    rest = rest.slice(size);
-  }
-  return out.join(' ');
-}
-
-/** '1240' as '12 / 40'. */
-export function formatExpiry(text: string): string {
-  const digits = digitsOf(text).slice(0, 4);
-  if (digits.length < 2) return digits;
-  return `${digits.slice(0, 2)} / ${digits.slice(2)}`;
 }
 
 /**
