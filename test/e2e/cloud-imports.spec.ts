@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { cloudEnv, standInFile, startCloudStandIn, type CloudStandIn } from '../support/cloud-standin';
@@ -19,6 +20,7 @@ const STAFF_PASSWORD = 'Staff passphrase 9';
 const suffix = `${Date.now().toString(36)}.${process.pid}`;
 const CLOUD_PICK_FAILED = 'Unable to Save File. Please Try Again or Contact For Help';
 const SHOTS = process.env.E2E_SHOTS_DIR;
+const PORTAL_SHOTS = SHOTS ?? join(tmpdir(), 'avp-e2e-shots');
 
 let standIn: CloudStandIn;
 let server: ServerProcess;
@@ -196,3 +198,53 @@ test('Box (after its sign-in popup) and Dropbox picks travel with a local file i
   await expect(rows.filter({ hasText: booth.name })).toContainText('from Box');
   await page.close();
 });
+
+for (const width of [375, 1280]) {
+  test(`at ${width} px, a provider whose script cannot be reached is named as unreachable, and its script loads only on the click`, async ({
+    browser,
+  }) => {
+    const email = `cloud.offline.${width}.${suffix}@example.com`;
+    await registerClient(server.url, email);
+    const page = await browser.newPage({ viewport: { width, height: 800 } });
+    const scripts: string[] = [];
+    page.on('request', (req) => {
+      if (req.url().startsWith(standIn.url) && /\.js$/.test(new URL(req.url()).pathname))
+        scripts.push(req.url());
+    });
+    // The provider out of reach: its scripts' connections refused (the stand-in stays up for the rest).
+    let reachable = false;
+    await page.route(`${standIn.url}/google/**`, (route) =>
+      reachable ? route.fallback() : route.abort('connectionrefused'),
+    );
+    await signInClient(page, server.url, email, '#sponsor');
+    const button = page.getByRole('button', { name: 'Add files from Google Drive' });
+    await expect(button).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Add files from Dropbox' })).toBeVisible();
+    // The form opened: no provider's script asked for yet.
+    expect(scripts).toEqual([]);
+
+    await button.click();
+    const alert = page.getByRole('alert');
+    await expect(alert).toHaveText(
+      'Google Drive could not be reached. Check your connection, then try again.',
+    );
+    await expect(page.getByText(CLOUD_PICK_FAILED)).toHaveCount(0);
+    await expect(button).toBeEnabled();
+    await alert.scrollIntoViewIfNeeded();
+    const box = (await alert.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+    await page.screenshot({ path: join(PORTAL_SHOTS, `portal-provider-unreachable-${width}.png`) });
+    // Only Google's scripts were asked for, on the click.
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.every((url) => url.startsWith(`${standIn.url}/google/`))).toBe(true);
+
+    // Back in reach: the next click loads it and opens the picker.
+    reachable = true;
+    await button.click();
+    const picker = page.getByRole('dialog', { name: 'Google Picker (stand-in)' });
+    await expect(picker).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await picker.getByRole('button', { name: 'Cancel' }).click();
+    await page.close();
+  });
+}

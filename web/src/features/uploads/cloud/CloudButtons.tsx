@@ -2,7 +2,12 @@ import { CLOUD_PICK_FAILED, type CloudPickerConfig, type CloudProvider } from '@
 import { useEffect, useState } from 'react';
 import { Button } from '../../../ui';
 import { cloudConfig } from './api';
-import { hasPicker, pickerFor, PROVIDER_LABELS, type PickedCloudFile } from './pickers';
+import { hasPicker, pickerFor, PROVIDER_LABELS, ProviderUnreachable, type PickedCloudFile } from './pickers';
+
+/** not in SPEC (issue #29): SPEC §8's 'Unable to Save File…' would mislead when nothing was saved. */
+export function providerUnreachableText(provider: CloudProvider): string {
+  return `${PROVIDER_LABELS[provider]} could not be reached. Check your connection, then try again.`;
+}
 
 /** The configured providers with a picker in this app (none while loading, or when none is set up). */
 export function useCloudPickers(): CloudPickerConfig[] {
@@ -32,7 +37,10 @@ export async function pickFrom(config: CloudPickerConfig): Promise<PickedCloudFi
 interface CloudButtonsProps {
   providers: CloudPickerConfig[];
   onPicked: (files: PickedCloudFile[]) => void;
-  /** SPEC §8's message when a sign-in or a picker fails; null clears it. */
+  /**
+   * SPEC §8's message when a sign-in or a picker fails, or the provider's own when its scripts cannot
+   * be loaded; null clears it.
+   */
   onError: (message: string | null) => void;
 }
 
@@ -40,12 +48,12 @@ interface CloudButtonsProps {
 export function CloudButtons({ providers, onPicked, onError }: CloudButtonsProps) {
   const [opening, setOpening] = useState<CloudProvider | null>(null);
 
-  // The pickers' scripts load ahead, so a click can open the provider's window at once (browsers block
-  // a popup opened after a wait).
+  // Only what needs no network is readied ahead; providers' scripts load on the click (a popup opened
+  // within a few seconds of it is still allowed).
   useEffect(() => {
     for (const config of providers) {
       void pickerFor(config.provider)
-        .then((picker) => picker.preload(config))
+        .then((picker) => picker.warm?.(config))
         .catch(() => undefined);
     }
   }, [providers]);
@@ -58,8 +66,10 @@ export function CloudButtons({ providers, onPicked, onError }: CloudButtonsProps
     try {
       const picked = await pickFrom(config);
       if (picked && picked.length > 0) onPicked(picked);
-    } catch {
-      onError(CLOUD_PICK_FAILED);
+    } catch (error) {
+      onError(
+        error instanceof ProviderUnreachable ? providerUnreachableText(config.provider) : CLOUD_PICK_FAILED,
+      );
     } finally {
       setOpening(null);
     }

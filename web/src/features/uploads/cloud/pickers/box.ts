@@ -2,7 +2,7 @@ import type { CloudPickerConfig } from '@avp/shared';
 import { apiRequest } from '../../../../lib/api';
 import { CLOUD_CALLBACK_MESSAGE, type CloudCallbackMessage } from '../CloudCallbackPage';
 import { openPickerDialog } from './dialog';
-import { loadAsset } from './load';
+import { loadAsset, ProviderUnreachable } from './load';
 import { PickerError, type CloudPicker, type PickedCloudFile } from './types';
 
 /**
@@ -95,7 +95,7 @@ export const pickFromBox: CloudPicker = async (config) => {
   if (token === null) return null;
   await preloadBox(config);
   const Box = window.Box;
-  if (!Box?.ContentPicker) throw new PickerError('The Box picker did not load');
+  if (!Box?.ContentPicker) throw new ProviderUnreachable('The Box picker did not load');
   return new Promise<PickedCloudFile[] | null>((resolve) => {
     let settled = false;
     const finish = (files: PickedCloudFile[] | null) => {

@@ -1,6 +1,6 @@
 import type { CloudPickerConfig } from '@avp/shared';
-import { loadAsset } from './load';
-import { PickerError, type CloudPicker } from './types';
+import { loadAsset, ProviderUnreachable } from './load';
+import type { CloudPicker } from './types';
 
 /**
  * Dropbox Chooser: the user picks in Dropbox's own window and we get direct links (linkType 'direct'),
@@ -36,7 +36,7 @@ export function preloadDropbox(config: CloudPickerConfig): Promise<void> {
 export const pickFromDropbox: CloudPicker = async (config) => {
   await preloadDropbox(config);
   const chooser = window.Dropbox;
-  if (!chooser) throw new PickerError('The Dropbox Chooser did not load');
+  if (!chooser) throw new ProviderUnreachable('The Dropbox Chooser did not load');
   return new Promise((resolve) => {
     chooser.choose({
       linkType: 'direct',

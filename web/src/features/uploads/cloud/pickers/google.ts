@@ -1,5 +1,5 @@
 import type { CloudPickerConfig } from '@avp/shared';
-import { loadAsset } from './load';
+import { loadAsset, ProviderUnreachable } from './load';
 import { PickerError, type CloudPicker, type PickedCloudFile } from './types';
 
 /**
@@ -99,11 +99,14 @@ function accessToken(google: GoogleApis, clientId: string): Promise<string | nul
 export const pickFromGoogleDrive: CloudPicker = async (config) => {
   await preloadGoogle(config);
   const { google, gapi } = window;
-  if (!google?.accounts?.oauth2 || !gapi) throw new PickerError('Google’s scripts did not load');
+  if (!google?.accounts?.oauth2 || !gapi) throw new ProviderUnreachable('Google’s scripts did not load');
   const token = await accessToken(google, config.clientId);
   if (token === null) return null;
   await new Promise<void>((resolve, reject) =>
-    gapi.load('picker', { callback: resolve, onerror: () => reject(new PickerError('Picker did not load')) }),
+    gapi.load('picker', {
+      callback: resolve,
+      onerror: () => reject(new ProviderUnreachable('Picker did not load')),
+    }),
   );
   const { picker } = google;
   return new Promise<PickedCloudFile[] | null>((resolve) => {

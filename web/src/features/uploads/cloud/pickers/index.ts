@@ -3,6 +3,7 @@ import type { CloudPicker } from './types';
 
 export type { CloudPicker, PickedCloudFile } from './types';
 export { PickerError } from './types';
+export { ProviderUnreachable } from './load';
 
 export const PROVIDER_LABELS: Record<CloudProvider, string> = {
   'google-drive': 'Google Drive',
@@ -12,18 +13,22 @@ export const PROVIDER_LABELS: Record<CloudProvider, string> = {
 };
 
 interface PickerModule {
+  /** Loads the provider's scripts (on the click that asks for it) and opens its picker. */
   pick: CloudPicker;
-  preload(config: CloudPickerConfig): Promise<void>;
+  /**
+   * Readies what needs no network (OneDrive's sign-in library, bundled with the app) when the button
+   * shows, so that the click can open the sign-in popup at once. Providers' own scripts are not loaded
+   * ahead: an unreachable provider then costs nothing until its button is clicked.
+   */
+  warm?(config: CloudPickerConfig): Promise<void>;
 }
 
 /** Each provider's picker code is fetched only when its button is shown. */
 const MODULES: Partial<Record<CloudProvider, () => Promise<PickerModule>>> = {
-  'google-drive': () =>
-    import('./google').then((m) => ({ pick: m.pickFromGoogleDrive, preload: m.preloadGoogle })),
-  dropbox: () => import('./dropbox').then((m) => ({ pick: m.pickFromDropbox, preload: m.preloadDropbox })),
-  box: () => import('./box').then((m) => ({ pick: m.pickFromBox, preload: m.preloadBox })),
-  onedrive: () =>
-    import('./onedrive').then((m) => ({ pick: m.pickFromOneDrive, preload: m.preloadOneDrive })),
+  'google-drive': () => import('./google').then((m) => ({ pick: m.pickFromGoogleDrive })),
+  dropbox: () => import('./dropbox').then((m) => ({ pick: m.pickFromDropbox })),
+  box: () => import('./box').then((m) => ({ pick: m.pickFromBox })),
+  onedrive: () => import('./onedrive').then((m) => ({ pick: m.pickFromOneDrive, warm: m.preloadOneDrive })),
 };
 
 export function hasPicker(provider: CloudProvider): boolean {
