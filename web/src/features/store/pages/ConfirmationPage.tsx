@@ -1,5 +1,6 @@
 import { formatPrice } from '@avp/shared';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { Link, Navigate } from 'react-router';
 import { useDocumentTitle } from '../../../lib/useDocumentTitle';
 import '../store.css';
@@ -48,6 +49,13 @@ function Receipt({ result }: { result: PaymentReceiptRef }) {
   });
   const loaded = loadedOf(query);
   const pictures = useProductPictures(result.storeId);
+  // Focus starts at the page's heading once the receipt is shown (and again if its status changes), not
+  // on <body>, where the payment page's button left it.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shownStatus = loaded.status === 'ready' && pictures !== null ? loaded.data.status : null;
+  useEffect(() => {
+    if (shownStatus) heading.current?.focus();
+  }, [shownStatus]);
 
   if (loaded.status === 'loading' || (loaded.status === 'ready' && pictures === null)) {
     return (
@@ -80,7 +88,7 @@ function Receipt({ result }: { result: PaymentReceiptRef }) {
     <div className="store-page store-confirmation">
       <StoreHeader store={order.store} />
       <section className="store-panel" aria-label="Confirmation">
-        <h2 className="store-panel__title">
+        <h2 className="store-panel__title" tabIndex={-1} ref={heading}>
           {paid
             ? 'Thank you for your order'
             : held

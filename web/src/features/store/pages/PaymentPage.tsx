@@ -94,6 +94,11 @@ function Payment({ store }: { store: StoreData }) {
   const [terms, setTerms] = useState(false);
   const [phase, setPhase] = useState<'idle' | 'processing' | 'success'>('idle');
   const [paymentError, setPaymentError] = useState<string | null>(null);
+  // After a refusal focus goes to the alert, not to <body>: the Pay Now button was disabled under it.
+  const paymentAlert = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (paymentError) paymentAlert.current?.focus();
+  }, [paymentError]);
   const [inputError, setInputError] = useState<string | null>(null);
   const method = useRef<PaymentMethodHandle>(null);
 
@@ -226,7 +231,7 @@ function Payment({ store }: { store: StoreData }) {
           ) : null}
         </div>
         {paymentError ? (
-          <p className="store-alert store-alert--error" role="alert">
+          <p className="store-alert store-alert--error" role="alert" tabIndex={-1} ref={paymentAlert}>
             {paymentError}
           </p>
         ) : null}
