@@ -20,6 +20,8 @@ import { FOREIGN_LINK } from '../src/adapters/cloud/index.js';
 import { NOT_BASE64 } from '../src/modules/legacy/encoding.js';
 import { ORDER_NOT_PAID, PAYMENT_TEST_NEEDS_TEST_GATEWAY } from '../src/modules/legacy/payments.js';
 import { startTestApp } from './helpers/app.js';
+import { S3_STAND_IN_BUCKET, startS3StandIn } from './helpers/s3-stand-in.js';
+import { PARTS_IN_ORDER } from '../src/modules/uploads/index.js';
 import type { TestApp } from './helpers/app.js';
 import { registration, TestBrowser } from './helpers/browser.js';
 import { DIALECTS } from './helpers/env.js';
@@ -463,6 +465,113 @@ describe.each(DIALECTS)('legacy calls on %s', (dialect) => {
       expect(sha256(new Uint8Array(await download.arrayBuffer()))).toBe(sha256(bytes));
       const mails = await t.db.models.MailOutbox.findAll({ order: [['id', 'ASC']] });
       expect(mails.map((m) => m.toAddress)).toEqual([t.config.STAFF_EMAIL, 'ada@example.com']);
+    });
+
+    it.each(['local', 's3'] as const)(
+      'with %s storage, takes init, then 6 MB parts with no size declared anywhere, and learns the size at finish',
+      async (storage) => {
+        const s3 = storage === 's3' ? await startS3StandIn() : undefined;
+        try {
+          t = await startTestApp({
+            dialect,
+            env: s3
+              ? {
+                  STORAGE_DRIVER: 's3',
+                  S3_BUCKET: S3_STAND_IN_BUCKET,
+                  S3_ENDPOINT: s3.endpoint,
+                  S3_FORCE_PATH_STYLE: 'true',
+                  S3_REGION: 'us-east-1',
+                }
+              : {},
+          });
+          await registerLegacy(t);
+          const { token } = await loginLegacy(t);
+          const reel = randomBytes(2 * UPLOAD_PART_SIZE + 12_345);
+          const even = randomBytes(2 * UPLOAD_PART_SIZE);
+          const started = await post<{ submission_id: string }>(t, '/api/submitForm.php', {
+            ...SPONSOR,
+            action: 'init',
+            token,
+          });
+          expect(started.status).toBe(200);
+
+          const first = await post(t, '/api/submitForm.php', { ...chunk(reel, 0), token });
+          expect(first.body).toMatchObject({ success: true, part_number: 1, parts_received: 1 });
+          // Parts of a file of unknown size come in order: a gap would leave the size unknowable.
+          const gap = await post(t, '/api/submitForm.php', { ...chunk(reel, 2), part_number: 3, token });
+          expect(gap).toMatchObject({ status: 409, body: { code: 'parts_in_order', error: PARTS_IN_ORDER } });
+          for (const i of [1, 2]) {
+            const sent = await post(t, '/api/submitForm.php', { ...chunk(reel, i), token });
+            expect(sent.body).toMatchObject({ success: true, part_number: i + 1, part_count: i + 1 });
+          }
+          // The short part was the last: nothing follows it.
+          const after = await post(t, '/api/submitForm.php', { ...chunk(reel, 0), token });
+          expect(after).toMatchObject({ status: 409, body: { code: 'all_parts_received' } });
+          // A file that ends on a whole part: its size is settled by finish.
+          for (const i of [0, 1]) {
+            const sent = await post(t, '/api/submitForm.php', {
+              ...chunk(even, i),
+              file_name: 'even.mov',
+              token,
+            });
+            expect(sent.body).toMatchObject({ part_number: i + 1 });
+          }
+
+          for (const [name, bytes] of [
+            ['keynote.mov', reel],
+            ['even.mov', even],
+          ] as const) {
+            const finished = await post(t, '/api/submitForm.php', {
+              action: 'finish',
+              file_name: name,
+              token,
+            });
+            expect(finished.body).toMatchObject({
+              success: true,
+              status: 'complete',
+              size: bytes.length,
+              part_count: Math.ceil(bytes.length / UPLOAD_PART_SIZE),
+              sha256: sha256(bytes),
+            });
+          }
+          const sent = await post(t, '/api/submitForm.php', { action: 'send', token });
+          expect(sent.body).toMatchObject({ success: true, status: 'submitted' });
+
+          const staff = await staffBrowser(t);
+          const inbox = await staff.get<{ submissions: InboxSubmission[] }>('/api/uploads/inbox');
+          const files = inbox.body.submissions[0]!.files;
+          expect(files.map((f) => [f.name, f.size, f.sha256]).sort()).toEqual(
+            [
+              ['even.mov', even.length, sha256(even)],
+              ['keynote.mov', reel.length, sha256(reel)],
+            ].sort(),
+          );
+          for (const [file, bytes] of files.map((f) => [f, f.name === 'even.mov' ? even : reel] as const)) {
+            const download = await fetch(`${t.url}/api/uploads/inbox/files/${file.id}/download`, {
+              headers: { cookie: staff.cookieHeader()! },
+            });
+            expect(sha256(new Uint8Array(await download.arrayBuffer()))).toBe(sha256(bytes));
+          }
+        } finally {
+          await t?.close();
+          await s3?.close();
+        }
+      },
+    );
+
+    it('a file of unknown size counts against the quota of unfinished bytes as it grows', async () => {
+      t = await startTestApp({ dialect, env: { UPLOAD_QUOTA_BYTES: String(2 * UPLOAD_PART_SIZE + 10) } });
+      await registerLegacy(t);
+      const { token } = await loginLegacy(t);
+      const reel = randomBytes(3 * UPLOAD_PART_SIZE);
+      await post(t, '/api/submitForm.php', { ...SPONSOR, action: 'init', token });
+      for (const i of [0, 1]) {
+        expect((await post(t, '/api/submitForm.php', { ...chunk(reel, i), token })).status).toBe(200);
+      }
+      const third = await post(t, '/api/submitForm.php', { ...chunk(reel, 2), token });
+      expect(third).toMatchObject({ status: 413, body: { code: 'upload_quota_exceeded' } });
+      const files = await t.db.models.SubmissionFile.findAll();
+      expect(files.map((f) => Number(f.size))).toEqual([2 * UPLOAD_PART_SIZE]);
     });
 
     it('answers 403 with the spec text once the session has ended: logout, the maximum, or none', async () => {

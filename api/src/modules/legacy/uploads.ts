@@ -14,8 +14,10 @@ import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import type { SessionUser } from '../accounts/index.js';
 import {
+  PARTS_IN_ORDER,
   completeFile,
   createSubmission,
+  extendFile,
   getSubmission,
   putPart,
   registerFile,
@@ -33,7 +35,9 @@ import type { LegacyDeps } from './routes.js';
  *
  * The original protocol names files by `file_name` and sends each as consecutive 6,291,456-byte chunks
  * in base64. A file is registered with its size, either in the init call's `files` map (name to size, or
- * to { size, type, lastModified, sha256 }) or by `file_size` on its first part. A part goes to
+ * to { size, type, lastModified, sha256 }) or by `file_size` on its first part; or, as the original's
+ * pages may, with no size at all: its parts then come in order, the file growing by each
+ * (uploads' extendFile) until a part shorter than 6 MiB ends it, and its size is known at finish. A part goes to
  * `part_number` when the caller says, else to the first part the server lacks, which is the original's
  * 'next chunk' and also where a resumed upload picks up. Calls after init name their submission with
  * `submission_id`, or mean the caller's newest unsent one.
@@ -42,7 +46,7 @@ import type { LegacyDeps } from './routes.js';
 export const NO_OPEN_UPLOAD = 'There is no upload in progress: start again with action init.';
 export const FILE_NAME_REQUIRED = 'file_name names the file this call is about.';
 export const FILE_SIZE_REQUIRED =
-  "This file's size is not known yet: declare it in init's files map or with file_size on its first part.";
+  "A file's size, where it is declared, is a whole number of bytes (or leave it out: the parts will tell).";
 export const FILE_UNKNOWN = 'No file of that name is part of this upload.';
 export const ALL_PARTS_RECEIVED = 'Every part of this file has arrived: finish it.';
 export const FILE_TOO_LARGE_FOR_CHUNKS =
@@ -71,6 +75,9 @@ const envelopeSchema = uploadSubmissionSchema.extend({
 });
 type Envelope = z.infer<typeof envelopeSchema>;
 
+/** An entry of init's `files` map that names a file without its size: the parts will tell. */
+const unsizedFileSchema = z.union([z.null(), z.object({ size: z.undefined() }).passthrough()]);
+
 const declaredFileSchema = z.union([
   count.transform((size) => ({ size })),
   z.object({
@@ -83,14 +90,15 @@ const declaredFileSchema = z.union([
 type DeclaredFile = z.infer<typeof declaredFileSchema>;
 
 function filesMap(files: Envelope['files']): [string, DeclaredFile][] {
-  return Object.entries(files ?? {}).map(([name, value]) => {
+  return Object.entries(files ?? {}).flatMap(([name, value]): [string, DeclaredFile][] => {
+    if (unsizedFileSchema.safeParse(value).success) return [];
     const parsed = declaredFileSchema.safeParse(value);
     if (!parsed.success) {
       throw new AppError(400, 'validation_failed', FILE_SIZE_REQUIRED, {
         [`files.${name}`]: FILE_SIZE_REQUIRED,
       });
     }
-    return [name, parsed.data];
+    return [[name, parsed.data]];
   });
 }
 
@@ -155,11 +163,15 @@ async function declareFile(
   submission: SubmissionInfo,
   name: string,
   declared: DeclaredFile,
+  /** No size was declared: `declared.size` is the first part's, and the file grows part by part. */
+  unsized = false,
 ): Promise<UploadFileInfo> {
   if (planUpload(declared.size).partSize !== UPLOAD_PART_SIZE) {
     throw new AppError(413, 'file_too_large', FILE_TOO_LARGE_FOR_CHUNKS);
   }
-  const lastModified = 'lastModified' in declared ? (declared.lastModified ?? 0) : 0;
+  // lastModified null marks a file whose size is learnt as its parts come (and is the service's 'never
+  // the same file': each unsized upload of a name starts afresh).
+  const lastModified = unsized ? null : 'lastModified' in declared ? (declared.lastModified ?? 0) : 0;
   for (const other of submission.files) {
     if (other.name === name && (other.size !== declared.size || other.lastModified !== lastModified)) {
       await removeFile(deps, user, other.id);
@@ -168,7 +180,7 @@ async function declareFile(
   const { file } = await registerFile(deps, user, submission.id, {
     name,
     size: declared.size,
-    lastModified,
+    ...(lastModified === null ? {} : { lastModified }),
     ...('type' in declared && declared.type ? { type: declared.type } : {}),
     ...('sha256' in declared && declared.sha256 ? { sha256: declared.sha256 } : {}),
   });
@@ -196,27 +208,31 @@ async function init(deps: LegacyDeps, user: SessionUser, raw: Record<string, unk
 async function part(deps: LegacyDeps, user: SessionUser, body: Envelope) {
   const submission = await currentSubmission(deps, user, body);
   let file = namedFile(submission, body.file_name);
-  if (file === undefined || (body.file_size !== undefined && body.file_size !== file.size)) {
-    if (body.file_size === undefined) {
-      throw new AppError(400, 'validation_failed', FILE_SIZE_REQUIRED, { file_size: FILE_SIZE_REQUIRED });
-    }
-    file = await declareFile(deps, user, submission, body.file_name!, {
-      size: body.file_size,
-      ...(body.file_type ? { type: body.file_type } : {}),
-    });
-  }
   if (typeof body.file !== 'string') {
     throw new AppError(400, 'validation_failed', 'file carries the chunk, base64-encoded.', {
       file: 'file carries the chunk, base64-encoded.',
     });
   }
   const bytes = decodeBase64Bytes(body.file, 'file');
+  const type = body.file_type ? { type: body.file_type } : {};
+  if (body.file_size !== undefined && body.file_size !== file?.size) {
+    file = await declareFile(deps, user, submission, body.file_name!, { size: body.file_size, ...type });
+  } else if (file === undefined) {
+    // No size declared anywhere: this is the first part, and the file grows with the next ones.
+    if ((body.part_number ?? 1) !== 1) throw new AppError(409, 'parts_in_order', PARTS_IN_ORDER);
+    file = await declareFile(deps, user, submission, body.file_name!, { size: bytes.length, ...type }, true);
+  }
   const have = new Set(file.receivedParts ?? []);
   let partNumber = body.part_number;
   if (partNumber === undefined) {
     partNumber = 1;
     while (have.has(partNumber)) partNumber++;
-    if (partNumber > file.partCount) throw new AppError(409, 'all_parts_received', ALL_PARTS_RECEIVED);
+  }
+  if (partNumber > file.partCount && isUnsized(file) && body.file_size === undefined) {
+    if (partNumber !== file.partCount + 1) throw new AppError(409, 'parts_in_order', PARTS_IN_ORDER);
+    file = await extendFile(deps, user, file.id, bytes.length);
+  } else if (body.part_number === undefined && partNumber > file.partCount) {
+    throw new AppError(409, 'all_parts_received', ALL_PARTS_RECEIVED);
   }
   await putPart(deps, user, file.id, String(partNumber), String(bytes.length), Readable.from([bytes]));
   have.add(partNumber);
@@ -228,6 +244,14 @@ async function part(deps: LegacyDeps, user: SessionUser, body: Envelope) {
     part_count: file.partCount,
     parts_received: have.size,
   };
+}
+
+/**
+ * Registered without a size (declareFile's marker) and ending on a whole part, so it may grow by a part;
+ * a shorter last part ended it.
+ */
+function isUnsized(file: UploadFileInfo): boolean {
+  return file.lastModified === null && file.status !== 'complete' && file.size % UPLOAD_PART_SIZE === 0;
 }
 
 async function finish(deps: LegacyDeps, user: SessionUser, body: Envelope) {

@@ -32,6 +32,7 @@ export {
   verifyAndComplete,
   writeClaimedPart,
 } from './service.js';
+export { extendFile, PARTS_IN_ORDER } from './unsized.js';
 export { claimWrite, COMPLETION, liveClaims, nowMs } from './claims.js';
 export type { WriteClaim } from './claims.js';
 export type { UploadsDeps } from './service.js';
