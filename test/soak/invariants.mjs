@@ -1,6 +1,6 @@
 // What must hold after a soak, read from the database, the S3 stand-in and the SMTP stand-in directly
 // (never through the faulty paths): each check returns { name, ok, detail, failures: [evidence…] }.
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { streamSha256 } from './seeded-bytes.mjs';
 
 const MAX_EVIDENCE = 12;
@@ -65,6 +65,26 @@ export async function uploadsIntact({ db, schema, s3, bucket, record }) {
     }
     checked++;
   }
+  // Not a broken invariant, but evidence for the report: files the client gave up on, and what S3 holds.
+  const unfinished = [];
+  for (const upload of record.uploads) {
+    if (upload.state === 'complete') continue;
+    const row = upload.fileId ? byId.get(upload.fileId) : undefined;
+    let inS3 = 'no row';
+    if (row) {
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: row.storage_key }));
+        inS3 = `an object of ${head.ContentLength} B is in S3 at its key`;
+      } catch (error) {
+        inS3 = `no object in S3 at its key (${error.name})`;
+      }
+    }
+    unfinished.push(
+      `${upload.name} (${upload.size} B, file ${upload.fileId}): ${upload.state} for the client after ${upload.rounds} rounds, ` +
+        `${row?.status ?? 'no row'} in the database; ${inS3}; last retry: ${upload.lastRetry ?? 'none'}`,
+    );
+  }
+  record.unfinishedUploads = unfinished;
   client.destroy();
   return check(
     'every completed upload is stored intact (sha-256 of source = server answer = row = stored object)',
@@ -115,17 +135,27 @@ export async function ordersPaidOnce({ db, schema, record, smtpIdsByAddress }) {
 export async function importsSettled({ db, schema, record }) {
   const failures = [];
   const { rows } = await db.query(
-    `SELECT i.file_id, i.status, i.error, i.attempts, f.sha256 FROM "${schema}".file_imports i
+    `SELECT i.file_id, i.status, i.error, i.attempts, i.bytes_done, i.next_attempt_at, i.lease_expires_at,
+            i.updated_at, f.sha256, f.size FROM "${schema}".file_imports i
        JOIN "${schema}".submission_files f ON f.id = i.file_id`,
   );
   const byId = new Map(rows.map((row) => [row.file_id, row]));
   let complete = 0;
   let failed = 0;
   for (const row of rows) {
-    if (row.status === 'queued' || row.status === 'running')
+    if (row.status === 'queued' || row.status === 'running') {
+      const now = Date.now();
+      const due = Number(row.next_attempt_at) - now;
+      const lease =
+        row.lease_expires_at === null
+          ? 'no lease'
+          : `lease ${((Number(row.lease_expires_at) - now) / 1000).toFixed(0)} s from now`;
       failures.push(
-        `import of file ${row.file_id}: still ${row.status} after the drain (attempts ${row.attempts})`,
+        `import of file ${row.file_id}: still ${row.status} after the drain (attempts ${row.attempts}, ` +
+          `${row.bytes_done} of ${row.size} B, next attempt ${(due / 1000).toFixed(0)} s from now, ${lease}, ` +
+          `last touched ${row.updated_at.toISOString()}, error ${JSON.stringify(row.error)})`,
       );
+    }
     if ((row.status === 'failed' || row.status === 'needs_auth') && !String(row.error ?? '').trim())
       failures.push(`import of file ${row.file_id}: ${row.status} without a message`);
     if (row.status === 'failed' || row.status === 'needs_auth') failed++;
@@ -157,7 +187,7 @@ export async function importsSettled({ db, schema, record }) {
 export async function mailOnce({ db, schema, receivedIds }) {
   const failures = [];
   const { rows } = await db.query(
-    `SELECT id, status, attempts, last_error FROM "${schema}".mail_outbox ORDER BY id`,
+    `SELECT id, status, attempts, last_error, claimed_by, claimed_at, subject FROM "${schema}".mail_outbox ORDER BY id`,
   );
   const counts = new Map();
   for (const id of receivedIds) counts.set(id, (counts.get(id) ?? 0) + 1);
@@ -166,7 +196,8 @@ export async function mailOnce({ db, schema, receivedIds }) {
     const got = counts.get(id) ?? 0;
     if (row.status !== 'sent')
       failures.push(
-        `mail ${id}: ${row.status} after the drain (attempts ${row.attempts}, ${row.last_error ?? 'no error'})`,
+        `mail ${id} ("${row.subject}"): ${row.status} after the drain (attempts ${row.attempts}, ` +
+          `${row.last_error ?? 'no error'}${row.claimed_at ? `, claimed by ${row.claimed_by} at ${row.claimed_at.toISOString()}` : ''})`,
       );
     if (got !== 1) failures.push(`mail ${id}: received ${got} times`);
   }

@@ -154,7 +154,9 @@ async function main() {
   };
   const dataDirs = ports.map(() => mkdtempSync(join(tmpdir(), 'avp-soak-')));
   cleanups.push(async () => dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-  cleanups.push(() => sql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+  if (env.SOAK_KEEP_SCHEMA === '1')
+    cleanups.push(async () => log(`schema ${schema} kept (SOAK_KEEP_SCHEMA=1)`));
+  else cleanups.push(() => sql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
   const slots = ports.map(
     (port, index) => new ApiSlot({ index, port, env: apiEnv, dataDir: dataDirs[index] }),
   );
@@ -441,15 +443,31 @@ async function main() {
     console.log(`\nBROKEN: ${c.name}`);
     for (const line of c.failures) console.log(`  - ${line}`);
   }
+  if (record.unfinishedUploads?.length) {
+    console.log('\nUploads the client gave up on at the end:');
+    for (const line of record.unfinishedUploads) console.log(`  - ${line}`);
+  }
+  console.log('\nWhy calls were retried, by kind (top causes):');
+  for (const [kind, s] of Object.entries(stats)) {
+    for (const [cause, count] of [...s.why].sort((a, b) => b[1] - a[1]).slice(0, 6))
+      console.log(`  ${kind}: ${count} × ${cause}`);
+  }
   const trouble = slots.flatMap((slot) => slot.trouble.map((line) => ({ process: slot.index, ...line })));
   const byMsg = new Map();
   for (const line of trouble) {
-    const key = `${line.level >= 50 ? 'error' : 'warn'}: ${line.msg}`;
+    const path = String(line.req?.url ?? '')
+      .replace(/[0-9a-f-]{36}/g, ':id')
+      .replace(/\?.*/, '');
+    const route = line.req ? ` (${line.req.method} ${path} → ${line.res?.statusCode ?? '-'})` : '';
+    const error = line.err?.message
+      ? `: ${line.err.type ?? ''} ${String(line.err.message).slice(0, 120)}`
+      : '';
+    const key = `${line.level >= 50 ? 'error' : 'warn'}: ${line.msg}${route}${error}`;
     byMsg.set(key, (byMsg.get(key) ?? 0) + 1);
   }
   if (byMsg.size > 0) {
-    console.log('\nServer warnings and errors, by message:');
-    for (const [msg, count] of [...byMsg].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log('\nServer warnings and errors (level ≥ 40), by message, route and error:');
+    for (const [msg, count] of [...byMsg].sort((a, b) => b[1] - a[1]).slice(0, 30))
       console.log(`  ${count} × ${msg}`);
   }
   const invariantsHold = checks.every((c) => c.ok);
@@ -471,9 +489,9 @@ async function main() {
           stats,
           rssRows,
           checks,
-          trouble: trouble.slice(0, 400),
+          trouble: trouble.slice(0, 2000),
         },
-        null,
+        (key, value) => (value instanceof Map ? Object.fromEntries(value) : value),
         2,
       ),
     );

@@ -13,7 +13,19 @@ export const PASSWORD = 'Soak passphrase 2026!';
 const MIB = 1024 * 1024;
 
 export function newStats() {
-  return { attempts: 0, successes: 0, failures: 0, retries: 0, lastError: '' };
+  return { attempts: 0, successes: 0, failures: 0, retries: 0, lastError: '', why: new Map() };
+}
+
+/** Counts one retry under its cause ('part 503 The database…', 'complete unreachable'), for the report. */
+export function noteRetry(stats, cause) {
+  stats.retries++;
+  const key = cause.slice(0, 140);
+  stats.why.set(key, (stats.why.get(key) ?? 0) + 1);
+}
+
+/** What an answer (or its absence) says, in one line. */
+function causeOf(what, res) {
+  return `${what} ${res.status || res.error} ${res.body?.error?.code ?? ''} ${res.body?.error?.message ?? ''}`;
 }
 
 /** Log-uniform between min and max: as many small files as large ones, per order of magnitude. */
@@ -53,6 +65,7 @@ export async function signedIn(url, email, stats) {
 }
 
 function uploadClientFor(url, browser, stats) {
+  const lastRetry = { cause: undefined };
   const transport = nodeTransport(url, {
     cookie: () => browser.cookieHeader(),
     origin: url,
@@ -63,10 +76,13 @@ function uploadClientFor(url, browser, stats) {
       const hash = createHash('sha256');
       return { update: (data) => void hash.update(data), digest: () => hash.digest('hex') };
     },
-    // Counts every retry the client announces (parts, registration, completion alike).
-    onRetry: () => stats.retries++,
+    // Counts every retry the client announces (parts, registration, completion alike), with its cause.
+    onRetry: (notice) => {
+      lastRetry.cause = `${notice.what} ${notice.status ?? notice.reason} ${notice.message ?? notice.error?.message ?? ''}`;
+      noteRetry(stats, lastRetry.cause);
+    },
   });
-  return { client, transport };
+  return { client, transport, lastRetry };
 }
 
 /**
@@ -76,7 +92,7 @@ function uploadClientFor(url, browser, stats) {
  */
 export async function uploader({ url, index, running, stats, record, minBytes, maxBytes, log }) {
   const browser = await signedIn(url, `soak-uploader-${index}-${randomBytes(3).toString('hex')}@example.com`);
-  const { client, transport } = uploadClientFor(url, browser, stats);
+  const { client, transport, lastRetry } = uploadClientFor(url, browser, stats);
   try {
     let submission;
     let sent = [];
@@ -123,6 +139,7 @@ export async function uploader({ url, index, running, stats, record, minBytes, m
         upload.start();
         const outcome = await upload.settled();
         entry.fileId = upload.fileId ?? entry.fileId;
+        entry.lastRetry = lastRetry.cause;
         if (outcome.state === 'complete') {
           entry.state = 'complete';
           entry.serverSha = upload.info?.sha256 ?? outcome.file?.sha256;
@@ -187,7 +204,7 @@ async function step(stats, fn, ok, { timeoutMs = 60_000, what }) {
     async () => {
       last = await fn();
       if (ok(last.status)) return last;
-      stats.retries++;
+      noteRetry(stats, causeOf(what, last));
       return undefined;
     },
     { timeoutMs, everyMs: 1_000 },
@@ -324,7 +341,7 @@ export async function importer({ url, index, running, stats, record, provider, m
         sponsor_company: `Importer ${index}`,
       });
       if (created.status !== 201) {
-        stats.retries++;
+        noteRetry(stats, causeOf('new submission', created));
         await sleep(1_000);
         continue;
       }
@@ -353,7 +370,7 @@ export async function importer({ url, index, running, stats, record, provider, m
           accessToken: 'soak-access-token',
         });
         if (res.status === 201 || res.status === 200) return res;
-        stats.retries++;
+        noteRetry(stats, causeOf('start', res));
         stats.lastError = `starting an import: ${res.status} ${res.error ?? JSON.stringify(res.body).slice(0, 200)}`;
         return undefined;
       },
@@ -419,7 +436,7 @@ export async function staffReader({ url, running, stats, staff }) {
       if (res.status === 200) stats.successes++;
       else {
         stats.failures++;
-        stats.retries++;
+        noteRetry(stats, causeOf(path.split('?')[0], res));
         stats.lastError = `${path}: ${res.status} ${res.error ?? JSON.stringify(res.body).slice(0, 200)}`;
       }
     }
