@@ -96,4 +96,23 @@ describe.each(DIALECTS)('demo content on %s', (dialect) => {
       expect(await StorePrice.count({ where: { storeId: store.id } })).toBe(await Product.count());
     }
   });
+
+  it('names each store with the year its own show starts, and promises no early-bird price once closed', async () => {
+    t = await openTestDatabase(dialect);
+    // Late November: the open store's show is in January, the late one's in November.
+    await seedDemo(t.db, { timeZone: 'America/New_York', now: new Date('2026-11-25T21:39:00Z') });
+    const stores = await t.db.models.Store.findAll();
+    const byId = Object.fromEntries(stores.map((s) => [s.slug, s]));
+    expect(byId['demo-expo']!.name).toBe('Demo Expo 2027');
+    expect(byId['demo-late']!.name).toBe('Demo Late Show 2026');
+    expect(byId['demo-late']!.startDate).toBe('2026-11-27');
+    for (const store of stores) {
+      const year = /\b(\d{4})$/.exec(store.name)?.[1];
+      if (year) expect(store.startDate.slice(0, 4), store.name).toBe(year);
+    }
+    for (const slug of ['demo-late', 'demo-archived']) {
+      expect(byId[slug]!.storeText, slug).not.toMatch(/early-bird|deadline/i);
+    }
+    expect(byId['demo-expo']!.storeText).toMatch(/early-bird/);
+  });
 });

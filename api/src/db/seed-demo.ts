@@ -78,6 +78,9 @@ const PRODUCTS: DemoProduct[] = [
 const STORE_TEXT =
   'Order by the deadline for 20% early-bird pricing. Equipment is delivered to your booth before the show ' +
   'opens and collected after it closes.';
+/** For a store whose ordering is over: no promise of a price that can no longer be had. */
+const CLOSED_STORE_TEXT =
+  'Online ordering for this show has closed. For equipment at the show, please visit the A/V service desk.';
 const EMAIL_TEXT =
   'Thank you for your order. Our crew will set up your equipment in your booth before the show opens. ' +
   'If anything is missing, bring this confirmation to the A/V service desk.';
@@ -90,13 +93,16 @@ type DemoStore = Omit<StoreCreation, 'slug'> & { slug: (typeof DEMO_STORE_IDS)[n
 function demoStores(today: DateOnly): DemoStore[] {
   const expoDeadline = addDays(today, 45);
   const expoStart = addDays(expoDeadline, 4);
-  const year = expoStart.slice(0, 4);
+  // Each name carries the year its own show starts in, so a name never contradicts its dates.
+  const yearOf = (date: DateOnly) => date.slice(0, 4);
+  const lateStart = addDays(today, 2);
+  const inactiveStart = addDays(today, 45);
   const common = { image: null, orderCutoff: null, storeText: STORE_TEXT, emailText: EMAIL_TEXT, bcc: null };
   return [
     {
       ...common,
       slug: 'demo-expo',
-      name: `Demo Expo ${year}`,
+      name: `Demo Expo ${yearOf(expoStart)}`,
       // Confirmation e-mails are blind-copied here (SPEC §2 'Email BCC'); the browser tests look for it.
       bcc: DEMO_EXPO_BCC,
       isActive: true,
@@ -109,27 +115,29 @@ function demoStores(today: DateOnly): DemoStore[] {
       // Past its deadline with the show days away: closed, because the cut-off defaults to the deadline.
       ...common,
       slug: 'demo-late',
-      name: `Demo Late Show ${year}`,
+      name: `Demo Late Show ${yearOf(lateStart)}`,
+      storeText: CLOSED_STORE_TEXT,
       isActive: true,
       isArchived: false,
       deadline: addDays(today, -7),
-      startDate: addDays(today, 2),
-      endDate: addDays(today, 4),
+      startDate: lateStart,
+      endDate: addDays(lateStart, 2),
     },
     {
       ...common,
       slug: 'demo-inactive',
-      name: `Demo Inactive Summit ${year}`,
+      name: `Demo Inactive Summit ${yearOf(inactiveStart)}`,
       isActive: false,
       isArchived: false,
       deadline: addDays(today, 40),
-      startDate: addDays(today, 45),
-      endDate: addDays(today, 47),
+      startDate: inactiveStart,
+      endDate: addDays(inactiveStart, 2),
     },
     {
       ...common,
       slug: 'demo-archived',
       name: 'Demo Archived Conference',
+      storeText: CLOSED_STORE_TEXT,
       isActive: true,
       isArchived: true,
       deadline: addDays(today, -60),
