@@ -1,8 +1,8 @@
 import { UploadError } from '@avp/shared';
 import { describe, expect, it } from 'vitest';
 import { isInternetExplorer } from './ie';
-import { toSubmissionFields } from './UploadForms';
-import { retryingText, stepOf } from './UploadUtility';
+import { fromSubmissionFields, toSubmissionFields } from './UploadForms';
+import { canContinueText, retryingText, stepOf } from './UploadUtility';
 
 describe('the upload flow', () => {
   it.each([
@@ -61,6 +61,117 @@ describe('the upload flow', () => {
       'Connection problem: retrying (attempt 3 of 9), next try in 4 s.',
     );
     expect(retryingText(notice, 10_000)).toBe('Connection problem: retrying (attempt 3 of 9) now.');
+  });
+
+  it.each([
+    [
+      'part',
+      'unreachable',
+      'clip.mov',
+      undefined,
+      'Connection problem: retrying clip.mov (attempt 2 of 9), next try in 1 s.',
+    ],
+    [
+      'register',
+      'unreachable',
+      'clip.mov',
+      undefined,
+      'Connection problem: retrying the registration of clip.mov (attempt 2 of 9), next try in 1 s.',
+    ],
+    [
+      'register',
+      'server-error',
+      undefined,
+      'The database is restarting.',
+      'Server problem: retrying the start of this upload (attempt 2 of 9), next try in 1 s. The database is restarting.',
+    ],
+    [
+      'complete',
+      'busy',
+      'clip.mov',
+      undefined,
+      'Server busy: retrying the completion of clip.mov (attempt 2 of 9), next try in 1 s.',
+    ],
+    [
+      'complete',
+      'busy',
+      undefined,
+      undefined,
+      'Server busy: retrying the completion of a file (attempt 2 of 9), next try in 1 s.',
+    ],
+    [
+      'submit',
+      'unreachable',
+      undefined,
+      undefined,
+      'Connection problem: retrying the submission (attempt 2 of 9), next try in 1 s.',
+    ],
+    [
+      'other',
+      'unreachable',
+      undefined,
+      undefined,
+      'Connection problem: retrying (attempt 2 of 9), next try in 1 s.',
+    ],
+    [
+      'part',
+      'unreachable',
+      undefined,
+      undefined,
+      'Connection problem: retrying (attempt 2 of 9), next try in 1 s.',
+    ],
+  ] as const)('names a %s call retried (%s)', (what, reason, name, message, expected) => {
+    const notice = {
+      attempt: 2,
+      attempts: 9,
+      nextAt: 1_000,
+      error: new UploadError(0, 'network', 'x'),
+      what,
+      reason,
+      ...(message ? { message } : {}),
+    };
+    expect(retryingText(notice, 0, name)).toBe(expected);
+  });
+
+  it('names a file an upload cut off can go on with', () => {
+    expect(canContinueText({ name: 'opening-reel.mp4', size: 150 * 1024 * 1024 })).toBe(
+      'This upload can continue: choose the same file again (opening-reel.mp4, 150 MB)',
+    );
+  });
+
+  it.each([
+    ['2027-03-04 00:05:00', '12', '05', 'AM'],
+    ['2027-03-04 12:30:00', '12', '30', 'PM'],
+    ['2027-03-04 21:45:00', '9', '45', 'PM'],
+  ])('brings an open event submission %s back into the form', (sessionDateTime, hour, minute, ampm) => {
+    const values = fromSubmissionFields('event', {
+      event_name: 'Expo',
+      session_datetime: sessionDateTime,
+      speaker_name: 'Ada',
+      room_no: '101',
+      description: 'notes',
+    });
+    expect(values).toEqual({
+      form_type: 'event',
+      event_name: 'Expo',
+      date: '2027-03-04',
+      hour,
+      minute,
+      ampm,
+      speaker_name: 'Ada',
+      room_no: '101',
+      description: 'notes',
+    });
+    // Round trip: the same fields go out again.
+    expect(toSubmissionFields({ ...base, ...values, form_type: 'event' })).toMatchObject({
+      session_datetime: sessionDateTime,
+    });
+  });
+
+  it('brings a sponsor submission back, ignoring fields of other forms', () => {
+    expect(
+      fromSubmissionFields('sponsor', { event_name: 'Expo', sponsor_company: 'Acme', project_name: 'x' }),
+    ).toEqual({ form_type: 'sponsor', event_name: 'Expo', sponsor_company: 'Acme' });
   });
 
   it.each([

@@ -5,7 +5,9 @@ import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { FilePicker } from '../FilePicker';
 import { inboxStatus } from '../InboxPage';
+import { providerUnreachableText } from './CloudButtons';
 import type { PickedCloudFile } from './pickers';
+import { loadAsset, ProviderUnreachable } from './pickers/load';
 
 const google: CloudPickerConfig = { provider: 'google-drive', clientId: 'id', apiKey: 'key', scripts: [] };
 const dropbox: CloudPickerConfig = { provider: 'dropbox', clientId: 'key', scripts: [] };
@@ -85,5 +87,33 @@ describe('imported files in the staff inbox', () => {
     [file(100, info('failed', 10, 'Gone.')), 'Import from Box failed: Gone.'],
   ])('%# says %j', (f, text) => {
     expect(inboxStatus(f)).toBe(text);
+  });
+});
+
+describe("a provider's scripts", () => {
+  it('count as unreachable when they neither load nor fail in time, and are asked for again next time', async () => {
+    const url = 'https://provider.example/stalled.js';
+    // jsdom fetches no scripts: this one stays silent, as a stalled connection would.
+    await expect(loadAsset(url, {}, 5)).rejects.toBeInstanceOf(ProviderUnreachable);
+    expect(document.head.querySelector(`script[src="${url}"]`)).toBeNull();
+    const again = loadAsset(url, {}, 5);
+    expect(document.head.querySelectorAll(`script[src="${url}"]`)).toHaveLength(1);
+    await expect(again).rejects.toThrow(`Could not load ${url}`);
+  });
+
+  it('load once, whoever asks', async () => {
+    const url = 'https://provider.example/picker.css';
+    const first = loadAsset(url);
+    expect(loadAsset(url)).toBe(first);
+    const link = document.head.querySelector<HTMLLinkElement>(`link[href="${url}"]`)!;
+    expect(link.rel).toBe('stylesheet');
+    link.dispatchEvent(new Event('load'));
+    await expect(first).resolves.toBeUndefined();
+  });
+
+  it('that fail to load say which provider could not be reached', () => {
+    expect(providerUnreachableText('google-drive')).toBe(
+      'Google Drive could not be reached. Check your connection, then try again.',
+    );
   });
 });
