@@ -78,6 +78,8 @@ export function engineCalls(service: DesktopService) {
     logout: () => service.logout(),
     submit: ([form, chosen, picked]: unknown[]) =>
       service.submit(formInput(form), paths(chosen), cloudItemsInput(picked)),
+    checkPaths: ([chosen]: unknown[]) => service.checkPaths(paths(chosen)),
+    retryNow: () => service.retryNow(),
     pauseFile: ([jobId, key]: unknown[]) => service.pauseFile(str(jobId), str(key)),
     resumeFile: ([jobId, key]: unknown[]) => service.resumeFile(str(jobId), str(key)),
     pauseAll: () => service.pauseAll(),
@@ -98,6 +100,8 @@ export const ENGINE_METHODS: readonly EngineMethod[] = [
   'login',
   'logout',
   'submit',
+  'checkPaths',
+  'retryNow',
   'pauseFile',
   'resumeFile',
   'pauseAll',

@@ -12,9 +12,17 @@ import type {
   ProviderStatus,
 } from '../engine/cloud/index.js';
 import type { CloudFolder, CloudItem } from '../engine/cloud/types.js';
-import type { EngineSettings, EngineSnapshot, WatchFolder } from '../engine/index.js';
+import type { EngineSettings, EngineSnapshot, RefusedPath, WatchFolder } from '../engine/index.js';
 
-export type { AccountSummary, CloudFolder, CloudItem, CloudProvider, DisconnectResult, ProviderStatus };
+export type {
+  AccountSummary,
+  CloudFolder,
+  CloudItem,
+  CloudProvider,
+  DisconnectResult,
+  ProviderStatus,
+  RefusedPath,
+};
 
 /** A watch folder as the window shows it: with how many files were taken from it (never sent twice). */
 export interface WatchView extends WatchFolder {
@@ -56,6 +64,13 @@ export interface DesktopApi {
    * local paths, and files picked in connected cloud accounts, which the server imports itself.
    */
   submit(form: FormInput, paths: string[], picked?: CloudItem[]): Promise<Result>;
+  /**
+   * Local paths checked as they are dropped or chosen: those that cannot be sent, each with the reason in
+   * words ("does not exist", "cannot be read: permission denied", "is an empty folder").
+   */
+  checkPaths(paths: string[]): Promise<RefusedPath[]>;
+  /** Tries every call that waits for the server at once (the "Retry now" of the waiting banner). */
+  retryNow(): Promise<void>;
   pauseFile(jobId: string, key: string): Promise<void>;
   resumeFile(jobId: string, key: string): Promise<void>;
   pauseAll(): Promise<void>;
@@ -99,6 +114,8 @@ export const CHANNELS = {
   login: 'av:login',
   logout: 'av:logout',
   submit: 'av:submit',
+  checkPaths: 'av:check-paths',
+  retryNow: 'av:retry-now',
   pauseFile: 'av:pause-file',
   resumeFile: 'av:resume-file',
   pauseAll: 'av:pause-all',

@@ -279,6 +279,8 @@ if (!app.requestSingleInstanceLock()) {
     relay(CHANNELS.login, 'login');
     relay(CHANNELS.logout, 'logout');
     relay(CHANNELS.submit, 'submit');
+    relay(CHANNELS.checkPaths, 'checkPaths');
+    relay(CHANNELS.retryNow, 'retryNow');
     relay(CHANNELS.pauseFile, 'pauseFile');
     relay(CHANNELS.resumeFile, 'resumeFile');
     relay(CHANNELS.pauseAll, 'pauseAll');

@@ -2,7 +2,15 @@
  * What the preload API does, without Electron: sign-in with a token kept by an injected vault, the
  * engine, form validation. The main process wraps it in IPC; the development bridge in HTTP. Pure Node.
  */
-import { AuthClient, AuthError, checkUploadForm, FolderWatcher, UploadEngine } from '../engine/index.js';
+import {
+  AuthClient,
+  AuthError,
+  checkPaths,
+  checkUploadForm,
+  FolderWatcher,
+  PathsRefusedError,
+  UploadEngine,
+} from '../engine/index.js';
 import type { CloudItem } from '../engine/cloud/types.js';
 import type { CloudTokenSource } from '../engine/imports.js';
 import type {
@@ -12,6 +20,7 @@ import type {
   EngineSnapshot,
   EngineStore,
   FormValues,
+  RefusedPath,
   WatchFolder,
 } from '../engine/index.js';
 import type { DesktopSnapshot, FormInput, Result, SignedIn } from './api.js';
@@ -71,6 +80,13 @@ export class DesktopService {
           file: event.file,
           message: event.message,
         });
+      } else if (event.type === 'connection') {
+        if (event.connection.state === 'waiting' && event.connection.attempt === 1)
+          this.log?.write('warn', 'waiting for the server', {
+            reason: event.connection.reason,
+            message: event.connection.message,
+          });
+        else if (event.connection.state === 'online') this.log?.write('info', 'the server answers again');
       } else if (event.type === 'unauthorized') {
         this.log?.write('warn', 'the server ended the session');
       }
@@ -149,15 +165,29 @@ export class DesktopService {
     try {
       const job = await this.open(saved.server).add(check.fields, paths, picked);
       this.log?.write('info', 'upload queued', {
-        submissionId: job.submissionId,
+        jobId: job.id,
         files: job.files.length,
         ...(picked.length > 0 ? { cloudFiles: picked.map((item) => item.ref) } : {}),
       });
       return { ok: true };
     } catch (error) {
       this.log?.write('warn', 'upload not queued', { message: (error as Error).message });
+      if (error instanceof PathsRefusedError) {
+        // Named on the file list, where the paths were chosen.
+        return { ok: false, message: error.message, fields: { files: error.message } };
+      }
       return { ok: false, message: (error as Error).message };
     }
+  }
+
+  /** The paths that cannot be sent (each with the reason in words), checked as they are dropped. */
+  async checkPaths(paths: string[]): Promise<RefusedPath[]> {
+    return (await checkPaths(paths)).refused;
+  }
+
+  /** Tries every call that waits for the server at once. */
+  async retryNow(): Promise<void> {
+    await this.engine?.retryNow();
   }
 
   /** Watches a folder: its new files are sent with this form once they stop growing. */

@@ -7,6 +7,7 @@ import { formatSpeed, formatTimeLeft } from '@avp/shared';
 import { Button } from '@avp/web/ui';
 import { useEffect, useRef, useState } from 'react';
 import { desktopApi, type DesktopApi, type EngineSnapshot, type SignedIn } from './api';
+import { ConnectionBanner } from './Connection';
 import { History } from './History';
 import { NewUpload } from './NewUpload';
 import { Queue } from './Queue';
@@ -134,6 +135,7 @@ function Workspace({
         </Button>
       </div>
       <OverallStatus snapshot={snapshot} />
+      <ConnectionBanner api={api} snapshot={snapshot} />
       <nav aria-label="Sections" className="app-nav">
         <ul>
           {SECTIONS.map((s) => (
@@ -195,6 +197,10 @@ function OverallStatus({ snapshot }: { snapshot: EngineSnapshot | null }) {
   let announced: string;
   if (jobs.length === 0) {
     visible = announced = 'Nothing to upload.';
+  } else if (snapshot.connection.state === 'waiting') {
+    // The banner below says what waits and when it is tried; "Uploading: 0%" would not be true.
+    visible = `Waiting for the server at ${overall.percent}%.`;
+    announced = '';
   } else if (active) {
     const left = formatTimeLeft(overall.secondsLeft);
     visible = `Uploading: ${overall.percent}% · ${formatSpeed(overall.bytesPerSecond)}${left ? ` · ${left}` : ''}`;

@@ -9,12 +9,18 @@ import { formatBytes, type UploadFormType } from '@avp/shared';
 import { Button } from '@avp/web/ui';
 import { FileDropZone, typedFields, UploadFormBase, type ChosenFile } from '@avp/web/upload-form';
 import { useEffect, useMemo, useState } from 'react';
-import type { CloudItem, DesktopApi, ProviderStatus } from './api';
+import type { CloudItem, DesktopApi, ProviderStatus, RefusedPath } from './api';
 import { CloudBrowser } from './CloudBrowser';
 import { PROVIDER_LABELS } from './cloud';
 
 export const UNKNOWN_LOCATION =
   'Some items could not be added because their location on disk is unknown. Drop them from your file manager instead.';
+
+/** "Not added: keynote.mov does not exist; stills cannot be read: permission denied." */
+export function refusedMessage(refused: RefusedPath[]): string {
+  const named = refused.map((r) => `${r.path.split(/[\\/]/).pop() || r.path} ${r.reason}`);
+  return `Not added: ${named.join('; ')}.`;
+}
 
 /** A file or folder on disk, or a file picked in a cloud account, keyed by its ref (`dropbox:id:…`). */
 interface ChosenItem {
@@ -62,14 +68,23 @@ export function NewUpload({ api, onQueued }: NewUploadProps) {
     };
   }, [api]);
 
-  function addLocal(files: File[]) {
-    const chosen = files.map((file) => ({ path: api.pathForFile(file), name: file.name }));
-    setProblem(chosen.some((item) => !item.path) ? UNKNOWN_LOCATION : null);
+  async function addLocal(files: File[]) {
+    const all = files.map((file) => ({ path: api.pathForFile(file), name: file.name }));
+    const located = all.filter((item) => item.path);
+    // Refused as dropped, by name and reason, rather than when the form is sent.
+    const refused = located.length > 0 ? await api.checkPaths(located.map((item) => item.path)) : [];
+    const refusedPaths = new Set(refused.map((r) => r.path));
+    const chosen = located.filter((item) => !refusedPaths.has(item.path));
+    const problems = [
+      ...(all.length > located.length ? [UNKNOWN_LOCATION] : []),
+      ...(refused.length > 0 ? [refusedMessage(refused)] : []),
+    ];
+    setProblem(problems.length > 0 ? problems.join(' ') : null);
     setItems((current) => {
       const known = new Set(current.map((item) => item.path));
       const added: ChosenItem[] = [];
       for (const item of chosen) {
-        if (!item.path || known.has(item.path)) continue;
+        if (known.has(item.path)) continue;
         known.add(item.path);
         added.push(item);
       }
@@ -99,7 +114,7 @@ export function NewUpload({ api, onQueued }: NewUploadProps) {
       renderFiles={(errorMessage) => (
         <FileDropZone
           items={items.map(row)}
-          onAdd={addLocal}
+          onAdd={(files) => void addLocal(files)}
           onRemove={(key) => setItems(items.filter((item) => item.path !== key))}
           errorMessage={errorMessage}
           problem={problem}

@@ -224,7 +224,6 @@ function WindowEditor({
           onChange={(rateKb) => onChange({ rateKb })}
           errorMessage={errors.rateKb}
           min={0}
-          step={64}
         />
       </div>
       <div className="app-actions">

@@ -115,13 +115,13 @@ function SettingsForm({ api, initial }: { api: DesktopApi; initial: Loaded }) {
         max={8}
         showSteppers
       />
+      {/* No step: a stepped field snaps what is typed to its multiples (10000 became 9984). */}
       <NumberInput
         label="Bandwidth limit (KB/s)"
-        description="For all uploads together; 0 means unlimited."
+        description="For all uploads together, in KB/s as the progress shows them (1 KB = 1024 bytes); 0 means unlimited."
         value={limit}
         onChange={setLimit}
         min={0}
-        step={64}
       />
       <Schedule drafts={drafts} onChange={changeDrafts} errors={windowErrors} saved={saved} />
       <Checkbox label="Start at login" value={openAtLogin} onChange={setOpenAtLogin} />

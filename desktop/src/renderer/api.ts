@@ -18,6 +18,7 @@ export type {
   CloudProvider,
   DisconnectResult,
   ProviderStatus,
+  RefusedPath,
 } from '../main/api.js';
 /** The engine's snapshot as the window receives it (watch folders with their counts). */
 export type { DesktopSnapshot as EngineSnapshot } from '../main/api.js';

@@ -49,6 +49,8 @@ const api: DesktopApi = {
   login: (server, email, password) => call('login', server, email, password),
   logout: () => call('logout'),
   submit: (form, chosen, picked = []) => call('submit', form, chosen, picked),
+  checkPaths: (chosen) => call('checkPaths', chosen),
+  retryNow: () => call('retryNow'),
   pauseFile: (jobId, key) => call('pauseFile', jobId, key),
   resumeFile: (jobId, key) => call('resumeFile', jobId, key),
   pauseAll: () => call('pauseAll'),
@@ -93,15 +95,16 @@ function dropPaths(list: string[]): boolean {
   return !document.body.dispatchEvent(event);
 }
 
-/** A small panel outside the app's own markup (styled through the CSSOM: the CSP refuses style attributes). */
+/**
+ * A small panel after the app's own markup (styled through the CSSOM: the CSP refuses style attributes).
+ * It flows below the page rather than floating over it, so it never covers the app's controls (it hid
+ * 'Choose files' at 1280×800 when it was fixed to a corner).
+ */
 function panel(): void {
   const aside = document.createElement('aside');
   aside.setAttribute('aria-label', 'Development bridge');
   Object.assign(aside.style, {
-    position: 'fixed',
-    right: '8px',
-    bottom: '8px',
-    zIndex: '1000',
+    margin: '16px auto 8px',
     maxWidth: '420px',
     padding: '8px 12px',
     background: '#fff8e1',
@@ -142,7 +145,7 @@ function panel(): void {
       : 'Nothing took the drop: open New upload first.';
     if (taken) {
       area.value = '';
-      // Folded away again so it never covers the app's own controls.
+      // Folded away again: the page stays as short as the app.
       details.open = false;
     }
   });
