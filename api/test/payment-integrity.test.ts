@@ -4,7 +4,7 @@ import type { StaffOrderDetail, StaffOrderSummary } from '@avp/shared';
 import { sessionCookieName } from '../src/modules/accounts/index.js';
 import { createSession } from '../src/modules/accounts/sessions.js';
 import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
-import { AMOUNT_MISMATCH_REASON, ORDER_FROZEN } from '../src/modules/orders/index.js';
+import { AMOUNT_MISMATCH_REASON, ORDER_FROZEN, REFUND_TOO_LARGE } from '../src/modules/orders/index.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { TestBrowser } from './helpers/browser.js';
@@ -184,6 +184,37 @@ describe.each(DIALECTS)('payment integrity on %s', (dialect) => {
     expect(audit.body.entries).toContainEqual(
       expect.objectContaining({ action: 'order_payment_review', entityId: order.orderId, actor: null }),
     );
+  });
+
+  it('refunds a held order up to what was captured, never up to its total', async () => {
+    const { exhibitor, staff, store } = await start(dialect, STRIPE_KEYS);
+    const order = await submittedSmall(exhibitor, store);
+    const capturedAmount = order.total - 100;
+    standIn!.succeed(order.intentID, undefined, capturedAmount);
+    expect((await exhibitor.confirm(order)).body.status).toBe('needs_review');
+    const refund = (amount: number, key: string) =>
+      staff.post<{ order: StaffOrderDetail; error?: { message: string; fields?: Record<string, string> } }>(
+        `/api/staff/orders/${order.orderId}/refunds`,
+        { amount, reason: 'Charged less than the order', key },
+      );
+
+    // The order's total is more than the provider took: refused by our rule, and Stripe never asked.
+    const whole = await refund(order.total, 'held-refund-1');
+    expect(whole.status).toBe(400);
+    expect(whole.body.error).toMatchObject({ fields: { amount: REFUND_TOO_LARGE } });
+    const justOver = await refund(capturedAmount + 1, 'held-refund-2');
+    expect(justOver.status).toBe(400);
+    expect(standIn!.refunds.size).toBe(0);
+
+    // What was captured can go back, in parts, and not a cent more.
+    const part = await refund(capturedAmount - 500, 'held-refund-3');
+    expect(part.status).toBe(201);
+    expect(part.body.order).toMatchObject({ refunded_amount: capturedAmount - 500, refundable: 500 });
+    expect((await refund(501, 'held-refund-4')).status).toBe(400);
+    const rest = await refund(500, 'held-refund-5');
+    expect(rest.status).toBe(201);
+    expect(rest.body.order).toMatchObject({ refunded_amount: capturedAmount, refundable: 0 });
+    expect([...standIn!.refunds.values()].map((r) => r.amount)).toEqual([capturedAmount - 500, 500]);
   });
 
   it('holds for review an order whose webhook reports another amount or currency', async () => {
