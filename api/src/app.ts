@@ -80,12 +80,12 @@ export function createApp(deps: AppDeps): Express {
   api.use(LEGACY_PATHS, legacyCredentials(config));
   // Who is asking: req.user for every route after this line.
   api.use(loadSession(deps));
-  api.use(healthRoutes(deps));
+  // Upload parts are raw bytes streamed to storage; express.json above reads application/json only.
+  const storage = createUploadStorage(config);
+  api.use(healthRoutes({ ...deps, storage }));
   api.use(accountsRoutes(deps));
   api.use(contactRoutes(deps));
   api.use(storeRoutes(deps));
-  // Upload parts are raw bytes streamed to storage; express.json above reads application/json only.
-  const storage = createUploadStorage(config);
   const hashes = new RunningHashes();
   const cloud = { sources: createCloudSources(config), tokens: new TokenBox(config.SESSION_SECRET) };
   api.use(importsRoutes({ ...deps, storage, hashes, ...cloud, onQueued: () => deps.importWorker?.wake() }));

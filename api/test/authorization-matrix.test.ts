@@ -107,6 +107,7 @@ const storeForm = {
 
 const ROUTES: Record<string, { rule: Rule } & Call> = {
   'GET /api/health': { rule: 'public' },
+  'GET /api/ready': { rule: 'public' },
   'GET /api/session': { rule: 'public' },
   'POST /api/auth/login': { rule: 'public', body: () => STAFF },
   'POST /api/auth/logout': { rule: 'public' },

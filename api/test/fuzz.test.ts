@@ -193,6 +193,7 @@ function endpoints(f: Fixture): Endpoint[] {
 
   return [
     { route: 'GET /api/health', caller: 'anyone' },
+    { route: 'GET /api/ready', caller: 'anyone' },
     { route: 'GET /api/session', caller: 'anyone' },
     {
       route: 'POST /api/auth/login',

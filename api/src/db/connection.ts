@@ -14,7 +14,10 @@ export type Dialect = 'sqlite' | 'postgres';
 export type DatabaseTarget =
   { dialect: 'sqlite'; storage: string } | { dialect: 'postgres'; url: string; schema: string | undefined };
 
-export type DatabaseConfig = Pick<Config, 'DATA_DIR' | 'DATABASE_URL' | 'DB_SCHEMA'>;
+export type DatabaseConfig = Pick<Config, 'DATA_DIR' | 'DATABASE_URL' | 'DB_SCHEMA'> &
+  Partial<
+    Pick<Config, 'DB_CONNECT_TIMEOUT_SECONDS' | 'DB_ACQUIRE_TIMEOUT_SECONDS' | 'DB_STATEMENT_TIMEOUT_SECONDS'>
+  >;
 
 export interface Database {
   sequelize: Sequelize;
@@ -77,18 +80,31 @@ export async function openDatabase(config: DatabaseConfig, logger: Logger): Prom
     transactionsTakeTurns(sequelize, turns);
     writesTakeTurns(sequelize, turns);
   } else {
+    // No wait on the database without an end (issue 28): opening a connection, getting one from the
+    // pool, and each statement, which the server cancels (statement_timeout) and the client gives up
+    // on a little later (query_timeout) when the connection itself went silent (a blackholed route).
+    // Broken connections are dropped by the pool and new ones opened on demand, so after a restart
+    // the next requests simply work; those caught in the gap answer 503 (http/errors.ts).
+    const statementMs = (config.DB_STATEMENT_TIMEOUT_SECONDS ?? 30) * 1000;
     sequelize = new Sequelize(target.url, {
       ...common,
       dialect: 'postgres',
-      pool: { max: 10, min: 0, idle: 10_000, acquire: 30_000 },
-      ...(target.schema === undefined
-        ? {}
-        : {
-            // Sequelize's own introspection (describeTable...) reads `schema`; every connection's
-            // search_path makes the unqualified table names land in it.
-            schema: target.schema,
-            dialectOptions: { options: `-c search_path=${target.schema}` },
-          }),
+      pool: {
+        max: 10,
+        min: 0,
+        idle: 10_000,
+        acquire: (config.DB_ACQUIRE_TIMEOUT_SECONDS ?? 10) * 1000,
+      },
+      dialectOptions: {
+        connectionTimeoutMillis: (config.DB_CONNECT_TIMEOUT_SECONDS ?? 10) * 1000,
+        statement_timeout: statementMs,
+        query_timeout: statementMs + Math.min(statementMs, 5_000),
+        keepAlive: true,
+        // Sequelize's own introspection (describeTable...) reads `schema`; every connection's
+        // search_path makes the unqualified table names land in it.
+        ...(target.schema === undefined ? {} : { options: `-c search_path=${target.schema}` }),
+      },
+      ...(target.schema === undefined ? {} : { schema: target.schema }),
     });
     readInt8AsNumber(sequelize);
   }

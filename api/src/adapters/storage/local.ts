@@ -129,6 +129,10 @@ export class LocalStorage implements UploadStorage {
     return null;
   }
 
+  async check(): Promise<void> {
+    await assertWritable(this.root);
+  }
+
   async finish(): Promise<void> {
     // The parts are already in place.
   }

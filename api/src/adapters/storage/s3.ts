@@ -105,6 +105,10 @@ export class S3Storage implements UploadStorage {
     );
   }
 
+  async check(): Promise<void> {
+    await this.client.send(new sdk!.HeadBucketCommand({ Bucket: this.bucket }));
+  }
+
   async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
     const out = await this.client.send(
       new sdk!.GetObjectCommand({

@@ -52,6 +52,8 @@ export interface UploadStorage {
   size(key: string): Promise<number>;
   /** Streams the finished file, or bytes start..end (inclusive) of it. */
   read(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  /** Rejects unless the storage can take uploads now: local, its folder writable; S3, the bucket answers. */
+  check?(): Promise<void>;
   /** Deletes a finished file or abandons an unfinished upload; missing is not an error. */
   remove(key: string, uploadId: string | null): Promise<void>;
 }

@@ -1,15 +1,27 @@
 import express from 'express';
 import type { Router } from 'express';
+import { checkReady } from './ready.js';
+import type { ReadyDeps } from './ready.js';
 import { checkHealth } from './service.js';
-import type { HealthDeps } from './service.js';
 
-/** GET /api/health: 200 when every component works, 503 'degraded' naming the failed one otherwise. */
-export function healthRoutes(deps: HealthDeps): Router {
+/**
+ * GET /api/health: 200 when every component works, 503 'degraded' naming the failed one otherwise.
+ * GET /api/ready: 200 when this process can take traffic, 503 naming the failing checks (ready.ts).
+ */
+export function healthRoutes(deps: ReadyDeps): Router {
   const router = express.Router();
   router.get('/health', async (req, res) => {
     const report = await checkHealth({ ...deps, logger: req.log });
     res
       .status(report.status === 'ok' ? 200 : 503)
+      .set('Cache-Control', 'no-store')
+      .json(report);
+  });
+  router.get('/ready', async (req, res) => {
+    const report = await checkReady({ ...deps, logger: req.log });
+    if (report.status !== 'ready') res.set('Retry-After', '5');
+    res
+      .status(report.status === 'ready' ? 200 : 503)
       .set('Cache-Control', 'no-store')
       .json(report);
   });
