@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Locator, Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import sqlite3 from 'sqlite3';
 import {
   addDays,
@@ -440,5 +440,137 @@ test.describe('exhibitor store', () => {
     await expect(line.getByRole('button', { name: 'Update' })).toHaveCount(0);
     // Focus stays on the count rather than dropping to the page with the button that went away.
     await expect(field).toBeFocused();
+  });
+});
+
+/** The demo store, read through the public API. */
+async function demoExpo(request: APIRequestContext): Promise<StoreJson> {
+  return ((await (await request.get('/api/stores/demo-expo')).json()) as { store: StoreJson }).store;
+}
+
+test.describe('what a demanding client notices in the store (issue 29)', () => {
+  test('#3 a count typed in the cart but not applied is what the checkout prices (375×812)', async ({
+    page,
+    request,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    const store = await demoExpo(request);
+    const [monitor] = store.products;
+    await page.goto('/exhibitor_order/demo-expo');
+    await addToCart(page, monitor!.name, 1);
+    const cart = page.getByRole('region', { name: 'Cart', exact: true });
+    // Typed, neither Update nor Tab pressed.
+    await cartLine(page, monitor!.name)
+      .getByRole('textbox', { name: `Count of ${monitor!.name}` })
+      .fill('2');
+    await cart.getByRole('link', { name: 'Checkout' }).click();
+    await expect(page).toHaveURL(/\/exhibitor_order\/demo-expo\/checkout$/);
+    const expected = priceOrder([{ unitAmount: monitor!.price, quantity: 2 }], {
+      deadline: store.deadline,
+      now: new Date(),
+      timeZone: store.time_zone,
+    });
+    const summary = page.getByRole('region', { name: 'Your order' });
+    await expect(
+      summary.getByRole('row').filter({ hasText: monitor!.name }).getByRole('cell').nth(1),
+    ).toHaveText('2');
+    await expect(summary.getByTestId('order-total')).toHaveText(formatPrice(expected.total));
+  });
+
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 375, height: 812 },
+  ]) {
+    test(`#10 the cart's Update button lines up with its count field (${size.width} px)`, async ({
+      page,
+      request,
+    }) => {
+      await page.setViewportSize(size);
+      const [monitor] = (await demoExpo(request)).products;
+      await page.goto('/exhibitor_order/demo-expo');
+      await addToCart(page, monitor!.name, 1);
+      const line = cartLine(page, monitor!.name);
+      const field = line.getByRole('textbox', { name: `Count of ${monitor!.name}` });
+      await field.fill('3');
+      const update = line.getByRole('button', { name: 'Update' });
+      await update.scrollIntoViewIfNeeded();
+      const input = (await field.boundingBox())!;
+      const button = (await update.boundingBox())!;
+      expect(Math.abs(input.y + input.height - (button.y + button.height))).toBeLessThanOrEqual(1);
+      // The unit price is still read with the line.
+      await expect(line).toContainText(`${formatPrice(monitor!.price)} each`);
+    });
+  }
+
+  test('#9 focus goes to the decline alert, then to the confirmation heading', async ({ page, request }) => {
+    test.setTimeout(60_000);
+    const [monitor] = (await demoExpo(request)).products;
+    await page.goto('/exhibitor_order/demo-expo');
+    await addToCart(page, monitor!.name, 1);
+    await page
+      .getByRole('region', { name: 'Cart', exact: true })
+      .getByRole('link', { name: 'Checkout' })
+      .click();
+    await fillRentalInformation(page);
+    await page.getByRole('button', { name: 'Go To Payment' }).click();
+    await expect(page).toHaveURL(/\/payment$/);
+    await page.getByRole('textbox', { name: 'Card number' }).fill('4000 0000 0000 0002');
+    await page.getByRole('textbox', { name: 'Expiration (MM / YY)' }).fill('1240');
+    await page.getByRole('textbox', { name: 'CVC' }).fill('123');
+    await page.getByText(/^I accept the rental terms/).click();
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Payment failed Your card was declined.' });
+    await expect(alert).toHaveText('Payment failed Your card was declined.');
+    await expect(alert).toBeFocused();
+
+    await page.getByRole('textbox', { name: 'Card number' }).fill('4242 4242 4242 4242');
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await expect(page).toHaveURL(/\/confirmation$/);
+    await expect(page.getByRole('heading', { name: 'Thank you for your order' })).toBeFocused();
+  });
+
+  test('#14 quantity fields and their buttons name their product; order thumbnails are decorative', async ({
+    page,
+    request,
+  }) => {
+    const [monitor, second] = (await demoExpo(request)).products;
+    await page.goto('/exhibitor_order/demo-expo');
+    for (const item of [monitor!, second!]) {
+      const card = product(page, item.name);
+      await expect(card.getByRole('group', { name: `Quantity of ${item.name}`, exact: true })).toBeVisible();
+      await expect(
+        card.getByRole('button', { name: `Decrease Quantity of ${item.name}`, exact: true }),
+      ).toBeVisible();
+      await expect(
+        card.getByRole('button', { name: `Increase Quantity of ${item.name}`, exact: true }),
+      ).toBeVisible();
+    }
+    await addToCart(page, monitor!.name, 1);
+    await page
+      .getByRole('region', { name: 'Cart', exact: true })
+      .getByRole('link', { name: 'Checkout' })
+      .click();
+    const summary = page.getByRole('region', { name: 'Your order' });
+    await expect(summary.locator('img.store-table__thumbnail')).toHaveAttribute('alt', '');
+    await expect(summary.getByRole('img')).toHaveCount(0);
+  });
+
+  test('#15 the closed demo store: its name agrees with its dates, and it promises no early-bird price', async ({
+    page,
+    request,
+  }) => {
+    const late = (
+      (await (await request.get('/api/stores/demo-late')).json()) as {
+        store: StoreJson & { store_text: string };
+      }
+    ).store;
+    const year = /(\d{4})$/.exec(late.name)?.[1];
+    expect(year).toBe(late.start_date.slice(0, 4));
+    await page.goto('/exhibitor_order/demo-late');
+    await expect(page.getByText(STORE_CLOSED_NOTICE)).toBeVisible();
+    await expect(
+      page.getByText(`${formatDate(late.start_date)} - ${formatDate(late.end_date)}`),
+    ).toBeVisible();
+    await expect(page.getByText(/early-bird/i)).toHaveCount(0);
   });
 });

@@ -104,6 +104,8 @@ export async function follow(
       }
     }
   });
+  // The engine's timers (a retry's wait, say) do not hold a process open on their own: this one does.
+  const alive = setInterval(() => undefined, 60_000);
   try {
     await begin();
     let code = await Promise.race([engine.whenIdle().then(() => -1), interrupted]);
@@ -120,9 +122,18 @@ export async function follow(
     progress(true);
     clearLine();
     const waiting = connection.lastWaiting() ?? waitingOf(engine);
+    const since = connection.silentSince();
     await engine.stop();
-    return outcome(engine, failures, unauthorized, waiting, options);
+    return outcome(
+      engine,
+      failures,
+      unauthorized,
+      waiting,
+      since === null ? null : Date.now() - since,
+      options,
+    );
   } finally {
+    clearInterval(alive);
     off();
     connection.off();
   }
@@ -139,6 +150,7 @@ function outcome(
   failures: { file: string | null; message: string; code: string }[],
   unauthorized: boolean,
   waiting: ReturnType<typeof waitingOf>,
+  silentMs: number | null,
   options: FollowOptions,
 ): number {
   const snap = engine.snapshot();
@@ -154,7 +166,9 @@ function outcome(
     );
   const changed = has('file_changed');
   if (changed) throw new CliError(EXIT.fileChanged, changed.message);
-  const after = options.giveUpAfterMs === undefined ? '' : ` for ${describeDuration(options.giveUpAfterMs)}`;
+  // How long it really was (a part's own retries come before the run's give-up time starts).
+  const silent = silentMs ?? options.giveUpAfterMs;
+  const after = silent === undefined ? '' : ` for ${describeDuration(silent)}`;
   const unreachable = has('unreachable', 'network');
   if (unreachable) {
     const server = waiting?.server ?? options.server;

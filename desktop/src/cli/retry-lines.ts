@@ -28,13 +28,20 @@ export function announceConnection(
   home: string,
   command: string,
   beforeLine: () => void = () => undefined,
-): { off: () => void; lastWaiting: () => (ConnectionState & { state: 'waiting' }) | null } {
+): {
+  off: () => void;
+  lastWaiting: () => (ConnectionState & { state: 'waiting' }) | null;
+  /** Since when (epoch ms) the server has not answered: the first retry since it last did. */
+  silentSince: () => number | null;
+} {
+  let since: number | null = null;
   let last = '';
   let lastAt = 0;
   let waiting: (ConnectionState & { state: 'waiting' }) | null = null;
   writeLiveState(home, { command, connection: engine.snapshot().connection });
   const off = engine.on((event: EngineEvent) => {
     if (event.type === 'retry') {
+      since ??= Date.now();
       const line = retryLine(event);
       // Parts in flight fail together and each says so: one line for them.
       if (line === last && Date.now() - lastAt < 1_000) return;
@@ -57,6 +64,8 @@ export function announceConnection(
     } else if (event.type === 'connection') {
       const was = waiting;
       waiting = event.connection.state === 'waiting' ? event.connection : null;
+      if (waiting) since ??= Date.now();
+      else since = null;
       writeLiveState(home, { command, connection: event.connection });
       if (event.connection.state === 'online' && was) {
         if (o.json) o.event({ event: 'connection', state: 'online', server: was.server });
@@ -75,5 +84,6 @@ export function announceConnection(
       writeLiveState(home, { command, connection: engine.snapshot().connection, ended: true });
     },
     lastWaiting: () => waiting,
+    silentSince: () => since,
   };
 }

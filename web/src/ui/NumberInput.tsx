@@ -29,6 +29,11 @@ export interface NumberInputProps extends FieldBaseProps, ValueProps<number | nu
   placeholder?: string;
   /** Each keystroke's text, before the value is committed (on blur or Enter). */
   onInputChange?: (text: string) => void;
+  /**
+   * The accessible name of the field's group (input and − / +), e.g. 'Quantity of Monitor': where several
+   * such fields share one visible label, each group says what it counts.
+   */
+  groupLabel?: string;
 }
 
 export function NumberInput({
@@ -48,6 +53,7 @@ export function NumberInput({
   showSteppers = false,
   placeholder,
   onInputChange,
+  groupLabel,
   ...props
 }: NumberInputProps) {
   const [number, setNumber] = useControllable(value, defaultValue, onChange);
@@ -70,7 +76,7 @@ export function NumberInput({
       validationBehavior="aria"
     >
       <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
-      <Group className="kit-input-group">
+      <Group className="kit-input-group" aria-label={groupLabel}>
         {showSteppers ? (
           <AriaButton slot="decrement" className="kit-icon-button">
             <span aria-hidden="true">−</span>

@@ -118,6 +118,7 @@ function ProductCard({ storeId, product }: { storeId: string; product: StoreProd
               </>
             }
             className="store-qty"
+            groupLabel={`Quantity of ${product.name}`}
             min={QUANTITY_MIN}
             max={QUANTITY_MAX}
             value={quantity}
@@ -229,6 +230,7 @@ function CartLineEditor({
             </>
           }
           className="store-qty"
+          groupLabel={`Count of ${product.name}`}
           min={0}
           max={QUANTITY_MAX}
           value={draft}
