@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
@@ -270,5 +270,77 @@ describe.skipIf(!HAS_SCRIPT)('the server process under npm start at a terminal',
     expect(code).toBe(0);
 
     expectReadableLines(output);
+  });
+
+  it("npm start's launcher: Ctrl-C stops the server gracefully, once, and its exit is the launcher's", async () => {
+    const data = await tempDir();
+    cleanups.push(data.remove);
+    const port = await freePort();
+    const child = spawn(
+      'script',
+      ['--quiet', '--flush', '--return', '--command', `exec ${launcherCommand()}`, '/dev/null'],
+      {
+        cwd: API_DIR,
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: data.dir, PORT: String(port), WEB_DIST_DIR: data.dir },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    cleanups.push(async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    await waitFor(() => output.includes(`listening on http://127.0.0.1:${port}`), 20_000, 'the server');
+    // Ctrl-C at the terminal: SIGINT to the foreground process group, the launcher and the server both.
+    child.stdin.write('\x03');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    const plain = output.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
+    expect(plain.match(/INFO: shutting down/g)).toHaveLength(1);
+    expect(plain).toMatch(/INFO: stopped/);
+    expect(plain).not.toContain('second signal');
+  });
+});
+
+/** The launcher npm start runs (build/scripts/run-server.mjs), here starting the server from source. */
+function launcherCommand(): string {
+  const runServer = pathToFileURL(path.join(API_DIR, '..', 'build', 'scripts', 'run-server.mjs')).href;
+  const args = JSON.stringify(['--import', 'tsx', '--conditions=source', path.join('src', 'server.ts')]);
+  const script = `import { runServer } from '${runServer}'; runServer(${args});`;
+  return `'${process.execPath}' --input-type=module -e "${script.replace(/"/g, '\\"')}"`;
+}
+
+describe('the launcher npm start runs, under a process manager', () => {
+  it('passes SIGTERM, sent to the launcher alone, on to the server once, and exits with it', async () => {
+    const data = await tempDir();
+    cleanups.push(data.remove);
+    const port = await freePort();
+    const child = spawn('sh', ['-c', `exec ${launcherCommand()}`], {
+      cwd: API_DIR,
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: data.dir,
+        PORT: String(port),
+        WEB_DIST_DIR: data.dir,
+        LOG_FORMAT: 'json',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    cleanups.push(async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    await waitFor(() => output.includes('listening on'), 20_000, 'the server');
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    const messages = output
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(messages.filter((m) => m === 'shutting down')).toHaveLength(1);
+    expect(messages).toContain('stopped');
+    expect(messages).not.toContain('second signal: exiting without waiting');
   });
 });
