@@ -222,6 +222,108 @@ test.describe('accounts and sessions', () => {
   });
 });
 
+const PHONE = { width: 375, height: 812 };
+const EMPTY_PASSWORD = 'You are required to add 8 more character(s) to this field.';
+
+test.describe('what a demanding client notices on the account pages (issue 29)', () => {
+  test('#2 at 375 px, Register and Update account bring their outcome into view and focus it; #4 a refused update drops it', async ({
+    page,
+  }) => {
+    await page.setViewportSize(PHONE);
+    await register(page, uniqueEmail('phone'));
+    const created = page
+      .getByRole('status')
+      .filter({ hasText: 'Your account has been created and you are signed in.' });
+    await expect(created).toBeInViewport();
+    await expect(created).toBeFocused();
+
+    const account = page.getByRole('form', { name: 'Account details' });
+    await field(account, 'Last name').fill('King');
+    await account.getByRole('button', { name: 'Update account' }).click();
+    const updated = account.getByRole('status');
+    await expect(updated).toHaveText('Your account has been updated.');
+    await expect(updated).toBeInViewport();
+    await expect(updated).toBeFocused();
+
+    // A new e-mail without the current password is refused in the form: the old success goes.
+    await field(account, 'Email').fill(uniqueEmail('other'));
+    await account.getByRole('button', { name: 'Update account' }).click();
+    await expect(account.getByText(CURRENT_PASSWORD_REQUIRED, { exact: true })).toBeVisible();
+    await expect(account.getByRole('status')).toHaveCount(0);
+  });
+
+  test('#8 an empty registration says what the Password field lacks, beside Confirm\'s "Passwords must match."', async ({
+    page,
+  }) => {
+    await page.goto('/register');
+    const form = page.getByRole('form', { name: 'Registration' });
+    await form.getByRole('button', { name: 'Register' }).click();
+    await expect(form.getByText(EMPTY_PASSWORD, { exact: true })).toBeVisible();
+    await expect(form.getByText('Passwords must match.', { exact: true })).toBeVisible();
+    await expect(field(form, 'Password')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  test('#6 Forgot Password? opens over /client and closing it returns focus to the link', async ({
+    page,
+  }) => {
+    await page.setViewportSize(PHONE);
+    await page.goto('/client');
+    const login = loginForm(page);
+    await field(login, 'Email').fill('someone@example.com');
+    const link = login.getByRole('link', { name: 'Forgot Password?' });
+    await link.click();
+    await expect(page).toHaveURL(/\/client#forgotPassword$/);
+    const dialog = page.getByRole('dialog', { name: 'Forgot Password' });
+    await expect(field(dialog, 'Email')).toHaveValue('someone@example.com');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(/\/client$/);
+    await expect(link).toBeFocused();
+    // The dialog's Send is not a sign-in: the sign-in form shows no errors after it.
+    await link.click();
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await expect(dialog.getByRole('status')).toContainText('If an account exists for that email address');
+    await expect(login.getByRole('alert')).toHaveCount(0);
+  });
+
+  test("#7 at 375 px the password field's Show button holds its text inside its border", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    for (const path of ['/client', '/register']) {
+      await page.goto(path);
+      const toggle = page.getByRole('button', { name: 'Show password' }).first();
+      await expect(toggle).toBeVisible();
+      const fits = await toggle.evaluate((el) => el.scrollWidth <= el.clientWidth);
+      expect(fits, path).toBe(true);
+      const group = (await toggle.locator('xpath=..').boundingBox())!;
+      const box = (await toggle.boundingBox())!;
+      expect(box.x + box.width, path).toBeLessThanOrEqual(group.x + group.width + 0.5);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
+    }
+  });
+
+  test("#19 the phone hint shows the error's format, and a number typed that way is accepted", async ({
+    page,
+  }) => {
+    await page.goto('/register');
+    const form = page.getByRole('form', { name: 'Registration' });
+    await expect(form.getByText('As (xxx)-xxx-xxxx, for example (555)-123-4567.')).toBeVisible();
+    await field(form, 'Phone').fill('555');
+    await form.getByRole('button', { name: 'Register' }).click();
+    await expect(
+      form.getByText('Please enter a valid phone number: (xxx)-xxx-xxxx', { exact: true }),
+    ).toBeVisible();
+    await field(form, 'Email').fill(uniqueEmail('phone-format'));
+    await field(form, 'First name').fill('Ada');
+    await field(form, 'Last name').fill('Lovelace');
+    await field(form, 'Company').fill('Analytical Engines');
+    await field(form, 'Phone').fill('(555)-123-4567');
+    await field(form, 'Password').fill(PASSWORD);
+    await field(form, 'Confirm password').fill(PASSWORD);
+    await form.getByRole('button', { name: 'Register' }).click();
+    await expect(page.getByText('Your account has been created and you are signed in.')).toBeVisible();
+  });
+});
+
 test.describe('session maximum (SPEC §4, §9) on a server configured with SESSION_MAX_SECONDS=60', () => {
   let server: ServerProcess | undefined;
   test.beforeAll(async () => {
