@@ -294,4 +294,50 @@ describe('av-upload', () => {
     expect(removed.code).toBe(0);
     expect((await run(['watch', '--json'])).code).toBe(2);
   }, 90_000);
+
+  it('watch add --only-new leaves the files already in the folder alone and sends only new ones', async () => {
+    expect(
+      (await run(['login', '--email', 'cli@example.com', '--password-stdin'], { input: PASSWORD })).code,
+    ).toBe(0);
+    const folder = path.join(dir, 'only-new');
+    await mkdir(folder);
+    await writeFile(path.join(folder, 'old.mov'), randomBytes(2048));
+    const args = ['--form', 'sponsor', '--event-name', 'Watch Expo', '--sponsor-company', 'Acme AV'];
+    const added = await run(['watch', 'add', folder, ...args, '--only-new']);
+    expect(added.code).toBe(0);
+    expect(added.lines[0]).toMatchObject({ event: 'watching', existingFiles: 1, sendsExisting: false });
+    const fresh = path.join(folder, 'new.mov');
+    await writeFile(fresh, randomBytes(4096));
+    const ran = await run(['watch', '--json'], { until: (line) => line.event === 'submitted' });
+    expect(ran.code).toBe(130);
+    const sent = ran.lines.filter((line) => line.event === 'submitted') as { files: { name: string }[] }[];
+    expect(sent.flatMap((s) => s.files.map((f) => f.name))).toEqual(['new.mov']);
+    expect(sent[0]).toMatchObject({ files: [expect.objectContaining({ sha256: await sha256File(fresh) })] });
+    const id = (added.lines[0] as { id: string }).id;
+    expect((await run(['watch', 'remove', id])).code).toBe(0);
+  }, 90_000);
+
+  it('goes on PATH with `npm link -w desktop` and runs from any folder', async () => {
+    // npm's global folder is a throwaway one here (its global config names the prefix), not the machine's.
+    const global = path.join(dir, 'npm-global');
+    const npmrc = path.join(dir, 'global-npmrc');
+    await writeFile(npmrc, `prefix=${global}\n`);
+    await promisify(execFile)(
+      'npm',
+      ['link', '-w', 'desktop', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'],
+      {
+        cwd: path.join(DESKTOP_DIR, '..'),
+        env: { ...process.env, NPM_CONFIG_GLOBALCONFIG: npmrc },
+        timeout: 120_000,
+      },
+    );
+    const elsewhere = await tempDir('avp-elsewhere-');
+    cleanups.push(elsewhere.remove);
+    const bin = process.platform === 'win32' ? global : path.join(global, 'bin');
+    const { stdout } = await promisify(execFile)('av-upload', ['--help'], {
+      cwd: elsewhere.dir,
+      env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, AV_UPLOAD_HOME: home },
+    });
+    expect(stdout).toMatch(/^Usage: av-upload <command>/);
+  }, 120_000);
 });
