@@ -27,6 +27,11 @@ export class ApiSlot {
     this.counts = new Map();
     this.stderr = [];
     this.listening = false;
+    /** Exits nobody asked for: { generation, code, signal, at, stderr }. */
+    this.crashes = [];
+    /** Called with the slot after an exit nobody asked for (a supervisor would restart it). */
+    this.onCrash = undefined;
+    this.expectingExit = false;
   }
 
   get alive() {
@@ -69,6 +74,18 @@ export class ApiSlot {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
+    this.expectingExit = false;
+    child.once('exit', (code, signal) => {
+      if (this.expectingExit || this.child !== child) return;
+      this.crashes.push({
+        generation,
+        code,
+        signal,
+        at: Date.now(),
+        stderr: this.stderr.join('').slice(-3000),
+      });
+      this.onCrash?.(this);
+    });
     let buffered = '';
     child.stdout.on('data', (chunk) => {
       buffered += chunk.toString('utf8');
@@ -126,6 +143,7 @@ export class ApiSlot {
   /** kill -9, and wait for the exit. */
   async kill() {
     if (!this.alive) return;
+    this.expectingExit = true;
     const exited = once(this.child, 'exit');
     this.child.kill('SIGKILL');
     await exited;
@@ -134,6 +152,7 @@ export class ApiSlot {
   /** SIGTERM, then SIGKILL after the grace period. */
   async stop(graceMs = 15_000) {
     if (!this.alive) return;
+    this.expectingExit = true;
     const exited = once(this.child, 'exit');
     this.child.kill('SIGTERM');
     const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);

@@ -24,6 +24,9 @@
 // an invariant breaks, 2 when the soak itself could not run; the recovery and memory goals are printed
 // beside their figures (SOAK_STRICT=1 makes missing them fail the run too).
 //
+// To look closer: SOAK_FAULTS=kill,S3 500 (only the faults whose names contain one of the words),
+// SOAK_REPORT=file.json (everything, the servers' warnings and errors included), SOAK_KEEP_SCHEMA=1.
+//
 // Run it with `npm run soak` (node --import tsx: the API and its test helpers are TypeScript).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -161,6 +164,22 @@ async function main() {
     (port, index) => new ApiSlot({ index, port, env: apiEnv, dataDir: dataDirs[index] }),
   );
   cleanups.push(() => Promise.all(slots.map((slot) => slot.stop())));
+  // A process that exits unasked is a finding; like a supervisor, the soak starts it again.
+  let stopping = false;
+  for (const slot of slots) {
+    slot.onCrash = (crashed) => {
+      const crash = crashed.crashes.at(-1);
+      log(
+        `API process ${crashed.index} EXITED UNASKED (${crash.code ?? crash.signal}); restarting it. ` +
+          `Its last words: ${crash.stderr.slice(-1500) || '(nothing on stderr)'}`,
+      );
+      if (!stopping)
+        crashed.start().catch((error) => log(`restarting API process ${crashed.index}: ${error.message}`));
+    };
+  }
+  cleanups.push(async () => {
+    stopping = true;
+  });
   // One first, so that it migrates and seeds the schema; the other then finds it ready.
   await slots[0].start();
   await slots[1].start();
@@ -303,6 +322,11 @@ async function main() {
       }),
     );
   guard('staff reads', staffReader({ url, running, stats: stats['staff reads'], staff }));
+  // SOAK_FAULTS=kill,S3 500 keeps only the faults whose names contain one of those words (to reproduce one).
+  const wanted = (env.SOAK_FAULTS ?? '')
+    .split(',')
+    .map((w) => w.trim().toLowerCase())
+    .filter(Boolean);
   const repertoire = faultRepertoire({
     slots,
     pgProxy,
@@ -313,7 +337,7 @@ async function main() {
     durationMs: FAULT_MS,
     blackholeMs: BLACKHOLE_MS,
     log,
-  });
+  }).filter((fault) => wanted.length === 0 || wanted.some((w) => fault.name.toLowerCase().includes(w)));
   // No fault starts so late that its recovery would run into the drain.
   const injector = runInjector({
     repertoire,
@@ -435,6 +459,15 @@ async function main() {
     };
   });
   console.table(rssRows);
+  const crashes = slots.flatMap((slot) => slot.crashes.map((crash) => ({ process: slot.index, ...crash })));
+  if (crashes.length > 0) {
+    console.log(`\nAPI processes that exited unasked: ${crashes.length}`);
+    for (const crash of crashes)
+      console.log(
+        `  - API ${crash.process} (start ${crash.generation}) at ${((crash.at - started) / 1000).toFixed(0)} s: ` +
+          `${crash.code ?? crash.signal}; stderr: ${crash.stderr.slice(-800)}`,
+      );
+  }
   console.log('Invariants');
   console.table(
     checks.map((c) => ({ invariant: c.name, holds: c.ok ? 'yes' : `NO (${c.broken})`, detail: c.detail })),
