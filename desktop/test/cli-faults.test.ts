@@ -270,6 +270,16 @@ describe('av-upload exit codes and their words', () => {
     await login(home, proxy.url);
     await makeFile('failing.mov', 1000);
     proxy.failing = true;
+    const signIn = await run(['login', '--email', EMAIL, '--password-stdin'], home, {
+      input: PASSWORD,
+      server: proxy.url,
+    });
+    expect(signIn.code).toBe(4);
+    expect(signIn.lines.at(-1)).toEqual({
+      event: 'error',
+      exitCode: 4,
+      message: `The server at ${proxy.url} could not sign you in: Down for maintenance until 23:00.`,
+    });
     const res = await run([...creative, '--give-up-after', '3s', 'failing.mov'], home, { server: proxy.url });
     expect(res.code).toBe(4);
     const retries = res.lines.filter((l) => l.event === 'retry');
@@ -341,6 +351,45 @@ describe('av-upload exit codes and their words', () => {
     ]);
     const after = await run(['status'], home);
     expect(after.lines[0]).toMatchObject({ jobs: [], queuedFiles: 0 });
+  }, 90_000);
+
+  it('status while an upload waits for the server: "Waiting for the server — 1 file queued, next try in N s"', async () => {
+    const home = await newHome('waiting');
+    await login(home);
+    await makeFile('waiting.mov', 1000);
+    await api.kill();
+    try {
+      const child = spawn(process.execPath, [BIN, ...creative, '--give-up-after', '5m', 'waiting.mov'], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '', AV_UPLOAD_HOME: home, AV_UPLOAD_SERVER: api.url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 120_000,
+      });
+      const ended = new Promise<number | null>((resolve) => child.on('close', resolve));
+      let out = '';
+      await new Promise<void>((resolve) =>
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString('utf8');
+          if (parse(out).some((l) => l.event === 'retry')) resolve();
+        }),
+      );
+      const status = await run(['status'], home);
+      expect(status.lines[0]).toMatchObject({
+        queuedFiles: 1,
+        connection: { state: 'waiting', reason: 'unreachable', running: true, command: 'upload' },
+        message: expect.stringMatching(
+          /^Waiting for the server — 1 file queued, next try in \d+ s \(`av-upload upload`, process \d+\)\.\n {2}Nothing answers at /,
+        ),
+      });
+      const onTerminal = await runOnTerminal(['status'], home);
+      expect(onTerminal.screen).toMatch(/Waiting for the server — 1 file queued, next try in \d+ s/);
+      child.kill('SIGINT');
+      expect(await ended).toBe(130);
+    } finally {
+      await api.restart();
+    }
+    const resumed = await run(['resume'], home);
+    expect(resumed.code).toBe(0);
   }, 90_000);
 
   it('6: the server killed mid-upload, on a terminal: each retry is a line, the end says why; resume finishes with the same bytes', async () => {
