@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { createServer, connect } from 'node:net';
+import type { Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
@@ -593,4 +595,153 @@ test('a bandwidth window is checked, saved, in force now and kept after a reload
     'In force now: unlimited (the bandwidth limit; no window applies at this hour).',
   );
   expect(problems).toEqual([]);
+});
+
+/**
+ * A TCP relay of our own in front of the API: the test "stops the server" by closing it (new connections
+ * are refused, open ones cut) and "starts it again" on the same port, as a venue network comes and goes.
+ */
+async function relay(target: string): Promise<{ url: string; down(): Promise<void>; up(): Promise<void> }> {
+  const { hostname, port } = new URL(target);
+  const sockets = new Set<Socket>();
+  let server: Server | null = null;
+  let at = 0;
+  const up = () =>
+    new Promise<void>((ok) => {
+      server = createServer((client) => {
+        const upstream = connect(Number(port), hostname);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => undefined);
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(at, '127.0.0.1', () => {
+        at = (server!.address() as { port: number }).port;
+        ok();
+      });
+    });
+  const down = () =>
+    new Promise<void>((ok) => {
+      for (const s of sockets) s.destroy();
+      if (server) server.close(() => ok());
+      else ok();
+      server = null;
+    });
+  await up();
+  return { url: `http://127.0.0.1:${at}`, down, up };
+}
+
+/** For a person to look at: the window at 1280×800 and a narrow window, under /work/notes/shots when present. */
+async function shots(page: Page, name: string) {
+  const folder = process.env.AVP_SHOTS_DIR;
+  for (const [width, height] of [
+    [1280, 800],
+    [375, 812],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    const path = folder
+      ? join(folder, `${name}-${width}.png`)
+      : test.info().outputPath(`${name}-${width}.png`);
+    await page.screenshot({ path });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+test('with the server down a job is queued at once, the window says it waits and when it tries next, and Retry now sends it', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const problems = watchConsole(page);
+  const link = await relay(baseURL!);
+  const clip = join(dir, 'venue-wifi.mov');
+  const bytes = randomBytes(512 * 1024);
+  writeFileSync(clip, bytes);
+  const marker = `Offline ${suffix}`;
+  await page.goto(bridge.url);
+  await signIn(page, link.url);
+
+  await link.down();
+  await openSection(page, 'Queue');
+  const form = await sponsorForm(page, marker, [clip]);
+  await form.getByRole('button', { name: 'Submit' }).click();
+  // Queued at once, not after the server was given up on.
+  await expect(page.getByText('Added to the queue: 1 item.')).toBeVisible();
+  const banner = page.getByRole('region', { name: 'Waiting for the server' });
+  await expect(banner.getByTestId('waiting-line')).toHaveText(
+    /^Waiting for the server — 1 file queued, (next try in \d+ s|trying now…)$/,
+  );
+  await expect(banner).toContainText(`Nothing answers at ${link.url} (the connection was refused).`);
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Waiting for the server — 1 file queued.' }),
+  ).toHaveCount(1);
+  await expect(page.getByRole('article', { name: `Sponsor Commercial: ${marker} · Acme AV` })).toContainText(
+    'Saved here, waiting for the server',
+  );
+  await expect(page.locator('body')).not.toContainText(/ECONNREFUSED|ENOENT|connect E/);
+  await expect(page.getByTestId('overall-status')).toContainText('Waiting for the server at 0%.');
+  await shots(page, 'engine-waiting');
+
+  await link.up();
+  await banner.getByRole('button', { name: 'Retry now' }).click();
+  await expect(banner).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'The server answers again.' })).toHaveCount(1);
+  await expect(page.getByText('No uploads in the queue. Start one from New upload.')).toBeVisible({
+    timeout: 20_000,
+  });
+  await openSection(page, 'History');
+  const entry = page.getByRole('article', { name: `Sponsor Commercial: ${marker} · Acme AV` });
+  await expect(entry.getByRole('row', { name: /venue-wifi\.mov/ })).toContainText(sha(bytes));
+  await link.down();
+  expect(problems).toEqual([]);
+});
+
+test('a dropped path that does not exist is refused at once, by name and reason', async ({
+  page,
+  baseURL,
+}) => {
+  const problems = watchConsole(page);
+  const real = join(dir, 'real.mov');
+  writeFileSync(real, randomBytes(1000));
+  const missing = join(dir, 'renamed-since.mov');
+  const empty = join(dir, 'empty exports');
+  mkdirSync(empty);
+  await page.goto(bridge.url);
+  await signIn(page, baseURL!);
+  // New upload is the first section shown.
+  await dropPaths(page, [real, missing, empty]);
+  const form = page.getByRole('form', { name: 'New upload' });
+  await expect(
+    form.getByText('Not added: renamed-since.mov does not exist; empty exports is an empty folder.'),
+  ).toBeVisible();
+  await expect(form.getByRole('list', { name: 'Chosen files' }).getByRole('listitem')).toHaveCount(1);
+  await expect(form.getByRole('list', { name: 'Chosen files' })).toContainText('real.mov');
+  await shots(page, 'engine-refused-path');
+  expect(problems).toEqual([]);
+});
+
+test('the bandwidth field keeps what is typed (10000 KB/s stays 10000), and the bridge panel covers no control', async ({
+  page,
+  baseURL,
+}) => {
+  await page.goto(bridge.url);
+  await signIn(page, baseURL!);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const choose = page.getByRole('button', { name: 'Choose files' });
+  const panel = page.getByRole('complementary', { name: 'Development bridge' });
+  const a = (await choose.boundingBox())!;
+  const b = (await panel.boundingBox())!;
+  const overlap = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  expect(overlap).toBe(false);
+  await choose.click({ trial: true });
+  await shots(page, 'engine-new-upload');
+  await setBandwidth(page, 10000);
+  await page.reload();
+  await openSection(page, 'Settings');
+  await expect(textbox(page, 'Bandwidth limit (KB/s)')).toHaveValue('10000');
+  await expect(
+    page.getByText('in KB/s as the progress shows them (1 KB = 1024 bytes)', { exact: false }),
+  ).toBeVisible();
 });

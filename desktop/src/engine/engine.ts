@@ -809,7 +809,13 @@ export class UploadEngine {
       this.changed();
       return;
     }
-    this.live.get(file.key)?.upload.pause();
+    const live = this.live.get(file.key);
+    if (live) live.upload.pause();
+    else if (file.state === 'queued' && !file.cloud) {
+      // Not registered yet: attached paused once it is.
+      file.state = 'paused';
+      this.changed();
+    }
   }
 
   /** Resumes a paused or failed file (a file changed on disk stays stopped). */
