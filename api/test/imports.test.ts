@@ -15,7 +15,7 @@ import { startImportWorker } from '../src/modules/imports/index.js';
 import { registration, TestBrowser } from './helpers/browser.js';
 import { startDriveStandIn } from './helpers/cloud-standins/drive.js';
 import type { DriveStandIn } from './helpers/cloud-standins/drive.js';
-import { DIALECTS, tempDir, TEST_DATABASE_URL, TEST_SECRET } from './helpers/env.js';
+import { DIALECTS, onPostgres, tempDir, TEST_SECRET } from './helpers/env.js';
 import { sha256, startImportHarness } from './helpers/imports.js';
 import { S3_STAND_IN_BUCKET, startS3StandIn } from './helpers/s3-stand-in.js';
 import { sponsorForm } from './helpers/uploads.js';
@@ -290,7 +290,9 @@ describe('cloud imports through the original upload call (auth_file_url)', () =>
   });
 });
 
-describe.runIf(TEST_DATABASE_URL)('cloud imports on one PostgreSQL shared by two processes', () => {
+describe.runIf(
+  onPostgres('cloud imports on one PostgreSQL shared by two processes (an import copied exactly once)'),
+)('cloud imports on one PostgreSQL shared by two processes', () => {
   it('never copies the same import twice', async () => {
     const d = await drive();
     const h = await harness(d, { dialect: 'postgres' });

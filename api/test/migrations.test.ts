@@ -18,6 +18,7 @@ import { openTestDatabase } from './helpers/app.js';
 import type { TestDatabase } from './helpers/app.js';
 import {
   DIALECTS,
+  onPostgres,
   dropSchema,
   TEST_DATABASE_URL,
   TEST_SECRET,
@@ -184,58 +185,61 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
   });
 });
 
-describe.runIf(DIALECTS.includes('postgres'))('migrations on postgres from several processes', () => {
-  it('take turns: one applies, the others find nothing to do', async () => {
-    t = await openTestDatabase('postgres', { migrate: false });
-    const others = await Promise.all(
-      [1, 2].map(() => openDatabase(t!.config, createLogger({ LOG_LEVEL: 'silent' }))),
-    );
-    try {
-      const results = await Promise.all([t.db, ...others].map((db) => migrateUp(db)));
-      expect(results.flat()).toEqual(ALL_MIGRATIONS);
-      expect(await recordedTimes(t.db)).toEqual(EACH_ONCE);
-      expect(await tables(t.db)).toEqual([...TABLES, MIGRATIONS_TABLE].sort());
-    } finally {
-      await Promise.all(others.map((db) => db.close()));
-    }
-  });
-
-  it('npm run db:migrate started on three machines at once on a fresh schema applies each migration once', async () => {
-    // Nothing creates the schema beforehand: the three processes also race to create it.
-    const schema = throwawaySchema();
-    const data = await tempDir();
-    try {
-      const env = {
-        PATH: process.env.PATH ?? '',
-        DATA_DIR: data.dir,
-        DATABASE_URL: TEST_DATABASE_URL,
-        DB_SCHEMA: schema,
-        SESSION_SECRET: TEST_SECRET,
-      };
-      const runs = await Promise.all(
-        [1, 2, 3].map(() =>
-          promisify(execFile)(
-            process.execPath,
-            ['--import', 'tsx', '--conditions=source', path.join('src', 'cli', 'migrate.ts')],
-            { cwd: API_DIR, env, timeout: 60_000 },
-          ),
-        ),
+describe.runIf(onPostgres('migrations on postgres from several processes (each migration recorded once)'))(
+  'migrations on postgres from several processes',
+  () => {
+    it('take turns: one applies, the others find nothing to do', async () => {
+      t = await openTestDatabase('postgres', { migrate: false });
+      const others = await Promise.all(
+        [1, 2].map(() => openDatabase(t!.config, createLogger({ LOG_LEVEL: 'silent' }))),
       );
-      // Every one succeeded, silently on standard error; exactly one applied the migrations.
-      expect(runs.map((run) => run.stderr)).toEqual(['', '', '']);
-      expect(runs.map((run) => run.stdout).sort()).toEqual([
-        `Applied: ${ALL_MIGRATIONS.join(', ')}\n`,
-        'Nothing to apply: the database is up to date.\n',
-        'Nothing to apply: the database is up to date.\n',
-      ]);
+      try {
+        const results = await Promise.all([t.db, ...others].map((db) => migrateUp(db)));
+        expect(results.flat()).toEqual(ALL_MIGRATIONS);
+        expect(await recordedTimes(t.db)).toEqual(EACH_ONCE);
+        expect(await tables(t.db)).toEqual([...TABLES, MIGRATIONS_TABLE].sort());
+      } finally {
+        await Promise.all(others.map((db) => db.close()));
+      }
+    });
 
-      t = await openTestDatabase('postgres', { migrate: false, env: { DB_SCHEMA: schema } });
-      expect(await recordedTimes(t.db)).toEqual(EACH_ONCE);
-      expect(await tables(t.db)).toEqual([...TABLES, MIGRATIONS_TABLE].sort());
-      expect(await pendingMigrations(t.db)).toEqual([]);
-    } finally {
-      await data.remove();
-      await dropSchema(schema);
-    }
-  });
-});
+    it('npm run db:migrate started on three machines at once on a fresh schema applies each migration once', async () => {
+      // Nothing creates the schema beforehand: the three processes also race to create it.
+      const schema = throwawaySchema();
+      const data = await tempDir();
+      try {
+        const env = {
+          PATH: process.env.PATH ?? '',
+          DATA_DIR: data.dir,
+          DATABASE_URL: TEST_DATABASE_URL,
+          DB_SCHEMA: schema,
+          SESSION_SECRET: TEST_SECRET,
+        };
+        const runs = await Promise.all(
+          [1, 2, 3].map(() =>
+            promisify(execFile)(
+              process.execPath,
+              ['--import', 'tsx', '--conditions=source', path.join('src', 'cli', 'migrate.ts')],
+              { cwd: API_DIR, env, timeout: 60_000 },
+            ),
+          ),
+        );
+        // Every one succeeded, silently on standard error; exactly one applied the migrations.
+        expect(runs.map((run) => run.stderr)).toEqual(['', '', '']);
+        expect(runs.map((run) => run.stdout).sort()).toEqual([
+          `Applied: ${ALL_MIGRATIONS.join(', ')}\n`,
+          'Nothing to apply: the database is up to date.\n',
+          'Nothing to apply: the database is up to date.\n',
+        ]);
+
+        t = await openTestDatabase('postgres', { migrate: false, env: { DB_SCHEMA: schema } });
+        expect(await recordedTimes(t.db)).toEqual(EACH_ONCE);
+        expect(await tables(t.db)).toEqual([...TABLES, MIGRATIONS_TABLE].sort());
+        expect(await pendingMigrations(t.db)).toEqual([]);
+      } finally {
+        await data.remove();
+        await dropSchema(schema);
+      }
+    });
+  },
+);

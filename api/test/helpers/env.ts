@@ -12,6 +12,18 @@ export type TestDialect = 'sqlite' | 'postgres';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export const DIALECTS: TestDialect[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
+/**
+ * Whether a PostgreSQL-only suite runs; when it cannot (TEST_DATABASE_URL unset), says so on stderr, so a
+ * green run without PostgreSQL shows what it did not prove: `describe.runIf(onPostgres('…'))(…)`.
+ */
+export function onPostgres(what: string): boolean {
+  if (TEST_DATABASE_URL) return true;
+  console.warn(
+    `Skipped without PostgreSQL: ${what}. Set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test to run it.`,
+  );
+  return false;
+}
+
 export const TEST_SECRET = 'test-session-secret-that-is-long-enough-0123456789';
 
 export async function tempDir(prefix = 'avp-api-'): Promise<{ dir: string; remove(): Promise<void> }> {
