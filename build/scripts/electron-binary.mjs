@@ -2,7 +2,8 @@
 // package.json's allowScripts keeps npm from running Electron's own install script, which exits non-zero
 // wherever github.com cannot be reached (a proxy, an offline CI runner) and took every `npm install` with
 // it, although only the desktop window needs the binary. Run with --strict (`npm run desktop:electron`) it
-// shows Electron's own output and exit code.
+// keeps Electron's exit code and shows its progress, and a failure is one line saying why and what to do
+// (Electron's own error is an 11-line stack trace that never says the network is the cause).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -30,6 +31,20 @@ function reasonOf(stderr) {
   return lines.at(-1) ?? 'no reason given';
 }
 
+/** Why the download failed, in words: the site unreachable (offline, a proxy) or what it answered. */
+function words(reason) {
+  if (
+    /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|socket hang up/i.test(
+      reason,
+    )
+  )
+    return 'the download site could not be reached: no network, or a proxy is needed (set HTTPS_PROXY) or a mirror (ELECTRON_MIRROR)';
+  const status =
+    /Response code (\d{3})(?: \(([^)]*)\))?/i.exec(reason) ?? /\b(\d{3}) \(([^)]*)\)/.exec(reason);
+  if (status) return `the download site answered ${status[1]}${status[2] ? ` ${status[2]}` : ''}`;
+  return reason;
+}
+
 const installer = electronInstaller();
 if (!installer) {
   if (strict) {
@@ -52,13 +67,18 @@ delete env.ELECTRON_SKIP_BINARY_DOWNLOAD;
 const result = spawnSync(process.execPath, [installer], {
   cwd: dirname(installer),
   env,
-  stdio: strict ? 'inherit' : ['ignore', 'inherit', 'pipe'],
+  stdio: ['ignore', 'inherit', 'pipe'],
   encoding: 'utf8',
 });
 
-if (strict) process.exit(result.status ?? 1);
 if (result.status !== 0) {
-  const reason = result.error?.message ?? reasonOf(result.stderr ?? '');
+  const reason = words(result.error?.message ?? reasonOf(result.stderr ?? ''));
+  if (strict) {
+    console.error(
+      `Electron's binary could not be downloaded (${reason}); then run \`npm run desktop:electron\` again.`,
+    );
+    process.exit(result.status ?? 1);
+  }
   console.log(
     `Electron's binary could not be downloaded (${reason}): the desktop window cannot launch yet; ${LATER}.`,
   );

@@ -1,6 +1,7 @@
 /**
  * build/scripts/electron-binary.mjs, the root postinstall that fetches Electron's binary: where the
- * download cannot happen the install still succeeds, with one line saying how to fetch it later.
+ * download cannot happen the install still succeeds, with one line saying how to fetch it later, and
+ * `npm run desktop:electron` fails with one line saying why (the site answered 404, or it is unreachable).
  * The download site is a local server that answers 404 to everything, as a proxy refusing it would.
  */
 import { execFile } from 'node:child_process';
@@ -73,10 +74,24 @@ describe('the Electron binary at install time', () => {
     );
   });
 
-  it('fails with Electron’s own error when asked for the binary explicitly', async () => {
+  it('fails with one line saying why when asked for the binary explicitly (no stack trace)', async () => {
     const result = await install(['--strict']);
 
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain('404');
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^Electron's binary could not be downloaded \(the download site answered 404( Not Found)?\); then run `npm run desktop:electron` again\.$/,
+      ),
+    ]);
+  });
+
+  it('says the download site could not be reached when offline, in one line', async () => {
+    // Port 9 (discard) on loopback: nothing listens, the connection is refused as offline ones are.
+    const result = await install(['--strict'], { ELECTRON_MIRROR: 'http://127.0.0.1:9/' });
+
+    expect(result.code).not.toBe(0);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      "Electron's binary could not be downloaded (the download site could not be reached: no network, or a proxy is needed (set HTTPS_PROXY) or a mirror (ELECTRON_MIRROR)); then run `npm run desktop:electron` again.",
+    ]);
   });
 });
