@@ -1,4 +1,4 @@
-import { formatBytes, formatSpeed, formatTimeLeft } from '@avp/shared';
+import { formatBytes, formatSpeed, formatTimeLeft, UPLOAD_CHUNK_FAILED } from '@avp/shared';
 import type { EngineEvent, UploadEngine } from '../engine/engine.js';
 import { describeDuration } from './duration.js';
 import { CliError, EXIT } from './errors.js';
@@ -73,8 +73,11 @@ export async function follow(
     }
   };
   const connection = announceConnection(engine, o, options.home, options.command, clearLine);
+  /** What the latest retry was about: the cause behind a failure that only says it failed. */
+  let lastCause: string | null = null;
   const off = engine.on((event: EngineEvent) => {
-    if (event.type === 'change') progress();
+    if (event.type === 'retry') lastCause = event.message;
+    else if (event.type === 'change') progress();
     else if (event.type === 'unauthorized') unauthorized = true;
     else if (event.type === 'registered') {
       if (o.json) o.event({ event: 'registered', submissionId: event.submissionId });
@@ -82,18 +85,23 @@ export async function follow(
       const job = engine.snapshot().jobs.find((j) => j.id === event.jobId);
       const file = job?.files.find((f) => f.name === event.file);
       const code = (event.file ? file?.error?.code : job?.error?.code) ?? 'failed';
-      failures.push({ file: event.file, message: event.message, code });
+      // The spec's chunk text names no cause: never printed without one.
+      const message =
+        event.message === UPLOAD_CHUNK_FAILED && lastCause
+          ? `${event.message} (${lastCause})`
+          : event.message;
+      failures.push({ file: event.file, message, code });
       if (o.json)
         o.event({
           event: 'failed',
           submissionId: job?.submissionId,
           file: event.file,
           code,
-          message: event.message,
+          message,
         });
       else {
         clearLine();
-        o.err(`Failed${event.file ? ` (${event.file})` : ''}: ${event.message}`);
+        o.err(`Failed${event.file ? ` (${event.file})` : ''}: ${message}`);
       }
     } else if (event.type === 'submitted') {
       if (o.json) o.event({ event: 'submitted', ...event.entry });
@@ -154,7 +162,7 @@ function outcome(
   options: FollowOptions,
 ): number {
   const snap = engine.snapshot();
-  const errors = [...snap.jobs.flatMap((j) => [j.error, ...j.files.map((f) => f.error)]), ...failures].filter(
+  const errors = [...failures, ...snap.jobs.flatMap((j) => [j.error, ...j.files.map((f) => f.error)])].filter(
     (e): e is { code: string; message: string } => e !== null && e !== undefined,
   );
   const has = (...codes: string[]) => errors.find((e) => codes.includes(e.code));
