@@ -2,7 +2,7 @@ import { SERVICE_BRIEFLY_UNAVAILABLE, UPLOAD_STORAGE_FULL } from '@avp/shared';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { isStorageFull } from '../adapters/storage/types.js';
+import { isStorageFull, StorageUnavailableError } from '../adapters/storage/types.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 
 /** The one error body every API answer uses: `{ "error": { "code", "message", "fields"? } }`. */
@@ -49,6 +49,8 @@ export class UnavailableError extends AppError {
 
 /** Seconds a client is asked to wait after losing the database (the pool reconnects on its own). */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
+/** Seconds a client is asked to wait after the storage service failed (throttling, 5xx, resets). */
+export const STORAGE_RETRY_AFTER_SECONDS = 2;
 /** Seconds a client is asked to wait when the upload disk is full (someone has to free space). */
 export const STORAGE_FULL_RETRY_AFTER_SECONDS = 60;
 
@@ -90,6 +92,16 @@ export function toAppError(error: unknown): AppError | undefined {
       DATABASE_RETRY_AFTER_SECONDS,
       'database unavailable: the request could not reach it (the pool reconnects by itself)',
       error,
+    );
+  }
+  if (error instanceof StorageUnavailableError) {
+    return new UnavailableError(
+      503,
+      'storage_unavailable',
+      SERVICE_BRIEFLY_UNAVAILABLE,
+      STORAGE_RETRY_AFTER_SECONDS,
+      `upload storage unavailable after retries: ${error.message}`,
+      error.cause,
     );
   }
   if (isStorageFull(error)) {

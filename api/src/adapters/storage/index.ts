@@ -6,7 +6,7 @@ import type { UploadStorage } from './types.js';
 
 export { LocalStorage, exactSize } from './local.js';
 export { S3Storage } from './s3.js';
-export { isStorageFull, PartSizeError } from './types.js';
+export { isStorageFull, PartSizeError, StorageUnavailableError } from './types.js';
 export type { PartRef, UploadStorage } from './types.js';
 
 export type StorageKind = 'local' | 's3';

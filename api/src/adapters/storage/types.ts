@@ -17,6 +17,21 @@ export function isStorageFull(error: unknown): boolean {
   return code === 'ENOSPC' || code === 'EDQUOT';
 }
 
+/**
+ * The storage service failed in a way that may pass (S3 throttling, a 5xx, a reset or timed-out connection)
+ * after the driver's own retries: the caller is told to try again shortly, staff see the cause.
+ */
+export class StorageUnavailableError extends Error {
+  constructor(
+    readonly operation: string,
+    override readonly cause: unknown,
+  ) {
+    const reason = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+    super(`Upload storage failed to ${operation}: ${reason}`);
+    this.name = 'StorageUnavailableError';
+  }
+}
+
 export interface PartRef {
   partNumber: number;
   etag: string | null;

@@ -14,7 +14,7 @@ import type { CloudImportInfo, SubmissionInfo, UploadFileInfo } from '@avp/share
 import { ForeignKeyConstraintError, Op, QueryTypes } from 'sequelize';
 import type { Transaction, WhereOptions } from 'sequelize';
 import { z } from 'zod';
-import { PartSizeError } from '../../adapters/storage/index.js';
+import { isStorageFull, PartSizeError, StorageUnavailableError } from '../../adapters/storage/index.js';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
@@ -567,6 +567,9 @@ async function partFailure(
     }
     return PART_IN_PROGRESS(partNumber);
   }
+  // Storage's own failures are answered as such (503, 507), even when the body had been read to its end
+  // (a Readable that ended is destroyed too, so `body.destroyed` below would blame the client).
+  if (error instanceof StorageUnavailableError || isStorageFull(error)) return error;
   // The client went away mid-part (paused, closed the tab, lost the network): nothing was recorded,
   // and the part will come again.
   const code = (error as { code?: unknown } | null)?.code;
