@@ -18,6 +18,7 @@ import { openTestDatabase } from './helpers/app.js';
 import type { TestDatabase } from './helpers/app.js';
 import {
   DIALECTS,
+  LogCapture,
   onPostgres,
   dropSchema,
   TEST_DATABASE_URL,
@@ -95,6 +96,25 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
 
     expect(await migrateUp(db)).toEqual(ALL_MIGRATIONS);
     expect(await tables(db)).toEqual([...TABLES, MIGRATIONS_TABLE].sort());
+  });
+
+  it('log one sentence per migration applied and reverted, naming it', async () => {
+    t = await openTestDatabase(dialect, { migrate: false });
+    const logs = new LogCapture();
+    const logger = createLogger({ LOG_LEVEL: 'info' }, logs);
+    await migrateUp(t.db, logger);
+    await migrateDown(t.db, undefined, logger);
+    const lines = logs.lines.filter((line) => line.component === 'migrations');
+    const first = ALL_MIGRATIONS[0]!;
+    const last = ALL_MIGRATIONS.at(-1)!;
+    expect(lines.map((line) => String(line.msg).replace(/ in \d+\.\d{3} s$/, ' in N s'))).toEqual([
+      ...ALL_MIGRATIONS.flatMap((name) => [`applying migration ${name}`, `applied migration ${name} in N s`]),
+      `reverting migration ${last}`,
+      `reverted migration ${last} in N s`,
+    ]);
+    expect(lines[0]).toMatchObject({ migration: first });
+    // pino-pretty shows a `name` field as the logger's name, which made 'INFO (0001-initial-schema):' lines.
+    expect(lines.some((line) => 'name' in line)).toBe(false);
   });
 
   it('enforce foreign keys, unique constraints and cascades', async () => {

@@ -18,13 +18,40 @@ export function createMigrator(db: Database, logger?: Logger): Umzug<MigrationCo
     storage: new SequelizeStorage({ sequelize: db.sequelize, tableName: MIGRATIONS_TABLE }),
     logger: log
       ? {
-          info: (message) => log.info(message),
-          warn: (message) => log.warn(message),
-          error: (message) => log.error(message),
-          debug: (message) => log.debug(message),
+          info: (entry) => log.info(...migrationLine(entry)),
+          warn: (entry) => log.warn(...migrationLine(entry)),
+          error: (entry) => log.error(...migrationLine(entry)),
+          debug: (entry) => log.debug(...migrationLine(entry)),
         }
       : undefined,
   });
+}
+
+const EVENTS: Record<string, string> = {
+  migrating: 'applying migration',
+  migrated: 'applied migration',
+  reverting: 'reverting migration',
+  reverted: 'reverted migration',
+};
+
+/**
+ * Umzug logs `{ event, name, durationSeconds }` with no message, and `name` is what a readable log line
+ * shows as the logger's name ('INFO (0001-initial-schema):' and nothing after it): each becomes a
+ * sentence, the migration under `migration`.
+ */
+export function migrationLine(entry: Record<string, unknown>): [Record<string, unknown>, string] {
+  const { event, name, durationSeconds, ...rest } = entry;
+  const what = typeof event === 'string' ? (EVENTS[event] ?? event) : 'migrations';
+  const took = typeof durationSeconds === 'number' ? ` in ${durationSeconds.toFixed(3)} s` : '';
+  const message = typeof name === 'string' ? `${what} ${name}${took}` : `${what}${took}`;
+  return [
+    {
+      ...rest,
+      ...(typeof name === 'string' ? { migration: name } : {}),
+      ...(took ? { durationSeconds } : {}),
+    },
+    message,
+  ];
 }
 
 /** Applies every pending migration; returns the names applied. Safe to run from several processes at once. */
