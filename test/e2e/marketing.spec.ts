@@ -294,6 +294,34 @@ test.describe('galleries and the lightbox (SPEC §2, §4)', () => {
     }
   });
 
+  test('#18 (issue 29) the lightbox backdrop is opaque: nothing of the page shows behind the photo', async ({
+    page,
+  }) => {
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 375, height: 812 },
+    ]) {
+      await page.setViewportSize(size);
+      await page.goto('/event_production');
+      await page.getByRole('list', { name: 'Photo gallery' }).getByRole('button').first().click();
+      const dialog = page.getByRole('dialog');
+      await expect(dialog).toBeVisible();
+      // The overlay's colour has no transparency left for the page to show through.
+      const alpha = await page.locator('.lightbox-overlay').evaluate((el) => {
+        const colour = getComputedStyle(el).backgroundColor;
+        const parts =
+          /rgba?\(([^)]+)\)/
+            .exec(colour)?.[1]
+            ?.split(/[ ,/]+/)
+            .filter(Boolean) ?? [];
+        return parts.length === 4 ? Number(parts[3]) : 1;
+      });
+      expect(alpha, `${size.width} px`).toBe(1);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+    }
+  });
+
   test('the video lightbox plays an mp4 and closes with its close button', async ({ page, request }) => {
     await page.goto('/creative_services');
     const gallery = page.getByRole('list', { name: 'Video gallery' });

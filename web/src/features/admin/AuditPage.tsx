@@ -6,13 +6,28 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { staffApi } from './api';
+import { staffApi, type AuditEntry } from './api';
 import { auditSentence } from './labels';
 import { staffKeys, useStaffDateTime, useStaffStores } from './queries';
 import { StoreSelect } from './StoreSelect';
 import './admin.css';
 
 const json = (value: Record<string, unknown> | null) => (value ? JSON.stringify(value, null, 1) : '—');
+
+/**
+ * Store names by id: the current list, and for a deleted store the name its own entries recorded (its
+ * creation or deletion), so that 'Archived store “Spring Expo”' still reads after it is gone.
+ */
+function storeNames(stores: { id: number; name: string }[], entries: AuditEntry[]): Map<number, string> {
+  const names = new Map<number, string>();
+  for (const entry of entries) {
+    if (entry.entity !== 'store' || entry.storeId === null || names.has(entry.storeId)) continue;
+    const name = entry.after?.name ?? entry.before?.name;
+    if (typeof name === 'string' && name !== '') names.set(entry.storeId, name);
+  }
+  for (const store of stores) names.set(store.id, store.name);
+  return names;
+}
 
 export default function AuditPage() {
   useDocumentTitle('Audit log');
@@ -31,7 +46,7 @@ export default function AuditPage() {
   const entries = audit.data ?? null;
   const failure = audit.error ? errorMessage(audit.error) : null;
   const names = {
-    stores: new Map(stores.map((s) => [s.id, s.name])),
+    stores: storeNames(stores, entries ?? []),
     products: new Map((products ?? []).map((p) => [p.id, p.name])),
   };
   return (
@@ -76,7 +91,11 @@ export default function AuditPage() {
                     </details>
                   </td>
                   <td>
-                    {e.storeId === null ? '' : (names.stores.get(e.storeId) ?? `#${e.storeId} (deleted)`)}
+                    {e.storeId === null
+                      ? ''
+                      : stores.some((s) => s.id === e.storeId)
+                        ? names.stores.get(e.storeId)
+                        : `${names.stores.get(e.storeId) ?? `#${e.storeId}`} (deleted)`}
                   </td>
                 </tr>
               ))}

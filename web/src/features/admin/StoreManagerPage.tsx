@@ -146,7 +146,8 @@ export default function StoreManagerPage() {
                   <Checkbox
                     label={
                       <>
-                        Active<span className="visually-hidden">: {store.name}</span>
+                        <span>Active</span>
+                        <span className="visually-hidden"> {store.name}</span>
                       </>
                     }
                     value={store.is_active}
