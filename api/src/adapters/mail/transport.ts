@@ -26,8 +26,25 @@ export interface MailTransport {
   close(): void;
 }
 
-// Short enough that a dead server fails an attempt quickly (the outbox retries), long enough for a slow one.
-const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 };
+export type MailTransportConfig = Pick<Config, 'SMTP_URL' | 'DATA_DIR'> &
+  Partial<
+    Pick<
+      Config,
+      'SMTP_CONNECTION_TIMEOUT_SECONDS' | 'SMTP_GREETING_TIMEOUT_SECONDS' | 'SMTP_SOCKET_TIMEOUT_SECONDS'
+    >
+  >;
+
+/**
+ * Short enough that a dead or silent server fails an attempt (the outbox keeps the message and retries),
+ * long enough for a slow one: connecting, the server's greeting, and silence mid-conversation.
+ */
+function smtpTimeouts(config: MailTransportConfig) {
+  return {
+    connectionTimeout: (config.SMTP_CONNECTION_TIMEOUT_SECONDS ?? 15) * 1000,
+    greetingTimeout: (config.SMTP_GREETING_TIMEOUT_SECONDS ?? 15) * 1000,
+    socketTimeout: (config.SMTP_SOCKET_TIMEOUT_SECONDS ?? 60) * 1000,
+  };
+}
 
 function nodemailerMessage(mail: MailEnvelope) {
   return {
@@ -57,10 +74,10 @@ function nodemailerMessage(mail: MailEnvelope) {
  * keeps every message and a developer can open them in a mail client. BCC recipients are kept in the file
  * (they are the envelope, not a header, on SMTP).
  */
-export function createMailTransport(config: Pick<Config, 'SMTP_URL' | 'DATA_DIR'>): MailTransport {
+export function createMailTransport(config: MailTransportConfig): MailTransport {
   const kind = mailTransportKind(config);
   if (config.SMTP_URL !== undefined) {
-    const transporter = createTransport({ url: config.SMTP_URL, ...SMTP_TIMEOUTS });
+    const transporter = createTransport({ url: config.SMTP_URL, ...smtpTimeouts(config) });
     return {
       kind,
       async send(mail) {

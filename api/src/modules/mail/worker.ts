@@ -4,7 +4,7 @@ import { retryDelayMs } from '@avp/shared';
 import type { RetryPolicy } from '@avp/shared';
 import { Op } from 'sequelize';
 import { createMailTransport } from '../../adapters/mail/transport.js';
-import type { MailTransport } from '../../adapters/mail/transport.js';
+import type { MailTransport, MailTransportConfig } from '../../adapters/mail/transport.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type { MailOutboxInstance } from '../../db/models/index.js';
@@ -12,7 +12,7 @@ import type { Logger } from '../../logger.js';
 import { onMailQueued } from './outbox.js';
 
 export interface MailWorkerOptions {
-  config: Pick<Config, 'SMTP_URL' | 'DATA_DIR' | 'MAIL_FROM'>;
+  config: MailTransportConfig & Pick<Config, 'MAIL_FROM'>;
   db: Database;
   logger: Logger;
   /** How often the outbox is looked at when nothing wakes the worker (other processes' mail, retries). */
