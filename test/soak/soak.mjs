@@ -180,9 +180,8 @@ async function main() {
   cleanups.push(async () => {
     stopping = true;
   });
-  // One first, so that it migrates and seeds the schema; the other then finds it ready.
-  await slots[0].start();
-  await slots[1].start();
+  // Both at once, as machines behind a balancer start: one migrates and seeds, the other waits its turn.
+  await Promise.all(slots.map((slot) => slot.start()));
   log(`API processes listening (pids ${slots.map((s) => s.pid).join(', ')}); clients at ${url}`);
 
   // Staff, and what the probes read: a signed-in staff browser and a small stored file.
@@ -380,7 +379,7 @@ async function main() {
           )
         ).rows[0].n,
       ) === 0,
-    { timeoutMs: 60_000, everyMs: 500 },
+    { timeoutMs: Math.min(60_000, DRAIN_MS), everyMs: 500 },
   );
   await sleep(1_000);
   const rssAfter = slots.map((slot) => slot.rss());
@@ -454,8 +453,7 @@ async function main() {
       'after, MB': (rssAfter[i] / 1e6).toFixed(0),
       'growth, MB': (growth / 1e6).toFixed(0),
       restarts: slot.generation - generationsBefore[i],
-      'goal within 50 MB':
-        Math.abs(growth) <= RSS_GOAL_BYTES ? 'met' : restarted ? 'MISSED (since a restart)' : 'MISSED',
+      'goal within 50 MB': restarted ? 'not judged (restarted)' : growth <= RSS_GOAL_BYTES ? 'met' : 'MISSED',
     };
   });
   console.table(rssRows);
@@ -506,7 +504,7 @@ async function main() {
   const invariantsHold = checks.every((c) => c.ok);
   const goalsMet =
     faultRows.every((r) => r['goal < 10 s'] === 'met') &&
-    rssRows.every((r) => r['goal within 50 MB'] === 'met');
+    rssRows.every((r) => r['goal within 50 MB'] !== 'MISSED');
   console.log(
     `\n${invariantsHold ? 'Every invariant held.' : 'An invariant broke.'} ${goalsMet ? 'Every goal was met.' : 'A goal was missed (see above).'}`,
   );
