@@ -383,13 +383,38 @@ describe('av-upload exit codes and their words', () => {
       });
       const onTerminal = await runOnTerminal(['status'], home);
       expect(onTerminal.screen).toMatch(/Waiting for the server — 1 file queued, next try in \d+ s/);
+      // A second process on the same queue would write over this one's jobs: refused, saying who holds it.
+      const second = await run([...creative, 'waiting.mov'], home);
+      expect(second.code).toBe(2);
+      expect(second.lines.at(-1)).toMatchObject({
+        event: 'error',
+        exitCode: 2,
+        message: expect.stringMatching(
+          new RegExp(
+            `^Another av-upload \\(\`av-upload upload\`, process ${child.pid}\\) is using the queue in `,
+          ),
+        ),
+      });
+      expect((await run(['settings', '--bandwidth', '1M'], home)).code).toBe(2);
       child.kill('SIGINT');
       expect(await ended).toBe(130);
     } finally {
       await api.restart();
     }
+    // A lock left by a process that is gone (killed) is taken over.
+    const gone = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => gone.on('close', resolve));
+    await writeFile(path.join(home, 'queue.lock'), JSON.stringify({ pid: gone.pid, command: 'upload' }));
     const resumed = await run(['resume'], home);
     expect(resumed.code).toBe(0);
+    expect(resumed.lines.find((l) => l.event === 'submitted')).toMatchObject({
+      files: [
+        expect.objectContaining({
+          name: 'waiting.mov',
+          sha256: await sha256File(path.join(dir, 'waiting.mov')),
+        }),
+      ],
+    });
   }, 90_000);
 
   it('6: the server killed mid-upload, on a terminal: each retry is a line, the end says why; resume finishes with the same bytes', async () => {

@@ -44,7 +44,7 @@ export function readLiveState(home: string): (LiveState & { running: boolean }) 
   return { ...state, running: !state.ended && alive(state.pid) };
 }
 
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

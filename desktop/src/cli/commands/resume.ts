@@ -2,12 +2,14 @@
 import { EXIT } from '../errors.js';
 import { follow } from '../follow.js';
 import { giveUpAfterMs, openEngine } from '../open-engine.js';
+import { holdQueue } from '../queue-lock.js';
 import { signedIn } from '../session.js';
 import type { Command } from './command.js';
 
 export const resume: Command = async ({ values, home, o }) => {
   const giveUp = giveUpAfterMs(values);
   const credentials = signedIn(home);
+  holdQueue(home, 'resume');
   const engine = openEngine(credentials, home, values, o);
   const pending = engine.snapshot().jobs.length;
   if (pending === 0) {

@@ -7,6 +7,7 @@ import { UploadEngine } from '../../engine/engine.js';
 import { JsonFileStore } from '../../engine/state.js';
 import { readCredentials, stateFile } from '../config.js';
 import { CliError, EXIT } from '../errors.js';
+import { holdQueue } from '../queue-lock.js';
 import { asSettings, chosenSettings, describeSettings } from '../run-settings.js';
 import { defaultServer } from '../session.js';
 import type { Command } from './command.js';
@@ -18,6 +19,8 @@ export const settings: Command = async ({ values, args, home, o }) => {
       EXIT.usage,
       `settings takes no ${args.join(' ')}: only --bandwidth, --parallel and --schedule.`,
     );
+  // Saved with the queue, which a running av-upload would write over: not while one runs.
+  if (Object.keys(chosen).length > 0) holdQueue(home, 'settings');
   // Never started: it only reads and writes the saved settings, and needs neither sign-in nor server.
   const engine = new UploadEngine({
     baseUrl: readCredentials(home)?.server ?? defaultServer(),

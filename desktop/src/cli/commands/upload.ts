@@ -9,6 +9,7 @@ import { follow } from '../follow.js';
 import { checkForm, FLAG_OF } from '../form.js';
 import type { Io } from '../io.js';
 import { giveUpAfterMs, openEngine } from '../open-engine.js';
+import { holdQueue } from '../queue-lock.js';
 import { signedIn } from '../session.js';
 import type { Command } from './command.js';
 
@@ -36,6 +37,7 @@ export const upload: Command = async ({ values, args, home, o }) => {
     const cloud = openCloud(home, o);
     for (const ref of refs) picked.push(await cloud.resolve(ref).catch(cloudFailure));
   }
+  holdQueue(home, 'upload');
   const engine = openEngine(credentials, home, values, o);
   let job;
   try {

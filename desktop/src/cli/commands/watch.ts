@@ -6,12 +6,14 @@ import { CliError, EXIT } from '../errors.js';
 import { checkForm, FLAG_OF } from '../form.js';
 import { interrupted, signalStop } from '../interrupt.js';
 import { openEngine } from '../open-engine.js';
+import { holdQueue } from '../queue-lock.js';
 import { announceConnection } from '../retry-lines.js';
 import { signedIn } from '../session.js';
 import type { Command } from './command.js';
 
 export const watch: Command = async ({ values, args: [action = 'run', ...rest], home, o }) => {
   const credentials = signedIn(home);
+  if (action !== 'list') holdQueue(home, action === 'run' ? 'watch' : `watch ${action}`);
   const engine = openEngine(credentials, home, values);
   const watcher = new FolderWatcher(engine, engine.watchStore(), {
     onError: (w, error) =>
