@@ -7,6 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransportRequest, UploadTransport } from '@avp/shared';
@@ -20,6 +22,7 @@ import {
 import type { EngineEvent, EngineOptions, EngineStore } from '../src/engine/index.js';
 import { PASSWORD, registerClient, sha256File, startApi, storedPath, tempDir } from './helpers/api.js';
 import type { ApiProcess } from './helpers/api.js';
+import { startRelay } from './helpers/relay.js';
 
 const MiB = 1024 * 1024;
 const sponsor = {
@@ -232,6 +235,67 @@ describe('the engine with the server down', () => {
     const done = until(e, (ev) => ev.type === 'submitted' && ev.entry.jobId === job.id);
     await e.resumeAll();
     await done;
+  });
+});
+
+describe('a link that stalls', () => {
+  it('aborts a part whose bytes stop moving after the idle timeout, says so, and sends it again', async () => {
+    const file = await makeFile('stalled.mov', 7 * MiB);
+    const relay = await startRelay(api.url);
+    cleanups.push(() => relay.close());
+    const e = engine(new MemoryStore(), {
+      baseUrl: relay.url,
+      timeouts: { idleMs: 1_000 },
+      retry: { retries: 20, baseMs: 20, maxMs: 100 },
+    });
+    await e.start();
+    const job = await e.add(sponsor, [file]);
+    await until(e, (ev) => ev.type === 'registered' && ev.jobId === job.id);
+    // The link goes silent 1 MiB into the next connection: the first part's body stops half way.
+    relay.stallAfter(1 * MiB);
+    const stalled = await new Promise<EngineEvent>((resolve) =>
+      e.on((ev) => ev.type === 'retry' && ev.what === 'part' && resolve(ev)),
+    );
+    expect(stalled).toMatchObject({
+      type: 'retry',
+      reason: 'unreachable',
+      message: `${relay.url} stopped answering (no data for too long).`,
+      attempt: 2,
+    });
+    relay.stallAfter(null);
+    const sent = until(e, (ev) => ev.type === 'submitted' && ev.entry.jobId === job.id);
+    await sent;
+    const entry = e.snapshot().history.find((h) => h.jobId === job.id)!;
+    expect(entry.files[0]!.sha256).toBe(await sha256File(file));
+    expect(await storedSha(entry.submissionId)).toBe(await sha256File(file));
+  });
+});
+
+describe('a server that answers 503', () => {
+  it('waits with the reason server-error and the server’s own message', async () => {
+    const standIn = createServer((_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '5' });
+      res.end(
+        JSON.stringify({ error: { code: 'unavailable', message: 'Down for maintenance until 10:00.' } }),
+      );
+    });
+    await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => standIn.close(() => resolve(undefined))));
+    const url = `http://127.0.0.1:${(standIn.address() as AddressInfo).port}`;
+    const e = engine(new MemoryStore(), { baseUrl: url, backoff: NEVER });
+    await e.start();
+    const waiting = until(e, (ev) => ev.type === 'connection' && ev.connection.state === 'waiting');
+    const job = await e.add(sponsor, [await makeFile('maintenance.mov', 1000)]);
+    await waiting;
+    expect(e.snapshot().connection).toMatchObject({
+      state: 'waiting',
+      server: url,
+      reason: 'server-error',
+      message: 'The server answered 503: Down for maintenance until 10:00.',
+      attempt: 1,
+      queuedFiles: 1,
+    });
+    expect(e.snapshot().jobs.find((j) => j.id === job.id)).toMatchObject({ state: 'waiting', error: null });
   });
 });
 

@@ -180,7 +180,6 @@ export class UploadEngine {
   /** Jobs whose sending waits for the server. */
   private readonly heldSubmits = new Set<string>();
   private readonly registering = new Set<string>();
-  private readonly retrying = new Map<string, RetryNotice | null>();
   private idleWaiters: (() => void)[] = [];
   private stopped = false;
   private started = false;
@@ -204,7 +203,11 @@ export class UploadEngine {
       token: options.token,
       bucket: this.bandwidth.bucket,
       onPartStored: (fileId, part) => this.partStored(fileId, part),
-      timeouts: { connect: timeouts.connectMs, socket: timeouts.idleMs, response: timeouts.responseMs },
+      timeouts: {
+        connect: timeouts.connectMs,
+        socket: timeouts.idleMs,
+        response: Math.max(timeouts.responseMs, timeouts.completeMs),
+      },
     });
     this.transport = this.recording(options.wrapTransport ? options.wrapTransport(base) : base);
     this.client = new UploadClient({
@@ -212,6 +215,11 @@ export class UploadEngine {
       partConcurrency: this.bandwidth.settings.partConcurrency,
       createHasher: nodeHasher,
       retry: options.retry,
+      onRetry: (notice) => this.clientRetry(notice),
+      requestTimeoutMs: timeouts.responseMs,
+      completeTimeoutMs: timeouts.completeMs,
+      // Parts are timed by the socket's idle timeout (got's), which sees a stalled body as it happens.
+      partStallTimeoutMs: 0,
     });
     this.monitor = new ConnectionMonitor({
       server: this.server,
@@ -597,7 +605,6 @@ export class UploadEngine {
     for (const file of job.files) {
       this.live.delete(file.key);
       this.sent.delete(file.key);
-      this.retrying.delete(file.key);
     }
     this.changed();
     this.emit({ type: 'submitted', entry });
@@ -632,7 +639,6 @@ export class UploadEngine {
     if (upload.fileId && file.fileId !== upload.fileId) file.fileId = upload.fileId;
     if (upload.info?.receivedParts && file.receivedParts.length === 0)
       file.receivedParts = [...upload.info.receivedParts];
-    this.noticeRetry(file, upload);
     if (upload.state === 'failed' && upload.error) {
       void source.close();
       if (
@@ -677,25 +683,21 @@ export class UploadEngine {
     this.pump();
   }
 
-  /** A part about to be tried again: said (the CLI prints it, the window shows it). */
-  private noticeRetry(file: PersistedFile, upload: FileUpload): void {
-    const notice = upload.retrying;
-    if (notice === (this.retrying.get(file.key) ?? null)) return;
-    this.retrying.set(file.key, notice);
-    if (!notice) return;
-    const judged = verdict(notice.error, this.lastFailure);
-    const failure =
-      judged.kind === 'wait'
-        ? judged.failure
-        : { reason: 'server-error' as const, message: notice.error.message };
+  /** Every retry the shared client schedules (registering a file, parts, completion …): said. */
+  private clientRetry(notice: RetryNotice): void {
+    if (this.stopped) return;
+    // No answer: the words of the transport ('Nothing answers at …') or of the client's own timeout.
+    const message = notice.status
+      ? serverErrorWords(notice.status, notice.message ?? `The server answered ${notice.status}.`)
+      : notice.error.message;
     this.emit({
       type: 'retry',
       server: this.server,
-      reason: failure.reason,
-      message: failure.message,
+      reason: notice.reason === 'unreachable' ? 'unreachable' : 'server-error',
+      message,
       attempt: notice.attempt,
       delayMs: Math.max(0, notice.nextAt - this.client.now()),
-      what: 'part',
+      what: notice.what === 'other' ? 'import' : notice.what,
     });
   }
 

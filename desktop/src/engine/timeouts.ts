@@ -1,23 +1,33 @@
 /**
- * How long the engine waits on the network before it gives a call up (and the connection monitor tries
- * again): to connect, for any byte on a socket that should be moving (a part's body stalled, an answer
- * that never comes), and for an answer's headers once a request is sent. Environment variables in seconds
- * (README 'The desktop uploader'); a value that is not a positive number stops with a line naming it.
+ * How long the engine waits on the network before it gives an attempt up (and tries again, or leaves it to
+ * the connection monitor): to connect; for any byte on a socket that should be moving (a part whose body
+ * stopped going out, an answer that never comes: the part is aborted and sent again from its start); for
+ * the answer to a call; for the answer to a file's completion (the server may read the whole file again to
+ * check its sha-256). Environment variables in seconds (README 'The desktop uploader'); a value that is not
+ * a positive number stops with a line naming it.
  */
 export interface EngineTimeouts {
   connectMs: number;
-  /** No byte either way on the socket for this long: the request is aborted (a stalled part is retried). */
+  /** No byte either way on the socket for this long: the attempt is aborted (a stalled part is sent again). */
   idleMs: number;
-  /** Headers of the answer not received this long after the request was sent. */
+  /** One attempt of a call (creating a submission, registering a file, sending the submission). */
   responseMs: number;
+  /** One attempt of a file's completion. */
+  completeMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: EngineTimeouts = { connectMs: 10_000, idleMs: 60_000, responseMs: 120_000 };
+export const DEFAULT_TIMEOUTS: EngineTimeouts = {
+  connectMs: 10_000,
+  idleMs: 60_000,
+  responseMs: 30_000,
+  completeMs: 300_000,
+};
 
 const VARIABLES: [keyof EngineTimeouts, string][] = [
   ['connectMs', 'AV_UPLOAD_CONNECT_TIMEOUT'],
   ['idleMs', 'AV_UPLOAD_IDLE_TIMEOUT'],
   ['responseMs', 'AV_UPLOAD_RESPONSE_TIMEOUT'],
+  ['completeMs', 'AV_UPLOAD_COMPLETE_TIMEOUT'],
 ];
 
 export function timeoutsFromEnv(env: NodeJS.ProcessEnv = process.env): EngineTimeouts {

@@ -24,7 +24,7 @@ export interface GotTransportOptions {
   bucket?: TokenBucket;
   /** Called after the server confirmed a part (2xx on a part PUT). */
   onPartStored?: (fileId: string, partNumber: number) => void;
-  /** ms; defaults suit a slow uplink: 10 s to connect, 60 s of silence on the socket. */
+  /** ms; defaults (timeouts.ts) suit a slow uplink: 10 s to connect, 60 s of silence on the socket. */
   timeouts?: { connect?: number; socket?: number; response?: number };
   userAgent?: string;
 }
@@ -56,7 +56,8 @@ export function createHttp(options: Pick<GotTransportOptions, 'baseUrl' | 'timeo
     timeout: {
       connect: options.timeouts?.connect ?? DEFAULT_TIMEOUTS.connectMs,
       socket: options.timeouts?.socket ?? DEFAULT_TIMEOUTS.idleMs,
-      response: options.timeouts?.response ?? DEFAULT_TIMEOUTS.responseMs,
+      // The caller (the shared client) times each call itself; this only ends an answer that never comes.
+      response: options.timeouts?.response ?? DEFAULT_TIMEOUTS.completeMs,
     },
     headers: { 'user-agent': options.userAgent ?? 'av-upload (desktop engine)', accept: 'application/json' },
   });
