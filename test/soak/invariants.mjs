@@ -106,7 +106,7 @@ export async function ordersPaidOnce({ db, schema, record, smtpIdsByAddress }) {
   for (const order of paid) {
     const what = `order ${order.id} (${order.email})`;
     if (order.status === 'needs_review')
-      failures.push(`${what}: held for review though the stand-in captured exactly its amount`);
+      failures.push(`${what}: held for staff review (needs_review) instead of paid`);
     if (Number(order.amount_received) !== Number(order.total))
       failures.push(`${what}: captured ${order.amount_received}, total ${order.total}`);
     const confirmations = mailsTo.get(order.email) ?? [];
