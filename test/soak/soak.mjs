@@ -13,16 +13,17 @@
 //   SOAK_IMPORTERS (2)   cloud imports from a Google Drive stand-in (seeded files)
 //   staff reads          the orders list, a pull sheet and the uploads inbox every 2 s
 //
-// The API runs from source through tsx (as the scale-out test runs it); SOAK_API=dist runs api/dist/server.js
-// instead (build it first: npm run build:ts), whose start-up, and so recovery from a kill, is quicker.
-//
 // and a fault injector that every ~SOAK_FAULT_EVERY seconds (default 20, less in short soaks) breaks one
 // thing: kill -9 of an API process (restarted), PostgreSQL "restarted" (connections cut, refused for 10 s),
 // S3 answering 503 SlowDown / 500 / resets / late, the client link reset, stalled or blackholed, the
 // provider stalling mid-body. After SOAK_SECONDS it drains (SOAK_DRAIN_SECONDS, default 120: in-flight
 // uploads and imports finish, the outbox empties), checks the invariants and prints the table. Exit 1 when
 // an invariant breaks, 2 when the soak itself could not run; the recovery and memory goals are printed
-// beside their figures (SOAK_STRICT=1 makes missing them fail the run too).
+// beside their figures (SOAK_STRICT=1 makes missing them fail the run too). The kill always takes the second
+// process, so the first lives through the soak as the witness of the server's memory.
+//
+// The API runs from source through tsx (as the scale-out test runs it); SOAK_API=dist runs api/dist/server.js
+// instead (build it first: npm run build:ts), whose start-up, and so recovery from a kill, is quicker.
 //
 // To look closer: SOAK_FAULTS=kill,S3 500 (only the faults whose names contain one of the words),
 // SOAK_REPORT=file.json (everything, the servers' warnings and errors included), SOAK_KEEP_SCHEMA=1.
