@@ -106,7 +106,11 @@ describe.each(DIALECTS)('the mail server away for a while (%s)', (dialect) => {
     cleanups.push(async () => {
       if (!hungStopped) await hung.stop();
     });
-    worker(t, `smtp://127.0.0.1:${port}`, { SMTP_GREETING_TIMEOUT_SECONDS: '1' });
+    worker(t, `smtp://127.0.0.1:${port}`, {
+      // The connection deadline also bounds the greeting: set it far off, so the greeting's own counts.
+      SMTP_CONNECTION_TIMEOUT_SECONDS: '120',
+      SMTP_GREETING_TIMEOUT_SECONDS: '1',
+    });
     const Outbox = t.db.models.MailOutbox;
     const { id } = await enqueueMail(t.db, { to: 'staff@example.com', subject: 'silent', text: 'x' });
     // Without a greeting timeout the first attempt would never end: the second would never start.
