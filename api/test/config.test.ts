@@ -202,3 +202,37 @@ describe('loadConfig', () => {
     expect(lines[0]).toMatch(/^SESSION_SECRET: not set, and could not be generated into .*secrets\.json: /);
   });
 });
+
+describe('timeouts on the network (issue 28)', () => {
+  const TIMEOUTS = {
+    IMPORT_IDLE_TIMEOUT_SECONDS: 60,
+    UPLOAD_PART_IDLE_SECONDS: 60,
+    S3_CONNECT_TIMEOUT_SECONDS: 10,
+    S3_REQUEST_TIMEOUT_SECONDS: 60,
+    S3_MAX_ATTEMPTS: 5,
+    DB_CONNECT_TIMEOUT_SECONDS: 10,
+    DB_ACQUIRE_TIMEOUT_SECONDS: 10,
+    DB_STATEMENT_TIMEOUT_SECONDS: 30,
+    SMTP_CONNECTION_TIMEOUT_SECONDS: 15,
+    SMTP_GREETING_TIMEOUT_SECONDS: 15,
+    SMTP_SOCKET_TIMEOUT_SECONDS: 60,
+  };
+
+  it('each has a default, takes a value, and refuses zero or a word with a line naming it', () => {
+    expect(loadConfig({ SESSION_SECRET: TEST_SECRET })).toMatchObject(TIMEOUTS);
+    for (const name of Object.keys(TIMEOUTS)) {
+      expect(loadConfig({ SESSION_SECRET: TEST_SECRET, [name]: '3' })).toMatchObject({ [name]: 3 });
+      expect(errorLines({ SESSION_SECRET: TEST_SECRET, [name]: '0' })[0]).toMatch(
+        new RegExp(`^${name}: must be an integer between 1 and \\d+ \\(got "0"\\)$`),
+      );
+      expect(errorLines({ SESSION_SECRET: TEST_SECRET, [name]: 'soon' })[0]).toMatch(
+        new RegExp(`^${name}: `),
+      );
+    }
+  });
+
+  it('each is in the README configuration table', async () => {
+    const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    for (const name of Object.keys(TIMEOUTS)) expect(readme).toContain(`\`${name}\``);
+  });
+});
