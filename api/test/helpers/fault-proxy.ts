@@ -49,6 +49,8 @@ export interface TcpFaultProxy {
 interface Pair {
   client: Socket;
   upstream: Socket | undefined;
+  /** Bytes flow both ways (not held). */
+  piped: boolean;
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -71,15 +73,21 @@ export async function startTcpFaultProxy(options: {
   let held = false;
   let opened = 0;
 
+  // Held, a pair is unpiped as well as paused: a pipe resumes its source on the destination's 'drain',
+  // which would let bytes through a hold.
   const flow = (pair: Pair) => {
     const { client, upstream } = pair;
     if (!upstream) return;
-    if (held) {
+    if (held && pair.piped) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
       client.pause();
       upstream.pause();
-    } else {
-      client.resume();
-      upstream.resume();
+      pair.piped = false;
+    } else if (!held && !pair.piped) {
+      client.pipe(upstream);
+      upstream.pipe(client);
+      pair.piped = true;
     }
   };
 
@@ -87,8 +95,6 @@ export async function startTcpFaultProxy(options: {
     const upstream = connect(options.target.port, options.target.host);
     pair.upstream = upstream;
     upstream.setNoDelay(true);
-    pair.client.pipe(upstream);
-    upstream.pipe(pair.client);
     upstream.on('error', () => pair.client.destroy());
     upstream.on('close', () => pair.client.destroy());
     flow(pair);
@@ -97,7 +103,7 @@ export async function startTcpFaultProxy(options: {
   const server = createServer((client) => {
     opened++;
     client.setNoDelay(true);
-    const pair: Pair = { client, upstream: undefined };
+    const pair: Pair = { client, upstream: undefined, piped: false };
     pairs.add(pair);
     client.on('error', () => pair.upstream?.destroy());
     client.on('close', () => {
