@@ -177,21 +177,21 @@ describe.each(DIALECTS)('POST /api/contact on %s', (dialect) => {
   it('forwards an opt-in to MAILING_LIST_URL, and only an opt-in', async () => {
     const list = await mailingList(200);
     t = await startTestApp({ dialect, env: { MAILING_LIST_URL: list.url } });
-    expect((await post(t, VALID)).status).toBe(201);
+    const emails = () => list.bodies.map((body) => (body as { email?: string }).email);
+    // Not an opt-in. Whether to forward is decided while the request is answered, so a forward of it would
+    // be on its way before the opt-ins that follow, and arrive with them.
+    expect((await post(t, { ...VALID, email: 'plain@example.com' })).status).toBe(201);
     expect((await post(t, { ...VALID, variant: 'newsletter', message: '' })).status).toBe(201);
+    await waitFor(() => emails().includes(VALID.email), 5_000, 'the newsletter forward');
     expect((await post(t, { ...VALID, email: 'second@example.com', hottrends: 'YES' })).status).toBe(201);
-    await waitFor(() => list.bodies.length >= 2, 5_000, 'two forwards');
-    await new Promise((r) => setTimeout(r, 200));
-    expect(list.bodies).toHaveLength(2);
-    expect(list.bodies).toContainEqual(
-      expect.objectContaining({
-        email: VALID.email,
-        firstname: 'Dana',
-        lastname: 'Okafor',
-        hottrends: 'YES',
-      }),
-    );
-    expect(list.bodies).toContainEqual(expect.objectContaining({ email: 'second@example.com' }));
+    await waitFor(() => emails().includes('second@example.com'), 5_000, 'the opt-in forward');
+    expect(emails()).toEqual([VALID.email, 'second@example.com']);
+    expect(list.bodies[0]).toMatchObject({
+      email: VALID.email,
+      firstname: 'Dana',
+      lastname: 'Okafor',
+      hottrends: 'YES',
+    });
   });
 
   it('never fails the visitor when the mailing list refuses or is down; the failure is logged', async () => {

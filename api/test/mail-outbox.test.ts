@@ -143,7 +143,7 @@ describe.each(DIALECTS)('mail outbox on %s', (dialect) => {
     const config = withSmtp(t.config, smtp.url);
     const { id } = await enqueueMail(t.db, { to: 'staff@example.com', subject: 'Down then up', text: 'Hi' });
     const started = Date.now();
-    worker({ config, db: t.db });
+    const w = worker({ config, db: t.db });
     const Outbox = t.db.models.MailOutbox;
 
     // Receiver down: the attempt fails, the row goes back to the queue with the error and a later due time.
@@ -159,8 +159,9 @@ describe.each(DIALECTS)('mail outbox on %s', (dialect) => {
 
     await smtp.start();
     await waitFor(async () => (await Outbox.findByPk(id))?.status === 'sent', 15_000, 'sent');
-    // Give any duplicate attempt time to show up.
-    await new Promise((r) => setTimeout(r, 600));
+    // Nothing is due any more, and stopping waits for a delivery in flight: a duplicate would show now.
+    expect(await w.runOnce()).toBe(0);
+    await w.stop();
     expect(smtp.received).toHaveLength(1);
     expect(smtp.received[0]).toMatchObject({ from: 'no-reply@localhost', to: ['staff@example.com'] });
     expect(smtp.received[0]?.raw).toMatch(/^Subject: Down then up\r?$/m);
@@ -191,7 +192,8 @@ describe.each(DIALECTS)('mail outbox on %s', (dialect) => {
       20_000,
       'all sent',
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // Both workers stopped: their batches in hand are done, so every delivery made has been received.
+    await Promise.all([a.stop(), b.stop()]);
     const outboxIds = smtp.received.map((m) => Number(/^X-Outbox-Id: (\d+)/im.exec(m.raw)?.[1]));
     expect(outboxIds).toHaveLength(ids.size);
     expect(new Set(outboxIds)).toEqual(ids);

@@ -80,6 +80,8 @@ export interface ImportWorker {
   wake(): void;
   /** Stops taking imports and ends the copies in flight; their leases are released for another process. */
   stop(): Promise<void>;
+  /** Resolves once no copy is in flight here: what a test waits on to see a copy end on its own. */
+  idle(): Promise<void>;
 }
 
 /** The lease on one import, lost when another worker took it over or the file was removed. */
@@ -398,6 +400,11 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
 
   return {
     wake,
+    async idle() {
+      while (active.size > 0 || filling) {
+        await Promise.allSettled([...active.values()].map((copy) => copy.done).concat(filling ?? []));
+      }
+    },
     async stop() {
       stopped = true;
       clearInterval(timer);

@@ -1,6 +1,6 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router';
 import { QueryProvider } from '../../../app/QueryProvider';
 import { fakeApi, type FakeAnswer } from '../../../test/fakeApi';
@@ -30,7 +30,10 @@ function order(id: string, company: string) {
 
 describe('the staff order list', () => {
   let api: ReturnType<typeof fakeApi> | undefined;
-  afterEach(() => api?.restore());
+  afterEach(() => {
+    api?.restore();
+    vi.restoreAllMocks();
+  });
 
   it('shows the answer to the newest filters even when an older answer arrives after it', async () => {
     let answerSettled: (answer: FakeAnswer) => void = () => undefined;
@@ -60,8 +63,13 @@ describe('the staff order list', () => {
     expect(within(table).getByText('Newest Filters Inc')).toBeTruthy();
 
     // The first question's answer comes last: it must not replace what the newest filters asked for.
+    const reads = vi.spyOn(Response.prototype, 'text');
     answerSettled({ status: 200, body: { orders: [order('old', 'Stale Filters Ltd')] } });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The page has read the late answer (lib/api.ts reads every body as text) and done what it does with it.
+    await waitFor(() => expect(reads).toHaveBeenCalled());
+    await act(async () => {
+      await Promise.allSettled(reads.mock.results.map((result) => result.value as Promise<string>));
+    });
     expect(screen.queryByText('Stale Filters Ltd')).toBeNull();
     expect(
       within(screen.getByRole('table', { name: 'Orders' })).getByText('Newest Filters Inc'),
