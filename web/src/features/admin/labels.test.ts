@@ -110,6 +110,22 @@ describe('audit sentences', () => {
     ).toBe('Payment test: $1.00 refused (card declined).');
   });
 
+  it('account events', () => {
+    expect(auditSentence(entry('sign_in', null, { how: 'password', via: 'cookie' }))).toBe(
+      'Signed in with a password in a browser.',
+    );
+    expect(auditSentence(entry('sign_in', null, { how: 'password', via: 'token' }))).toBe(
+      'Signed in with a password from the desktop uploader.',
+    );
+    expect(auditSentence(entry('account_create', null, null))).toBe('Created an account.');
+    expect(auditSentence(entry('password_change', null, { otherSessionsEnded: 2 }))).toBe(
+      'Changed the password; 2 other sessions ended.',
+    );
+    expect(auditSentence(entry('password_reset', null, { sessionsEnded: 1 }))).toBe(
+      'Set a new password from an e-mailed link; 1 session ended.',
+    );
+  });
+
   it('an unknown action still reads as words', () => {
     expect(auditSentence(entry('something_new', { a: 1 }, { a: 2 }))).toBe('Something new: a from 1 to 2.');
   });

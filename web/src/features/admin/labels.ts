@@ -206,6 +206,25 @@ export function auditSentence(entry: AuditEntry, names: AuditNames = {}): string
         ? `Payment test: charged ${amount}${on}.`
         : `Payment test: ${amount} refused (${words(outcome).toLowerCase()}).`;
     }
+    case 'sign_in': {
+      const how = text(after, 'how');
+      const via = text(after, 'via');
+      const way = how === 'password' ? ' with a password' : how === 'registration' ? ' on registering' : '';
+      const where = via === 'cookie' ? ' in a browser' : via === 'token' ? ' from the desktop uploader' : '';
+      return `Signed in${way}${where}.`;
+    }
+    case 'sign_out':
+      return 'Signed out.';
+    case 'account_create':
+      return 'Created an account.';
+    case 'password_change': {
+      const ended = cents(after, 'otherSessionsEnded');
+      return `Changed the password${ended ? `; ${ended} other ${ended === 1 ? 'session' : 'sessions'} ended` : ''}.`;
+    }
+    case 'password_reset': {
+      const ended = cents(after, 'sessionsEnded');
+      return `Set a new password from an e-mailed link${ended ? `; ${ended} ${ended === 1 ? 'session' : 'sessions'} ended` : ''}.`;
+    }
     case 'upload_mark_handled':
       return 'Marked an upload submission handled.';
     case 'upload_mark_unhandled':
