@@ -331,6 +331,16 @@ describe('av-upload exit codes and their words', () => {
         ),
       });
       expect(res.stdout).not.toMatch(/ECONNREFUSED|Internal Error Occured/);
+      // Signing in needs the server: said in words, exit 6.
+      const signIn = await run(['login', '--email', EMAIL, '--password-stdin'], await newHome('down-login'), {
+        input: PASSWORD,
+      });
+      expect(signIn.code).toBe(6);
+      expect(signIn.lines.at(-1)).toEqual({
+        event: 'error',
+        exitCode: 6,
+        message: `Server unreachable at ${api.url}: Nothing answers at ${api.url} (the connection was refused).`,
+      });
 
       const status = await run(['status'], home);
       expect(status.lines[0]).toMatchObject({
