@@ -6,8 +6,11 @@ import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { registration, TestBrowser } from './helpers/browser.js';
 import { TEST_DATABASE_URL } from './helpers/env.js';
+import { startDriveStandIn } from './helpers/cloud-standins/drive.js';
 import { startTcpFaultProxy } from './helpers/fault-proxy.js';
 import type { TcpFaultProxy } from './helpers/fault-proxy.js';
+import { startImportHarness } from './helpers/imports.js';
+import { waitFor } from './helpers/smtp.js';
 import { Exhibitor, seeded } from './helpers/store.js';
 import { sponsorForm } from './helpers/uploads.js';
 
@@ -22,7 +25,9 @@ import { sponsorForm } from './helpers/uploads.js';
 const PART = UPLOAD_PART_SIZE;
 let t: TestApp | undefined;
 let proxy: TcpFaultProxy | undefined;
+const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!().catch(() => undefined);
   await proxy?.accept().catch(() => undefined);
   proxy?.release();
   await t?.close();
@@ -31,23 +36,24 @@ afterEach(async () => {
   proxy = undefined;
 });
 
-async function appBehindProxy(
-  env: Record<string, string> = {},
-): Promise<{ app: TestApp; proxy: TcpFaultProxy }> {
+/** A TCP proxy of the test's own in front of PostgreSQL, and the settings that send the app through it. */
+async function databaseProxy(): Promise<{ proxy: TcpFaultProxy; env: Record<string, string> }> {
   const target = new URL(TEST_DATABASE_URL!);
   proxy = await startTcpFaultProxy({ target: { host: target.hostname, port: Number(target.port || 5432) } });
   const viaProxy = new URL(TEST_DATABASE_URL!);
   viaProxy.host = `127.0.0.1:${proxy.port}`;
-  t = await startTestApp({
-    dialect: 'postgres',
-    env: {
-      DATABASE_URL: viaProxy.toString(),
-      DB_CONNECT_TIMEOUT_SECONDS: '2',
-      DB_ACQUIRE_TIMEOUT_SECONDS: '2',
-      DB_STATEMENT_TIMEOUT_SECONDS: '2',
-      ...env,
-    },
-  });
+  const env = {
+    DATABASE_URL: viaProxy.toString(),
+    DB_CONNECT_TIMEOUT_SECONDS: '2',
+    DB_ACQUIRE_TIMEOUT_SECONDS: '2',
+    DB_STATEMENT_TIMEOUT_SECONDS: '2',
+  };
+  return { proxy, env };
+}
+
+async function appBehindProxy(): Promise<{ app: TestApp; proxy: TcpFaultProxy }> {
+  const { proxy, env } = await databaseProxy();
+  t = await startTestApp({ dialect: 'postgres', env });
   return { app: t, proxy };
 }
 
@@ -135,6 +141,42 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL out of reach mid-traffic', () =>
     proxy.release();
     await untilAnswered(app, ada, '/api/account');
   }, 60_000);
+
+  it('a cloud import copying when PostgreSQL restarts completes after, intact', async () => {
+    const { proxy, env } = await databaseProxy();
+    const drive = await startDriveStandIn();
+    cleanups.push(() => drive.close());
+    const h = await startImportHarness({ dialect: 'postgres', env: { ...env, GOOGLE_API_URL: drive.url } });
+    cleanups.push(() => h.close());
+    const data = randomBytes(3 * PART + 999);
+    drive.files.set('f-gap', { name: 'gap.mov', mimeType: 'video/quicktime', data });
+    // Slow parts, so the copy is in the middle of the file when the database goes.
+    drive.delayMs = 300;
+    const started = await h.start({
+      provider: 'google-drive',
+      fileId: 'f-gap',
+      name: 'gap.mov',
+      accessToken: 't',
+    });
+    expect(started.status).toBe(201);
+    await h.waitFor(started.file.id, (f) => (f.import?.bytesDone ?? 0) > 0, 30_000);
+
+    await proxy.refuse();
+    // The gap lasts as long as the copy keeps asking the provider for bytes it cannot record.
+    const asked = drive.mediaRequests.length;
+    await waitFor(() => drive.mediaRequests.length > asked, 10_000, 'a request during the gap').catch(
+      () => undefined,
+    );
+    await proxy.accept();
+
+    const done = await h.waitFor(started.file.id, (f) => f.status === 'complete', 60_000);
+    expect(done.sha256).toBe(createHash('sha256').update(data).digest('hex'));
+    expect(
+      createHash('sha256')
+        .update(await h.stored(started.file.id))
+        .digest('hex'),
+    ).toBe(done.sha256);
+  }, 90_000);
 });
 
 if (!TEST_DATABASE_URL) {
