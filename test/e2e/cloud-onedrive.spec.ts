@@ -5,7 +5,12 @@ import config from '../playwright.config';
 import { standInFile } from '../support/cloud-standin';
 import { registerClient, signInClient } from '../support/cloud-client';
 import { expect, test } from '../support/fixtures';
-import { oneDriveEnv, startOneDriveStandIn, type OneDriveStandIn } from '../support/onedrive-standin';
+import {
+  ONEDRIVE_DRIVE,
+  oneDriveEnv,
+  startOneDriveStandIn,
+  type OneDriveStandIn,
+} from '../support/onedrive-standin';
 import { root, startServerProcess, type ServerProcess } from '../support/server-process';
 
 /**
@@ -175,6 +180,11 @@ test('a first OneDrive pick, with no earlier sign-in, opens only the sign-in pop
   await page.screenshot({ path: testInfo.outputPath('onedrive-picker-375.png') });
   await page.setViewportSize({ width: 1280, height: 720 });
 
+  // A personal OneDrive's ids: the item id holds its drive id and a '!', so the two travel apart.
+  const importPosted = page.waitForRequest(
+    (request) =>
+      request.method() === 'POST' && /\/api\/uploads\/submissions\/[^/]+\/imports$/.test(request.url()),
+  );
   await picker.getByRole('checkbox', { name: reel.name }).check();
   await picker.getByRole('button', { name: 'Select' }).click();
   await expect(dialog).toHaveCount(0);
@@ -193,6 +203,11 @@ test('a first OneDrive pick, with no earlier sign-in, opens only the sign-in pop
   await form.getByRole('textbox', { name: 'Sponsor company', exact: true }).fill('Acme AV');
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText('Thank you! Your files were received.')).toBeVisible();
+  expect((await importPosted).postDataJSON()).toMatchObject({
+    provider: 'onedrive',
+    driveId: ONEDRIVE_DRIVE,
+    fileId: `${ONEDRIVE_DRIVE.toUpperCase()}!54927`,
+  });
   const row = page.getByRole('region', { name: 'Files from cloud accounts' }).getByTestId('import-row');
   await expect(row).toContainText('Sponsor reel OneDrive ma');
   await expect(row).toContainText('from OneDrive');
