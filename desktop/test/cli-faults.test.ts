@@ -427,6 +427,52 @@ describe('av-upload exit codes and their words', () => {
     });
   }, 90_000);
 
+  it('watch keeps a dropped file while the server is down, says each retry, and sends it when the server is back', async () => {
+    const home = await newHome('watch-down');
+    await login(home);
+    const folder = path.join(dir, 'watched-while-down');
+    await mkdir(folder);
+    const args = ['--form', 'sponsor', '--event-name', 'Expo', '--sponsor-company', 'Acme AV'];
+    expect((await run(['watch', 'add', folder, ...args], home)).code).toBe(0);
+    await api.kill();
+    let restarted: Promise<void> | null = null;
+    try {
+      const child = spawn(process.execPath, [BIN, 'watch', '--json'], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '', AV_UPLOAD_HOME: home, AV_UPLOAD_SERVER: api.url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 120_000,
+      });
+      const ended = new Promise<number | null>((resolve) => child.on('close', resolve));
+      const file = path.join(folder, 'dropped.mov');
+      await writeFile(file, randomBytes(5000));
+      let out = '';
+      await new Promise<void>((resolve) =>
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString('utf8');
+          const lines = parse(out);
+          // The server comes back once the watch has said it is retrying.
+          if (!restarted && lines.some((l) => l.event === 'retry')) restarted = api.restart();
+          if (lines.some((l) => l.event === 'submitted')) resolve();
+        }),
+      );
+      child.kill('SIGINT');
+      expect(await ended).toBe(130);
+      const lines = parse(out);
+      expect(lines.find((l) => l.event === 'retry')).toMatchObject({
+        server: api.url,
+        reason: 'unreachable',
+      });
+      expect(lines.find((l) => l.event === 'connection' && l.state === 'online')).toBeDefined();
+      expect(lines.find((l) => l.event === 'submitted')).toMatchObject({
+        files: [expect.objectContaining({ name: 'dropped.mov', sha256: await sha256File(file) })],
+      });
+    } finally {
+      if (restarted) await restarted;
+      else await api.restart();
+    }
+  }, 90_000);
+
   it('6: the server killed mid-upload, on a terminal: each retry is a line, the end says why; resume finishes with the same bytes', async () => {
     const home = await newHome('mid');
     await login(home);
