@@ -494,6 +494,12 @@ test.describe('what a demanding client notices on the staff screens (issue 29)',
     await expect(summary).toContainText('status Paid');
     const placed = /placed (.+?) · paid/.exec((await summary.textContent()) ?? '')?.[1] ?? '';
     expect(placed).toMatch(STAFF_TIME);
+    for (const day of ['Delivery date', 'Pickup date']) {
+      await expect(page.locator('dt', { hasText: day }).locator('xpath=following-sibling::dd')).toHaveText(
+        /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/,
+      );
+    }
+    await expect(page.getByText(/^Payment: test-gateway · Visa ending in 4242 · reference /)).toBeVisible();
 
     // One refund, confirmed with a double click: one key, one refund.
     const posted: string[] = [];

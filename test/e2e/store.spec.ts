@@ -497,6 +497,7 @@ test.describe('what a demanding client notices in the store (issue 29)', () => {
       const input = (await field.boundingBox())!;
       const button = (await update.boundingBox())!;
       expect(Math.abs(input.y + input.height - (button.y + button.height))).toBeLessThanOrEqual(1);
+      expect(Math.abs(input.y - button.y)).toBeLessThanOrEqual(1);
       // The unit price is still read with the line.
       await expect(line).toContainText(`${formatPrice(monitor!.price)} each`);
     });

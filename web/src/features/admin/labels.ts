@@ -20,6 +20,11 @@ const REFUND_STATUS: Record<string, string> = {
   failed: 'Failed',
 };
 
+/** 'visa' → 'Visa', as the card's brand is named to people. */
+export function cardBrandLabel(brand: string): string {
+  return CARD_BRANDS[brand] ?? words(brand);
+}
+
 /** A stored value that is no known status is shown in words all the same ('some_state' → 'Some state'). */
 function words(value: string): string {
   const text = value.replace(/_/g, ' ');

@@ -2,14 +2,14 @@
  * /staff/orders/:orderId: an order whole (amounts, payment, customer), resending its confirmation e-mail,
  * and its refunds.
  */
-import { formatPrice } from '@avp/shared';
+import { formatDate, formatPrice, isDateOnly } from '@avp/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../../lib/api';
 import { Button } from '../../../ui';
 import { staffApi } from '../api';
-import { orderStatusLabel } from '../labels';
+import { cardBrandLabel, orderStatusLabel } from '../labels';
 import { staffKeys, useStaffDateTime } from '../queries';
 import { RefundPanel, type Notice } from './RefundDialog';
 
@@ -34,6 +34,11 @@ const CUSTOMER_FIELDS: [string, string][] = [
   ['pickupDate', 'Pickup date'],
   ['pickupTime', 'Pickup time'],
 ];
+
+/** A customer's day (delivery, pickup) reads like every other date on the staff screens. */
+function customerValue(value: string): string {
+  return isDateOnly(value) ? formatDate(value) : value;
+}
 
 export function OrderDetail({ orderId }: { orderId: string }) {
   const [notice, setNotice] = useState<Notice>(null);
@@ -84,7 +89,7 @@ export function OrderDetail({ orderId }: { orderId: string }) {
       ) : null}
       <p>
         Payment: {order.gateway}
-        {order.card ? ` · ${order.card.brand} ending in ${order.card.last4}` : ''} · reference{' '}
+        {order.card ? ` · ${cardBrandLabel(order.card.brand)} ending in ${order.card.last4}` : ''} · reference{' '}
         {order.payment_reference ?? '—'}
       </p>
       <div className="staff-table-scroll">
@@ -138,7 +143,7 @@ export function OrderDetail({ orderId }: { orderId: string }) {
           {CUSTOMER_FIELDS.map(([key, label]) => (
             <div key={key}>
               <dt className="staff-muted">{label}</dt>
-              <dd>{order.customer[key] ?? ''}</dd>
+              <dd>{customerValue(order.customer[key] ?? '')}</dd>
             </div>
           ))}
         </dl>

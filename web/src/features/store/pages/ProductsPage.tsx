@@ -239,7 +239,7 @@ function CartLineEditor({
           inputRef={field}
         />
         {changed ? (
-          <Button variant="secondary" dense onPress={update}>
+          <Button variant="secondary" onPress={update}>
             Update
           </Button>
         ) : null}
