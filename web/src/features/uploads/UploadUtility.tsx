@@ -476,8 +476,12 @@ export default function UploadUtility() {
     setPhase({ kind: 'done' });
   }
 
-  /** Forgets the open submission: the next Submit starts a new one (the server cleans the old one up). */
+  /**
+   * Forgets the open submission: the next Submit starts a new one. Its unfinished files are removed on
+   * the server at once, so that their bytes stop counting against the client's quota.
+   */
   function startOver() {
+    for (const file of draft?.pending ?? []) void client.current.removeFile(file.id).catch(() => undefined);
     localStorage.removeItem(OPEN_SUBMISSION_KEY);
     setDraft(null);
     setFiles([]);
