@@ -1,5 +1,6 @@
 import { UploadEngine } from '../engine/engine.js';
 import { JsonFileStore } from '../engine/state.js';
+import { timeoutsFromEnv } from '../engine/timeouts.js';
 import { openCloud } from './cloud.js';
 import { stateFile } from './config.js';
 import type { Credentials } from './config.js';
@@ -23,7 +24,14 @@ export function openEngine(
   o?: Io,
 ): UploadEngine {
   const overrides = chosenSettings(values);
+  let timeouts;
+  try {
+    timeouts = timeoutsFromEnv();
+  } catch (error) {
+    throw new CliError(EXIT.usage, (error as Error).message);
+  }
   const engine = new UploadEngine({
+    timeouts,
     baseUrl: credentials.server,
     store: new JsonFileStore(stateFile(home)),
     token: () => credentials.token,

@@ -111,7 +111,8 @@ Commands:
   accounts disconnect PROVIDER          revoke the sign-in where the provider allows, and forget it
 
 For one run (upload, resume, watch run), or saved as defaults with \`settings\`:
-  --bandwidth 2M     at most 2 MB/s for all files together (500k, 1.5M, 0 = unlimited); ${RATE_UNITS}
+  --bandwidth 2M     at most 2 MB/s for all files together (500k, 1.5M, 0 = unlimited);
+                     ${RATE_UNITS}
   --parallel 1-8     parts sent at once
   --schedule 'Mon-Fri 09:00-18:00 2MB'   a limit for those hours (repeat for more; 'none': no schedule)
 Upload and resume: --give-up-after 2m   how long to keep trying a server that does not answer (default
@@ -123,7 +124,8 @@ Exit codes: 0 ok, 1 unexpected error (a bug, a disk error), 2 usage or invalid f
             5 a file changed on disk, 6 server unreachable (the job is saved: \`av-upload resume\`),
             130 interrupted (queue saved)
 Environment: AV_UPLOAD_SERVER, AV_UPLOAD_HOME, AV_UPLOAD_PASSWORD, AV_UPLOAD_GIVE_UP_AFTER,
-  HTTP(S)_PROXY, NO_PROXY; cloud accounts: AV_GOOGLE_CLIENT_ID, AV_GOOGLE_CLIENT_SECRET,
+  AV_UPLOAD_CONNECT_TIMEOUT (10), AV_UPLOAD_IDLE_TIMEOUT (60), AV_UPLOAD_RESPONSE_TIMEOUT (30),
+  AV_UPLOAD_COMPLETE_TIMEOUT (300) in seconds, HTTP(S)_PROXY, NO_PROXY; cloud accounts: AV_GOOGLE_CLIENT_ID, AV_GOOGLE_CLIENT_SECRET,
   AV_DROPBOX_APP_KEY, AV_BOX_CLIENT_ID, AV_BOX_CLIENT_SECRET, AV_ONEDRIVE_CLIENT_ID (+ AV_*_URL,
   AV_ONEDRIVE_AUTHORITY for staging), AV_UPLOAD_BROWSER (the command that opens sign-in pages; 'none'
   prints them), AV_OAUTH_PORT`;

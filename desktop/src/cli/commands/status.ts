@@ -66,7 +66,9 @@ export const status: Command = async ({ home, o }) => {
   if (snap.jobs.length === 0) o.out('Queue: empty.');
   for (const job of snap.jobs) {
     o.out(
-      `Queue: ${job.formType} submission ${job.submissionId ?? '(not registered with the server yet)'} (${job.state})`,
+      `Queue: ${job.formType} submission ${job.submissionId ?? '(not registered with the server yet)'} (${
+        waitsForServer(job.error) ? 'waiting for the server: `av-upload resume`' : job.state
+      })`,
     );
     for (const f of job.files) {
       const from = f.cloud
