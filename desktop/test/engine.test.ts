@@ -77,6 +77,7 @@ function engine(store: EngineStore, wrapTransport?: (t: UploadTransport) => Uplo
     store,
     token: () => token,
     retry: FAST_RETRY,
+    backoff: { baseMs: 100, maxMs: 500 },
     wrapTransport,
   });
   cleanups.push(() => e.stop());

@@ -11,11 +11,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { snapshot, SpeedMeter, UploadClient, UploadError } from '@avp/shared';
 import type {
-  CloudProvider,
   FileUpload,
   Hasher,
-  ImportStatus,
-  ProgressSnapshot,
   RetryNotice,
   RetryPolicy,
   SubmissionFields,
@@ -31,7 +28,7 @@ import type {
   PersistedFile,
   PersistedJob,
 } from './state.js';
-import type { WatchFolder, WatchStore } from './watch.js';
+import type { WatchStore } from './watch.js';
 import { gotTransport } from './transport.js';
 import { call } from './imports.js';
 import type { CloudTokenSource } from './imports.js';
@@ -40,13 +37,15 @@ import { checkPaths, fsReason, PathsRefusedError } from './paths.js';
 import { BandwidthScheduler, clampSettings } from './bandwidth.js';
 import type { RunOverrides } from './bandwidth.js';
 import { JobQueue } from './queue.js';
-import { ConnectionMonitor } from './connection.js';
-import type { ConnectionState, EngineClock, Failure, RetryEvent, RetryWhat } from './connection.js';
+import type { ConnectionMonitor, ConnectionState, EngineClock, Failure, RetryEvent } from './connection.js';
 import { ImportFollower } from './import-follower.js';
-import { NetworkError, serverErrorWords, verdict } from './failures.js';
+import { Registrar } from './registrar.js';
+import { NetworkError, serverErrorWords } from './failures.js';
 import { timeoutsFromEnv } from './timeouts.js';
 import type { EngineTimeouts } from './timeouts.js';
 import type { TokenBucket } from './token-bucket.js';
+import { jobView } from './views.js';
+import type { EngineEvent, EngineSnapshot, JobView } from './views.js';
 
 export { expandPaths } from './paths.js';
 export { clampSettings } from './bandwidth.js';
@@ -87,55 +86,8 @@ export interface StartOptions {
   giveUpAfterMs?: number;
 }
 
-export interface FileView {
-  key: string;
-  name: string;
-  path: string;
-  size: number;
-  state: EngineFileState;
-  sha256: string | null;
-  error: { code: string; message: string } | null;
-  progress: ProgressSnapshot;
-  /** For a file the server imports from a cloud account: where from, and the server's state of the copy. */
-  cloud?: { provider: CloudProvider; status: ImportStatus | null };
-}
-
-export interface JobView {
-  id: string;
-  /** null until the server has registered the job (state 'waiting'). */
-  submissionId: string | null;
-  formType: SubmissionFields['form_type'];
-  fields: SubmissionFields;
-  state: PersistedJob['state'];
-  error: { code: string; message: string } | null;
-  files: FileView[];
-  progress: ProgressSnapshot;
-}
-
-export interface EngineSnapshot {
-  jobs: JobView[];
-  overall: ProgressSnapshot;
-  /** Whether anything is being sent or waits its turn (or waits for the server). */
-  active: boolean;
-  history: HistoryEntry[];
-  /** The saved settings. */
-  settings: EngineSettings;
-  /** Folders whose new files are sent once they stop growing (watch.ts). */
-  watches: WatchFolder[];
-  /** Whether the server answers; while it does not, when it is tried next. */
-  connection: ConnectionState;
-}
-
 export type { ConnectionState, RetryEvent, RunOverrides };
-
-export type EngineEvent =
-  | { type: 'change' }
-  | { type: 'submitted'; entry: HistoryEntry }
-  | { type: 'failed'; jobId: string; file: string | null; message: string }
-  | { type: 'unauthorized' }
-  | { type: 'registered'; jobId: string; submissionId: string }
-  | { type: 'connection'; connection: ConnectionState }
-  | RetryEvent;
+export type { EngineEvent, EngineSnapshot, FileView, JobView } from './views.js';
 
 interface LiveFile {
   source: NodeFileSource;
@@ -175,11 +127,8 @@ export class UploadEngine {
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   private readonly meter = new SpeedMeter(() => Date.now());
   private readonly sent = new Map<string, number>();
-  /** Files whose upload waits for the server (their FileUpload failed for want of an answer). */
-  private readonly heldFiles = new Set<string>();
-  /** Jobs whose sending waits for the server. */
-  private readonly heldSubmits = new Set<string>();
-  private readonly registering = new Set<string>();
+  /** Registration and the calls held for the server, with the connection monitor (registrar.ts). */
+  private readonly registrar: Registrar;
   private idleWaiters: (() => void)[] = [];
   private stopped = false;
   private started = false;
@@ -221,23 +170,34 @@ export class UploadEngine {
       // Parts are timed by the socket's idle timeout (got's), which sees a stalled body as it happens.
       partStallTimeoutMs: 0,
     });
-    this.monitor = new ConnectionMonitor({
-      server: this.server,
-      ...(options.backoff ? { backoff: options.backoff } : {}),
-      ...(options.engineClock ? { clock: options.engineClock } : {}),
-      ...(options.watchMs ? { watchMs: options.watchMs } : {}),
-      ...(options.network ? { network: options.network } : {}),
-      ...(options.giveUpAfterMs !== undefined ? { giveUpAfterMs: options.giveUpAfterMs } : {}),
-      queuedFiles: () => this.queuedFiles(),
-      onTry: () => this.tryWaiting(),
-      onChange: (connection) => {
-        this.emit({ type: 'connection', connection });
-        if (connection.state === 'online') this.resumeHeld();
-        this.emit({ type: 'change' });
+    this.registrar = new Registrar(
+      {
+        transport: this.transport,
+        queue: this.queue,
+        isStopped: () => this.stopped,
+        lastFailure: () => this.lastFailure,
+        clearFailure: () => void (this.lastFailure = null),
+        attach: (job, file) => this.attach(job, file),
+        pump: () => this.pump(),
+        submit: (job) => this.submit(job),
+        startImports: (job) => this.imports.startImports(job),
+        followImports: () => this.imports.follow(),
+        resumeUpload: (key) => this.live.get(key)?.upload.resume(),
+        failFile: (job, file, error) => this.failFile(job, file, error),
+        settleJobs: () => this.settleJobs(),
+        changed: () => this.changed(),
+        emit: (event) => this.emit(event),
       },
-      onRetry: (event) => this.emit(event),
-      onGiveUp: (connection) => this.giveUp(connection),
-    });
+      {
+        server: this.server,
+        ...(options.backoff ? { backoff: options.backoff } : {}),
+        ...(options.engineClock ? { clock: options.engineClock } : {}),
+        ...(options.watchMs ? { watchMs: options.watchMs } : {}),
+        ...(options.network ? { network: options.network } : {}),
+        ...(options.giveUpAfterMs !== undefined ? { giveUpAfterMs: options.giveUpAfterMs } : {}),
+      },
+    );
+    this.monitor = this.registrar.monitor;
     this.imports = new ImportFollower({
       transport: this.transport,
       queue: this.queue,
@@ -256,7 +216,7 @@ export class UploadEngine {
       },
       unauthorized: () => this.emit({ type: 'unauthorized' }),
       finished: (job, entry) => this.finished(job, entry),
-      held: (error, what) => this.hold(error, what),
+      held: (error, what) => this.registrar.hold(error, what),
     });
   }
 
@@ -370,7 +330,7 @@ export class UploadEngine {
     this.monitor.start();
     for (const job of this.queue.jobs) {
       if (job.submissionId === null) {
-        if (job.state === 'waiting') void this.register(job);
+        if (job.state === 'waiting') void this.registrar.register(job);
         continue;
       }
       for (const file of job.files) {
@@ -453,151 +413,8 @@ export class UploadEngine {
     }
     this.queue.add(job);
     this.changed();
-    void this.register(job);
+    void this.registrar.register(job);
     return this.jobView(job);
-  }
-
-  /**
-   * Creates the job's submission on the server (one attempt: when no answer comes the connection monitor
-   * tries again later), then queues its files.
-   */
-  private async register(job: PersistedJob): Promise<void> {
-    if (job.submissionId !== null || this.registering.has(job.id) || this.stopped) return;
-    if (!this.monitor.online) return; // the monitor's next try registers it
-    this.registering.add(job.id);
-    try {
-      const { submission } = await call<{ submission: SubmissionInfo }>(
-        this.transport,
-        'POST',
-        '/api/uploads/submissions',
-        job.fields,
-      );
-      if (this.stopped || !this.queue.has(job)) return;
-      job.submissionId = submission.id;
-      job.state = 'uploading';
-      job.error = null;
-      this.emit({ type: 'registered', jobId: job.id, submissionId: submission.id });
-      for (const file of job.files) if (!file.cloud) this.attach(job, file);
-      this.changed();
-      this.pump();
-      if (job.files.some((f) => f.cloud)) void this.imports.startImports(job);
-    } catch (error) {
-      if (this.stopped) return;
-      if (this.hold(error, 'register')) return;
-      job.state = 'failed';
-      job.error = this.errorOf(error, 'register_failed');
-      this.emit({ type: 'failed', jobId: job.id, file: null, message: job.error.message });
-      if (job.error.code === 'auth') this.emit({ type: 'unauthorized' });
-      this.changed();
-    } finally {
-      this.registering.delete(job.id);
-    }
-  }
-
-  /**
-   * An error that means the server did not answer (or failed): handed to the connection monitor, true.
-   * The call is made again when the server answers.
-   */
-  private hold(error: unknown, what: RetryWhat): boolean {
-    const judged = verdict(error, this.lastFailure);
-    if (judged.kind !== 'wait') return false;
-    this.monitor.fail(judged.failure, what);
-    // A bounded run that has given up: the caller fails it (errorOf names the cause).
-    return !this.monitor.givenUp;
-  }
-
-  /** The error a job or file ends with when a call failed and is not tried again. */
-  private errorOf(error: unknown, code: string): { code: string; message: string } {
-    const judged = verdict(error, this.lastFailure);
-    if (judged.kind === 'auth' || judged.kind === 'server') return judged.error;
-    if (judged.kind === 'wait')
-      return {
-        code: judged.failure.reason === 'unreachable' ? 'unreachable' : 'server_error',
-        message: judged.failure.message,
-      };
-    return { code, message: error instanceof Error ? error.message : String(error) };
-  }
-
-  /** The connection monitor's try: is the server there? Then everything that waited for it goes on. */
-  private async tryWaiting(): Promise<void> {
-    try {
-      await call(this.transport, 'GET', '/api/health');
-    } catch (error) {
-      // Any answer but a failing one means the server is there (an old server without /api/health, say).
-      const judged = verdict(error, this.lastFailure);
-      if (judged.kind === 'wait') {
-        this.monitor.fail(judged.failure, this.waitingWhat());
-        return;
-      }
-    }
-    this.lastFailure = null;
-    if (this.monitor.online) this.resumeHeld();
-    else this.monitor.ok();
-  }
-
-  private waitingWhat(): RetryWhat {
-    if (this.queue.jobs.some((j) => j.submissionId === null && j.state === 'waiting')) return 'register';
-    if (this.heldFiles.size > 0) return 'part';
-    if (this.heldSubmits.size > 0) return 'submit';
-    return 'import';
-  }
-
-  /** The server answers again: registrations, uploads, submissions and imports that waited go on. */
-  private resumeHeld(): void {
-    if (this.stopped) return;
-    for (const job of this.queue.jobs) {
-      if (job.submissionId === null && job.state === 'waiting') void this.register(job);
-    }
-    for (const key of [...this.heldFiles]) {
-      this.heldFiles.delete(key);
-      this.live.get(key)?.upload.resume();
-    }
-    for (const id of [...this.heldSubmits]) {
-      this.heldSubmits.delete(id);
-      const job = this.queue.jobs.find((j) => j.id === id);
-      if (job) void this.submit(job);
-    }
-    for (const job of this.queue.jobs) {
-      if (
-        job.submissionId !== null &&
-        job.files.some((f) => f.cloud && f.fileId === null && f.state !== 'failed')
-      )
-        void this.imports.startImports(job);
-    }
-    this.imports.follow();
-    this.pump();
-  }
-
-  /** A bounded run out of time: what waits for the server fails, with the reason in words. */
-  private giveUp(connection: ConnectionState & { state: 'waiting' }): void {
-    const error = {
-      code: connection.reason === 'unreachable' ? 'unreachable' : 'server_error',
-      message: connection.message,
-    };
-    for (const job of this.queue.jobs) {
-      if (job.submissionId === null && job.state === 'waiting') {
-        job.state = 'failed';
-        job.error = error;
-        this.emit({ type: 'failed', jobId: job.id, file: null, message: error.message });
-      }
-      for (const file of job.files) {
-        if (this.heldFiles.delete(file.key)) this.failFile(job, file, error);
-      }
-      if (this.heldSubmits.delete(job.id)) {
-        job.state = 'failed';
-        job.error = error;
-        this.emit({ type: 'failed', jobId: job.id, file: null, message: error.message });
-      }
-    }
-    this.settleJobs();
-    this.changed();
-  }
-
-  private queuedFiles(): number {
-    return this.queue.jobs.reduce(
-      (n, j) => n + j.files.filter((f) => f.state !== 'complete' && f.state !== 'failed').length,
-      0,
-    );
   }
 
   private finished(job: PersistedJob, entry: HistoryEntry): void {
@@ -643,18 +460,18 @@ export class UploadEngine {
       void source.close();
       if (
         !source.changed &&
-        this.hold(upload.error, upload.error.code === 'part_failed' ? 'part' : 'register')
+        this.registrar.hold(upload.error, upload.error.code === 'part_failed' ? 'part' : 'register')
       ) {
         // Offline-first: kept in the queue, sent on once the server answers.
         file.state = 'queued';
         file.error = null;
-        this.heldFiles.add(file.key);
+        this.registrar.heldFiles.add(file.key);
       } else {
         const error = source.changed
           ? { code: 'file_changed', message: fileChangedMessage(file.name) }
           : upload.error.code === 'read_failed'
             ? readFailure(file.name, upload.error)
-            : this.errorOf(upload.error, upload.error.code);
+            : this.registrar.errorOf(upload.error, upload.error.code);
         this.failFile(job, file, error);
         if (error.code === 'auth') this.emit({ type: 'unauthorized' });
       }
@@ -736,7 +553,7 @@ export class UploadEngine {
     job.error = null;
     this.queue.save();
     if (!this.monitor.online) {
-      this.heldSubmits.add(job.id);
+      this.registrar.heldSubmits.add(job.id);
       return;
     }
     try {
@@ -779,12 +596,12 @@ export class UploadEngine {
       });
     } catch (error) {
       if (this.stopped) return;
-      if (this.hold(error, 'submit')) {
-        this.heldSubmits.add(job.id);
+      if (this.registrar.hold(error, 'submit')) {
+        this.registrar.heldSubmits.add(job.id);
         return;
       }
       job.state = 'failed';
-      job.error = this.errorOf(error, 'submit_failed');
+      job.error = this.registrar.errorOf(error, 'submit_failed');
       this.emit({ type: 'failed', jobId: job.id, file: null, message: job.error.message });
       if (job.error.code === 'auth') this.emit({ type: 'unauthorized' });
       this.changed();
@@ -805,7 +622,7 @@ export class UploadEngine {
   }
 
   private pauseOne(file: PersistedFile): void {
-    if (this.heldFiles.delete(file.key)) {
+    if (this.registrar.heldFiles.delete(file.key)) {
       // Held for the server (its FileUpload rests failed): paused instead.
       file.state = 'paused';
       this.changed();
@@ -861,7 +678,7 @@ export class UploadEngine {
           file.state = 'queued';
           file.error = null;
         }
-        void this.register(job);
+        void this.registrar.register(job);
         continue;
       }
       for (const file of job.files) await this.resumeOne(job, file);
@@ -884,9 +701,9 @@ export class UploadEngine {
   async cancel(jobId: string): Promise<void> {
     const { job } = this.queue.find(jobId);
     this.queue.remove(job);
-    this.heldSubmits.delete(job.id);
+    this.registrar.heldSubmits.delete(job.id);
     for (const file of job.files) {
-      this.heldFiles.delete(file.key);
+      this.registrar.heldFiles.delete(file.key);
       if (file.cloud && file.fileId && !job.sent) {
         // Ends the server's copy of an import in a submission not sent yet.
         await this.transport({
@@ -917,55 +734,15 @@ export class UploadEngine {
     this.queue.saveSoon();
   }
 
-  private fileView(file: PersistedFile): FileView {
-    const live = this.live.get(file.key);
-    const progress =
-      file.state === 'complete'
-        ? snapshot(file.size, file.size, 0)
-        : file.cloud
-          ? snapshot(
-              file.cloud.bytesDone,
-              file.size,
-              file.state === 'uploading' ? (file.cloud.bytesPerSecond ?? 0) : 0,
-            )
-          : live
-            ? live.upload.progress()
-            : snapshot(0, file.size, 0);
-    return {
-      key: file.key,
-      name: file.name,
-      path: file.path,
-      size: file.size,
-      state: file.state,
-      sha256: file.sha256,
-      error: file.error,
-      progress,
-      ...(file.cloud ? { cloud: { provider: file.cloud.provider, status: file.cloud.status } } : {}),
-    };
-  }
-
   private jobView(job: PersistedJob): JobView {
-    const files = job.files.map((f) => this.fileView(f));
-    const sent = files.reduce((s, f) => s + f.progress.sentBytes, 0);
-    const total = files.reduce((s, f) => s + f.size, 0);
-    const rate = files.reduce((s, f) => s + f.progress.bytesPerSecond, 0);
-    return {
-      id: job.id,
-      submissionId: job.submissionId,
-      formType: job.fields.form_type,
-      fields: job.fields,
-      state: job.state,
-      error: job.error,
-      files,
-      progress: snapshot(sent, total, rate),
-    };
+    return jobView(job, (key) => this.live.get(key)?.upload);
   }
 
   isActive(): boolean {
     if (this.queue.jobs.some((j) => j.state === 'submitting')) return true;
     if (this.started && this.queue.jobs.some((j) => j.submissionId === null && j.state === 'waiting'))
       return true;
-    if (this.heldFiles.size > 0) return true;
+    if (this.registrar.heldFiles.size > 0) return true;
     // Imports count while the server copies them (or they wait to be started); not once failed.
     if (this.started && this.imports.active) return true;
     return [...this.live.values()].some(
