@@ -59,9 +59,9 @@ describe.each(DIALECTS)('a cloud provider that stalls mid-part (%s)', (dialect) 
     expect(doneOther.sha256).toBe(sha256(other));
     expect(sha256(await h.stored(first.file.id))).toBe(sha256(stalling));
     // The silent range was asked for again, whole: the 1 MiB that came before the silence is not kept.
-    const stalledRanges = d.mediaRequests.filter((r) => r.id === 'f-stall').map((r) => r.range);
-    const firstRange = stalledRanges[0];
-    expect(stalledRanges.filter((r) => r === firstRange).length).toBe(2);
+    const ranges = d.mediaRequests.filter((r) => r.id === 'f-stall').map((r) => r.range);
+    const stalledRange = `bytes=0-${UPLOAD_PART_SIZE - 1}`;
+    expect(ranges.filter((r) => r === stalledRange).length, JSON.stringify(ranges)).toBe(2);
     const row = await h.t.db.models.FileImport.findByPk(first.file.id);
     expect(row?.status).toBe('complete');
     expect(row?.error ?? null).toBeNull();

@@ -16,6 +16,7 @@ export class IdleWatch {
   readonly signal: AbortSignal;
   private stalled: CloudTransientError | undefined;
   private body: Readable | undefined;
+  private ended = false;
 
   constructor(
     parent: AbortSignal,
@@ -32,6 +33,7 @@ export class IdleWatch {
   }
 
   private fire(): void {
+    if (this.ended) return;
     const seconds = Math.round(this.idleMs / 1000);
     this.stalled = new CloudTransientError(
       `The cloud provider sent nothing for ${seconds} s; the part will be asked for again.`,
@@ -48,7 +50,10 @@ export class IdleWatch {
   watch(body: Readable): Readable {
     const through = new PassThrough();
     this.body = through;
-    body.on('data', () => this.timer.refresh());
+    // (A cleared timer would be armed again by refresh(): hence the flag.)
+    body.on('data', () => {
+      if (!this.ended) this.timer.refresh();
+    });
     body.once('error', (error) => through.destroy(this.stalled ?? error));
     through.once('close', () => {
       if (!body.destroyed) body.destroy();
@@ -61,6 +66,7 @@ export class IdleWatch {
 
   /** Stops the watch (the part is stored, or failed on its own). */
   done(): void {
+    this.ended = true;
     clearTimeout(this.timer);
   }
 }

@@ -29,8 +29,8 @@ export interface DriveStandIn {
   /** Milliseconds to wait before each media body (to watch an import run). */
   delayMs: number;
   /**
-   * The next media request sends its 206 headers and this many bytes, then keeps the socket open and
-   * silent (a provider that stalls); the request counts in `stalled` once it has gone silent.
+   * The next media request longer than this sends its 206 headers and this many bytes, then keeps the
+   * socket open and silent (a provider that stalls); it counts in `stalled` once it has gone silent.
    */
   stallNextAfter: number | null;
   /** Media requests left silent by stallNextAfter. */
@@ -92,7 +92,7 @@ export async function startDriveStandIn(): Promise<DriveStandIn> {
       'content-length': String(body.length),
       ...(range ? { 'content-range': `bytes ${start}-${end}/${file.data.length}` } : {}),
     });
-    if (state.stallNextAfter !== null) {
+    if (state.stallNextAfter !== null && body.length > state.stallNextAfter) {
       const sent = state.stallNextAfter;
       state.stallNextAfter = null;
       res.write(body.subarray(0, sent), () => {
