@@ -221,6 +221,8 @@ const schema = z
     SMTP_CONNECTION_TIMEOUT_SECONDS: integer(15, 1, 600),
     SMTP_GREETING_TIMEOUT_SECONDS: integer(15, 1, 600),
     SMTP_SOCKET_TIMEOUT_SECONDS: integer(60, 1, 3600),
+    // How long a claimed outbox row stays another process's before it is taken as abandoned (renewed while sending).
+    MAIL_CLAIM_LEASE_SECONDS: integer(60, 10, 3600),
     TZ_STORE: timeZone('America/New_York'),
     MAILING_LIST_URL: url(['http:', 'https:']),
     MEDIA_BASE_URL: url(['http:', 'https:']),

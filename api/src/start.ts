@@ -63,7 +63,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
     await seedIfEmpty(db, config, logger);
 
-    mailWorker = startMailWorker({ config, db, logger });
+    mailWorker = startMailWorker({
+      config,
+      db,
+      logger,
+      staleClaimMs: config.MAIL_CLAIM_LEASE_SECONDS * 1000,
+    });
     uploadCleanup = startUploadCleanup({ config, db, logger });
     importWorker = startImportWorker({ config, db, logger });
     const app = createApp({ config, db, logger, importWorker });

@@ -16,7 +16,14 @@ export class SmtpReceiver {
   readonly received: ReceivedMail[] = [];
   private server: SMTPServer | undefined;
 
-  constructor(readonly port: number) {}
+  /**
+   * `beforeAccept`, when given, runs after a message's data has arrived and before the server says 250:
+   * a test can hold the answer there (a slow mail server) or break something at that very moment.
+   */
+  constructor(
+    readonly port: number,
+    private readonly options: { beforeAccept?: (mail: ReceivedMail) => Promise<void> | void } = {},
+  ) {}
 
   get url(): string {
     return `smtp://127.0.0.1:${this.port}`;
@@ -31,12 +38,16 @@ export class SmtpReceiver {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
-          this.received.push({
+          const mail: ReceivedMail = {
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: session.envelope.rcptTo.map((r) => r.address),
             raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
+          };
+          this.received.push(mail);
+          Promise.resolve(this.options.beforeAccept?.(mail)).then(
+            () => callback(),
+            (error: Error) => callback(error),
+          );
         });
       },
     });

@@ -24,7 +24,13 @@ export interface MailWorkerOptions {
   retryMaxMs?: number;
   /** After this many attempts a message is marked failed and left alone. */
   maxAttempts?: number;
-  /** A row still 'sending' after this long belongs to a process that died mid-send: it is queued again. */
+  /**
+   * The claim's lease: a worker renews claimed_at of the rows in its hands every third of it, so a row
+   * still 'sending' with a claim older than this belongs to a process that died mid-send and is queued
+   * again (MAIL_CLAIM_LEASE_SECONDS). Short, so that a killed process's mail goes out within a minute; a
+   * message the dead process had already handed to SMTP is then sent twice, which its X-Outbox-Id header
+   * lets a receiver recognise: at least once beats lost.
+   */
   staleClaimMs?: number;
   /** Names this worker in claimed_by; defaults to host, pid and a random suffix. */
   workerId?: string;
@@ -53,7 +59,7 @@ export const MAIL_WORKER_DEFAULTS: Readonly<Settings> = {
   retryBaseMs: 30_000,
   retryMaxMs: 3_600_000,
   maxAttempts: 10,
-  staleClaimMs: 10 * 60_000,
+  staleClaimMs: 60_000,
 };
 
 /**
@@ -163,9 +169,48 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     });
   }
 
+  /**
+   * The row's outcome, written even when the database is briefly away (a restart, a cut connection): the
+   * message was sent or refused already, and leaving the row 'sending' would send it again once its
+   * claim went stale. Retried with backoff while the claim is ours; on stop, for a few seconds more.
+   */
+  async function settle(
+    row: MailOutboxInstance,
+    values: Parameters<typeof MailOutbox.update>[0],
+  ): Promise<void> {
+    const mine = { id: row.id, claimedBy: id, status: 'sending' as const };
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await MailOutbox.update(values, { where: mine });
+        return;
+      } catch (error) {
+        const waited = Date.now() - started;
+        if (waited > settings.staleClaimMs || (stopped && waited > 5_000)) throw error;
+        const delay = Math.min(5_000, 250 * 2 ** (attempt - 1));
+        logger.warn(
+          { mailId: row.id, attempt, retryInMs: delay, err: error },
+          "could not record a mail's outcome; trying again",
+        );
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  /** Keeps this worker's claims fresh while it holds them, so no other worker takes them as stale. */
+  function holdClaims(): () => void {
+    const every = Math.max(100, Math.floor(settings.staleClaimMs / 3));
+    const renew = setInterval(() => {
+      MailOutbox.update({ claimedAt: new Date() }, { where: { claimedBy: id, status: 'sending' } }).catch(
+        (error: unknown) => logger.warn({ err: error }, 'could not renew mail claims'),
+      );
+    }, every);
+    renew.unref();
+    return () => clearInterval(renew);
+  }
+
   async function deliver(row: MailOutboxInstance): Promise<void> {
     transport ??= createMailTransport(config);
-    const mine = { id: row.id, claimedBy: id, status: 'sending' as const };
     try {
       await transport.send({
         id: row.id,
@@ -185,18 +230,12 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     } catch (error) {
       const lastError = describe(error);
       if (row.attempts >= settings.maxAttempts || isPermanent(error)) {
-        await MailOutbox.update(
-          { status: 'failed', claimedBy: null, claimedAt: null, lastError },
-          { where: mine },
-        );
+        await settle(row, { status: 'failed', claimedBy: null, claimedAt: null, lastError });
         logger.error({ mailId: row.id, attempts: row.attempts, err: error }, 'mail delivery failed for good');
       } else {
         const delay = retryDelayMs(row.attempts, retryPolicy);
         const nextAttemptAt = new Date(Date.now() + delay);
-        await MailOutbox.update(
-          { status: 'queued', claimedBy: null, claimedAt: null, lastError, nextAttemptAt },
-          { where: mine },
-        );
+        await settle(row, { status: 'queued', claimedBy: null, claimedAt: null, lastError, nextAttemptAt });
         logger.warn(
           { mailId: row.id, attempts: row.attempts, retryInMs: delay, err: error },
           'mail delivery failed; will retry',
@@ -204,10 +243,13 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
       }
       return;
     }
-    await MailOutbox.update(
-      { status: 'sent', sentAt: new Date(), claimedBy: null, claimedAt: null, lastError: null },
-      { where: mine },
-    );
+    await settle(row, {
+      status: 'sent',
+      sentAt: new Date(),
+      claimedBy: null,
+      claimedAt: null,
+      lastError: null,
+    });
     logger.info({ mailId: row.id, attempts: row.attempts, transport: transport.kind }, 'mail sent');
   }
 
@@ -217,9 +259,14 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     for (;;) {
       const rows = await claim(new Date());
       if (rows.length === 0) return handled;
-      for (const row of rows) {
-        await deliver(row);
-        handled++;
+      const release = holdClaims();
+      try {
+        for (const row of rows) {
+          await deliver(row);
+          handled++;
+        }
+      } finally {
+        release();
       }
       if (stopped) return handled;
     }
