@@ -4,6 +4,7 @@ import type { UploadFileInfo } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AMBIGUOUS_ONEDRIVE_ID, FOREIGN_LINK, isProviderUrl } from '../src/adapters/cloud/index.js';
 import { loadConfig } from '../src/config.js';
+import { pickFromLink } from '../src/modules/legacy/cloud.js';
 import { startProvidersStandIn } from './helpers/cloud-standins/providers.js';
 import type { ProvidersStandIn } from './helpers/cloud-standins/providers.js';
 import { providersEnv } from './helpers/cloud-standins/providers.js';
@@ -287,5 +288,29 @@ describe("the hosts each provider's downloads come from (docs/api.md 'Download h
     ['dropbox', 'https://127.0.0.1/x'],
   ] as const)('%s refuses %s', (provider, url) => {
     expect(isProviderUrl(config, provider, url)).toBe(false);
+  });
+});
+
+describe("the original upload call's links (auth_file_url)", () => {
+  it('reads a Graph item address as its drive and item apart, a personal item id with its "!"', () => {
+    const config = loadConfig({});
+    const base = 'https://graph.microsoft.com/v1.0';
+    expect(
+      pickFromLink(config, `${base}/drives/d4648f06c91d9d3d/items/D4648F06C91D9D3D%2154929/content`),
+    ).toEqual({
+      provider: 'onedrive',
+      driveId: 'd4648f06c91d9d3d',
+      fileId: 'D4648F06C91D9D3D!54929',
+    });
+    expect(
+      pickFromLink(
+        config,
+        `${base}/drives/b!-RIj2DuyvEyV1T4NlOaMHk8X/items/01BYE5RZ6QN3ZWBTUFOFD3GSPGOHDJD36K`,
+      ),
+    ).toEqual({
+      provider: 'onedrive',
+      driveId: 'b!-RIj2DuyvEyV1T4NlOaMHk8X',
+      fileId: '01BYE5RZ6QN3ZWBTUFOFD3GSPGOHDJD36K',
+    });
   });
 });
