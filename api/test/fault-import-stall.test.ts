@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startDriveStandIn } from './helpers/cloud-standins/drive.js';
 import { DIALECTS } from './helpers/env.js';
 import { sha256, startImportHarness } from './helpers/imports.js';
+import { IMPORT_GAVE_UP, MAX_ATTEMPTS } from '../src/modules/imports/worker.js';
 
 /**
  * Issue 28 'No stall without a timeout': a provider that sends a byte range's 206 headers and 1 MiB, then
@@ -66,4 +67,30 @@ describe.each(DIALECTS)('a cloud provider that stalls mid-part (%s)', (dialect) 
     expect(row?.status).toBe('complete');
     expect(row?.error ?? null).toBeNull();
   }, 60_000);
+
+  it('a provider that stalls every time: the import fails after its attempts, with a message in words', async () => {
+    const d = await startDriveStandIn();
+    cleanups.push(() => d.close());
+    const h = await startImportHarness({
+      dialect,
+      env: { GOOGLE_API_URL: d.url, IMPORT_IDLE_TIMEOUT_SECONDS: '1' },
+      retryBaseMs: 5,
+    });
+    cleanups.push(() => h.close());
+    d.files.set('f-dead', { name: 'dead.mov', mimeType: 'video/quicktime', data: randomBytes(2 * MIB) });
+    d.stallNextAfter = 1024;
+    d.stallEvery = true;
+    const started = await h.start({
+      provider: 'google-drive',
+      fileId: 'f-dead',
+      name: 'dead.mov',
+      accessToken: 't',
+    });
+    const failed = await h.waitFor(started.file.id, (f) => f.import?.status === 'failed', 60_000);
+    expect(failed.import?.error).toBe(IMPORT_GAVE_UP);
+    expect(d.stalled).toBe(MAX_ATTEMPTS);
+    const row = await h.t.db.models.FileImport.findByPk(started.file.id);
+    expect(row?.attempts).toBe(MAX_ATTEMPTS);
+    expect(row?.leaseToken ?? null).toBeNull();
+  }, 90_000);
 });

@@ -34,7 +34,13 @@ export interface ImportHarness {
  * submission: the way the portal starts imports and watches them.
  */
 export async function startImportHarness(
-  options: { dialect?: TestDialect; env?: Env; pollMs?: number; logs?: LogCapture } = {},
+  options: {
+    dialect?: TestDialect;
+    env?: Env;
+    pollMs?: number;
+    logs?: LogCapture;
+    retryBaseMs?: number;
+  } = {},
 ): Promise<ImportHarness> {
   const t = await startTestApp({
     dialect: options.dialect ?? 'sqlite',
@@ -46,6 +52,7 @@ export async function startImportHarness(
     db: t.db,
     logger: t.logger,
     pollMs: options.pollMs ?? 50,
+    ...(options.retryBaseMs === undefined ? {} : { retryBaseMs: options.retryBaseMs }),
   });
   const client = new TestBrowser(t.url);
   const registered = await client.post('/api/auth/register', registration());

@@ -73,6 +73,8 @@ export interface ImportWorkerOptions {
   sources?: CloudSources;
   /** How often an idle worker looks for queued imports. */
   pollMs?: number;
+  /** The first retry's wait after a failure (doubled each time, up to five minutes); tests shorten it. */
+  retryBaseMs?: number;
 }
 
 export interface ImportWorker {
@@ -180,8 +182,8 @@ async function leaseNext(db: Database, exclude: string[]): Promise<ImportLease |
 }
 
 /** 2 s, 4 s, 8 s … up to five minutes, with jitter so failing imports do not move in step. */
-function backoffMs(attempts: number): number {
-  const base = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempts, 16));
+function backoffMs(attempts: number, baseMs = 1000): number {
+  const base = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.min(attempts, 16));
   return base / 2 + Math.random() * (base / 2);
 }
 
@@ -386,7 +388,7 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
     const wait =
       error instanceof CloudTransientError && error.retryAfterMs !== null
         ? Math.min(error.retryAfterMs, MAX_BACKOFF_MS)
-        : backoffMs(attempts);
+        : backoffMs(attempts, options.retryBaseMs);
     log.warn(
       { err: error, attempts, retryInMs: Math.round(wait) },
       'cloud import interrupted; it will resume',

@@ -35,6 +35,8 @@ export interface DriveStandIn {
   stallNextAfter: number | null;
   /** Media requests left silent by stallNextAfter. */
   stalled: number;
+  /** Every media request longer than stallNextAfter stalls, not only the next one. */
+  stallEvery: boolean;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function startDriveStandIn(): Promise<DriveStandIn> {
     delayMs: 0,
     stallNextAfter: null as number | null,
     stalled: 0,
+    stallEvery: false,
   };
   let served = 0;
 
@@ -94,7 +97,7 @@ export async function startDriveStandIn(): Promise<DriveStandIn> {
     });
     if (state.stallNextAfter !== null && body.length > state.stallNextAfter) {
       const sent = state.stallNextAfter;
-      state.stallNextAfter = null;
+      if (!state.stallEvery) state.stallNextAfter = null;
       res.write(body.subarray(0, sent), () => {
         state.stalled++;
       });
