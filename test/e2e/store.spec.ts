@@ -346,10 +346,14 @@ test.describe('exhibitor store', () => {
 
     await addToCart(page, monitor!.name, 1);
     await page.getByRole('region', { name: 'Cart' }).getByRole('link', { name: 'Checkout' }).click();
+    // Beside the product's name the thumbnail is decorative (issue 29 #14): empty alt text.
     const thumbnail = page
       .getByRole('region', { name: 'Your order' })
-      .getByRole('img', { name: monitor!.name });
+      .getByRole('row')
+      .filter({ hasText: monitor!.name })
+      .locator('img');
     await expect(thumbnail).toHaveAttribute('src', /^\/media\/products\/.+/);
+    await expect(thumbnail).toHaveAttribute('alt', '');
     await fillRentalInformation(page);
     await page.getByRole('button', { name: 'Go To Payment' }).click();
     await expect(thumbnail).toBeVisible();
