@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../src/engine/index.js';
 import { DesktopService } from '../src/main/service.js';
 import type { TokenVault } from '../src/main/service.js';
-import { PASSWORD, registerClient, startApi } from './helpers/api.js';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { freePort, PASSWORD, registerClient, startApi, tempDir } from './helpers/api.js';
 import type { ApiProcess } from './helpers/api.js';
 
 /** The preload API's service against two real API servers: the engine follows the server signed in to. */
@@ -37,6 +39,39 @@ describe('DesktopService sign-in across servers', () => {
       expect(signedIn).toMatchObject({ ok: true, value: { server: b.url } });
       expect(service.engine).not.toBe(first);
       expect(service.engine?.client).not.toBe(first?.client);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('says in words that a server cannot be reached at sign-in, and queues an upload while it is down', async () => {
+    const vault = memoryVault();
+    const service = new DesktopService(vault, new MemoryStore(), a.url);
+    try {
+      const down = `http://127.0.0.1:${await freePort()}`;
+      expect(await service.login(down, 'ada@example.com', PASSWORD)).toEqual({
+        ok: false,
+        message: `Nothing answers at ${down} (the connection was refused).`,
+      });
+      // Signed in while it answered; then it went away: the upload is still queued at once.
+      expect(await service.login(a.url, 'ada@example.com', PASSWORD)).toMatchObject({ ok: true });
+      await a.kill();
+      const work = await tempDir();
+      const clip = path.join(work.dir, 'clip.mov');
+      await writeFile(clip, 'frames');
+      const form = { form_type: 'creative', project_name: 'Gala', description: '' } as const;
+      expect(await service.submit(form, [clip])).toEqual({ ok: true });
+      expect(await service.submit(form, [path.join(work.dir, 'gone.mov')])).toEqual({
+        ok: false,
+        message: 'gone.mov does not exist.',
+        fields: { files: 'gone.mov does not exist.' },
+      });
+      expect(await service.checkPaths([clip, path.join(work.dir, 'gone.mov')])).toEqual([
+        { path: path.join(work.dir, 'gone.mov'), reason: 'does not exist' },
+      ]);
+      expect(service.snapshot().jobs.map((j) => j.state)).toEqual(['waiting']);
+      await a.restart();
+      await work.remove();
     } finally {
       await service.close();
     }

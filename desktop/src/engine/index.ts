@@ -4,7 +4,7 @@ export { checkPaths, fsReason, PathsRefusedError } from './paths.js';
 export type { RefusedPath } from './paths.js';
 export * from './connection.js';
 export { effective } from './bandwidth.js';
-export { NetworkError } from './failures.js';
+export { NetworkError, networkWords } from './failures.js';
 export * from './timeouts.js';
 export * from './file-source.js';
 export * from './state.js';

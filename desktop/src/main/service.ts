@@ -8,6 +8,7 @@ import {
   checkPaths,
   checkUploadForm,
   FolderWatcher,
+  networkWords,
   PathsRefusedError,
   UploadEngine,
 } from '../engine/index.js';
@@ -142,7 +143,8 @@ export class DesktopService {
       return { ok: true, value };
     } catch (error) {
       if (error instanceof AuthError) return { ok: false, message: error.message, fields: error.fields };
-      return { ok: false, message: `Cannot reach ${base}: ${(error as Error).message}` };
+      // Words ('Nothing answers at … (the connection was refused).'), never a bare ECONNREFUSED.
+      return { ok: false, message: networkWords(error, base).message };
     }
   }
 
