@@ -198,7 +198,7 @@ describe('the command-line tools', () => {
       '',
     );
     expect(bad.stderr).toMatch(/^--email: must be a valid e-mail address\n\nUsage/);
-  });
+  }, 120_000);
 
   it.runIf(process.platform === 'linux')(
     'admin create on a terminal asks for the password twice without showing it',
@@ -224,6 +224,7 @@ describe('the command-line tools', () => {
         await verifyPassword((await readUser('typed@example.com'))!.passwordHash, 'typed secret 77'),
       ).toBe(true);
     },
+    120_000,
   );
 
   it('admin rejects bad input with clear messages and the usage text', async () => {
