@@ -272,6 +272,13 @@ describe('UploadClient', () => {
       'a 409 part_in_progress (an earlier send of it still being stored)',
       (): TransportResponse => ({ status: 409, body: { error: { code: 'part_in_progress', message: 'x' } } }),
     ],
+    [
+      'a 400 part_aborted this client did not cause (a server fault mid-part read as a cut-off body)',
+      (): TransportResponse => ({
+        status: 400,
+        body: { error: { code: 'part_aborted', message: 'Part 1 was cut off before its end.' } },
+      }),
+    ],
   ])('retries a part after %s, with growing waits', async (_name, answer) => {
     const server = new FakeServer();
     let failures = 2;

@@ -44,13 +44,16 @@ describe('isRetryableStatus', () => {
   });
 });
 
-describe('isRetryableAnswer: a 409 that only means busy is tried again', () => {
+describe('isRetryableAnswer: a 409 that only means busy, and a part the client did not cut off, are tried again', () => {
   it.each([
     [409, 'part_in_progress', true],
     [409, 'completion_in_progress', true],
     [409, 'parts_missing', false],
     [409, 'file_complete', false],
     [400, 'part_in_progress', false],
+    [400, 'part_aborted', true],
+    [409, 'part_aborted', false],
+    [400, 'bad_part_size', false],
     [503, 'http_error', true],
     [422, 'checksum_mismatch', false],
   ])('%i %s → %s', (status, code, expected) => {

@@ -43,7 +43,18 @@ export function isRetryableStatus(status: number): boolean {
  */
 export const BUSY_CODES: readonly string[] = ['part_in_progress', 'completion_in_progress'];
 
-/** Whether an answer is worth another try: a retryable status, or a 409 that only means 'busy'. */
+/**
+ * 400 part_aborted says the server saw the part's body end early. A client that did cut it off never
+ * reads that answer; one that reads it sent the whole part, and something between (a proxy, a server
+ * fault read as the client's) broke it: the same part sent again succeeds.
+ */
+export const CUT_OFF_CODE = 'part_aborted';
+
+/** Whether an answer is worth another try: a retryable status, a 409 that only means 'busy', or a cut-off part. */
 export function isRetryableAnswer(status: number, code: string): boolean {
-  return isRetryableStatus(status) || (status === 409 && BUSY_CODES.includes(code));
+  return (
+    isRetryableStatus(status) ||
+    (status === 409 && BUSY_CODES.includes(code)) ||
+    (status === 400 && code === CUT_OFF_CODE)
+  );
 }

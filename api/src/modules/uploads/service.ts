@@ -26,7 +26,7 @@ import type {
   SubmissionFileInstance,
   SubmissionInstance,
 } from '../../db/models/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError, toAppError } from '../../http/errors.js';
 import type { Logger } from '../../logger.js';
 import type { SessionUser } from '../accounts/index.js';
 import { claimWrite, COMPLETION, liveClaims, nowMs } from './claims.js';
@@ -570,6 +570,9 @@ async function partFailure(
   // Storage's own failures are answered as such (503, 507), even when the body had been read to its end
   // (a Readable that ended is destroyed too, so `body.destroyed` below would blame the client).
   if (error instanceof StorageUnavailableError || isStorageFull(error)) return error;
+  // So is the database gone mid-part (a restart, a cut connection), though the body was destroyed on the
+  // way: 503 with Retry-After, for the client to send the part again, not a 400 blaming the client.
+  if (toAppError(error)?.status === 503) return error;
   // The client went away mid-part (paused, closed the tab, lost the network): nothing was recorded,
   // and the part will come again.
   const code = (error as { code?: unknown } | null)?.code;
