@@ -744,4 +744,5 @@ test('the bandwidth field keeps what is typed (10000 KB/s stays 10000), and the 
   await expect(
     page.getByText('in KB/s as the progress shows them (1 KB = 1024 bytes)', { exact: false }),
   ).toBeVisible();
+  await shots(page, 'engine-settings');
 });
