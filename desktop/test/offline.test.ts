@@ -186,6 +186,32 @@ describe('the engine with the server down', () => {
     expect(e.snapshot().history[0]!.files[0]!.sha256).toBe(await sha256File(file));
   });
 
+  it('after a sleep mid-upload, starts the parts in flight again at once and finishes intact', async () => {
+    const file = await makeFile('lid-closed.mov', 13 * MiB);
+    let offset = 0;
+    const count = counter();
+    const e = engine(new MemoryStore(), {
+      engineClock: { wall: () => Date.now() + offset, monotonic: () => performance.now() },
+      watchMs: 10,
+      wrapTransport: count.wrap,
+    });
+    e.setSettings({ bandwidthBytesPerSecond: 4 * MiB, partConcurrency: 1 });
+    await e.start();
+    const job = await e.add(sponsor, [file]);
+    await until(e, () => e.snapshot().jobs.some((j) => j.files.some((f) => f.progress.sentBytes > 0)));
+    const before = count.calls.length;
+    const done = until(e, (ev) => ev.type === 'submitted' && ev.entry.jobId === job.id);
+    offset += 20 * 60_000;
+    await done;
+    // Started again: the engine asked the server which parts it holds, then went on from there.
+    expect(
+      count.calls.slice(before).filter((c) => /^GET \/api\/uploads\/files\/[^/]+$/.test(c)),
+    ).toHaveLength(1);
+    expect(e.snapshot().history.find((h) => h.jobId === job.id)!.files[0]!.sha256).toBe(
+      await sha256File(file),
+    );
+  });
+
   it('tries at once when the machine’s network changes (another Wi-Fi)', async () => {
     const file = await makeFile('roamed.mov', 100_000);
     await api.kill();

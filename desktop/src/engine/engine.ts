@@ -195,6 +195,7 @@ export class UploadEngine {
         ...(options.watchMs ? { watchMs: options.watchMs } : {}),
         ...(options.network ? { network: options.network } : {}),
         ...(options.giveUpAfterMs !== undefined ? { giveUpAfterMs: options.giveUpAfterMs } : {}),
+        onWake: () => this.wake(),
       },
     );
     this.monitor = this.registrar.monitor;
@@ -415,6 +416,21 @@ export class UploadEngine {
     this.changed();
     void this.registrar.register(job);
     return this.jobView(job);
+  }
+
+  /**
+   * After a sleep or a change of network, while the server was last seen answering: parts in flight went
+   * out on sockets that may be dead, and would wait for the idle timeout. They are started again at once
+   * (the server's list of received parts says where to go on).
+   */
+  private wake(): void {
+    if (this.stopped || !this.monitor.online) return;
+    for (const { upload } of this.live.values()) {
+      if (upload.state !== 'uploading') continue;
+      upload.pause();
+      upload.resume();
+    }
+    this.pump();
   }
 
   private finished(job: PersistedJob, entry: HistoryEntry): void {
