@@ -195,6 +195,7 @@ const ROUTES: Record<string, { rule: Rule } & Call> = {
   },
   'GET /api/uploads/inbox/files/:fileId/download': { rule: 'staff', params: (w) => ({ fileId: w.sentFile }) },
   // Staff screens: every call is staff-only.
+  'GET /api/staff/settings': { rule: 'staff' },
   'GET /api/staff/stores': { rule: 'staff' },
   'POST /api/staff/stores': { rule: 'staff', body: () => storeForm },
   'PUT /api/staff/stores/:id': { rule: 'staff', params: store, body: () => ({}) },

@@ -373,6 +373,7 @@ function endpoints(f: Fixture): Endpoint[] {
         ),
       },
     },
+    { route: 'GET /api/staff/settings', caller: 'staff' },
     { route: 'GET /api/staff/stores', caller: 'staff' },
     { route: 'POST /api/staff/stores', caller: 'staff', fields: storeForm },
     { route: 'PUT /api/staff/stores/:id', caller: 'staff', params: storeKey, fields: storeForm },

@@ -92,6 +92,13 @@ function parseCsv(text: string): string[][] {
 const storeOf = (body: Stores, slug: string) => body.stores.find((s) => s.store_id === slug);
 
 describe.each(DIALECTS)('staff calls on %s', (dialect) => {
+  it("names the zone the staff screens print times in: the company's (TZ_STORE)", async () => {
+    const { staff } = await start(dialect, { TZ_STORE: 'America/Chicago' });
+    const answer = await staff.get<{ time_zone: string }>('/api/staff/settings');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ time_zone: 'America/Chicago' });
+  });
+
   it('creates, edits, toggles, archives and deletes stores, answering the full list each time', async () => {
     const { staff } = await start(dialect);
     const listed = await staff.get<Stores>('/api/staff/stores');
