@@ -43,7 +43,11 @@ export default function PullSheetPage() {
       ) : null}
       {sheet && sheet.days.length === 0 ? <p>No paid orders to deliver.</p> : null}
       {sheet?.days.map((day) => (
-        <section key={day.date} className="staff-panel" aria-label={`Delivery ${day.date}`}>
+        <section
+          key={day.date}
+          className="staff-panel"
+          aria-label={`Delivery ${day.date ? formatDate(day.date) : '(no date)'}`}
+        >
           <h2>Delivery {day.date ? formatDate(day.date) : '(no date)'}</h2>
           <div className="staff-table-scroll">
             <table className="staff-table" aria-label="Equipment to load">
