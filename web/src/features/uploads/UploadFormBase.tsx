@@ -98,7 +98,7 @@ export interface UploadFormBaseProps {
   children?: ReactNode;
   /** Values to start from (an open submission's, after a reload); read when the form mounts. */
   initialValues?: Partial<UploadFormValues> | undefined;
-  /** Each new value above 0 submits the form as its Submit button would (checks included). */
+  /** Each change of value after the form mounts submits it as its Submit button would (checks included). */
   submitSignal?: number | undefined;
 }
 
@@ -257,8 +257,12 @@ export function UploadFormBase({
     else clearErrors();
   }, [formType, isSubmitted, setValue, trigger, clearErrors]);
 
+  // A new value only: a form mounted with one already given (a fresh form after a send) stays as it is.
+  const shownSignal = useRef(submitSignal);
   useEffect(() => {
-    if (submitSignal > 0) form.current?.requestSubmit();
+    if (submitSignal === shownSignal.current) return;
+    shownSignal.current = submitSignal;
+    form.current?.requestSubmit();
   }, [submitSignal]);
 
   // After a refused attempt, once its messages are on the page: the first of them in reading order.
