@@ -104,9 +104,9 @@ const CASES: {
   {
     provider: 'onedrive',
     email: 'ada@outlook.example',
-    folderId: 'drive-ada!ofolder',
+    folderId: 'ofolder',
     fileRef: 'onedrive:ofile1',
-    fileId: 'drive-ada!ofile1',
+    fileId: 'ofile1',
     revoked: false,
   },
 ];
@@ -155,6 +155,11 @@ describe('cloud accounts', () => {
         size: 5_000_000,
         folder: false,
       });
+      if (c.provider === 'onedrive') {
+        // The drive travels beside the item id; a ref in the older joined form still names the file.
+        expect(file.driveId).toBe('drive-ada');
+        expect(await cloud.resolve('onedrive:drive-ada!ofile1')).toMatchObject({ id: 'ofile1' });
+      }
 
       // Kept sealed: neither token appears in the file, which only its owner may read.
       const saved = await readFile(path.join(dir, 'accounts.json'), 'utf8');

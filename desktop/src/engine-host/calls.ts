@@ -59,6 +59,9 @@ export function cloudItemsInput(raw: unknown): CloudItem[] {
     items.push({
       provider: v.provider as CloudItem['provider'],
       id: v.id,
+      ...(v.provider === 'onedrive' && typeof v.driveId === 'string' && v.driveId
+        ? { driveId: v.driveId }
+        : {}),
       name: v.name,
       folder: v.folder === true,
       size: size !== null && Number.isSafeInteger(size) && size >= 0 ? size : null,

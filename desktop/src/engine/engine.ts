@@ -405,6 +405,7 @@ export class UploadEngine {
         cloud: {
           provider: item.provider,
           sourceId: item.id,
+          ...(item.provider === 'onedrive' && item.driveId ? { driveId: item.driveId } : {}),
           status: null,
           bytesDone: 0,
           bytesPerSecond: null,

@@ -83,6 +83,7 @@ export class ImportFollower {
           startImport(this.host.transport, submissionId, {
             provider: cloud.provider,
             fileId: cloud.sourceId,
+            ...(cloud.driveId ? { driveId: cloud.driveId } : {}),
             name: file.name,
             ...(file.size > 0 ? { size: file.size } : {}),
             ...(file.type ? { mimeType: file.type } : {}),

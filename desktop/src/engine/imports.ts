@@ -46,6 +46,8 @@ export async function call<T>(
 export interface ImportRequest {
   provider: CloudProvider;
   fileId: string;
+  /** OneDrive: the drive `fileId` is in (docs/api.md 'OneDrive ids'). */
+  driveId?: string;
   name: string;
   size?: number;
   mimeType?: string;

@@ -33,8 +33,10 @@ export interface PersistedFile {
 
 export interface PersistedImport {
   provider: CloudProvider;
-  /** The provider's id of the file, as the API takes it. */
+  /** The provider's id of the file, as the API takes it (OneDrive: Graph's item id). */
   sourceId: string;
+  /** OneDrive: the drive the item is in, sent apart from the item id (both may contain '!'). */
+  driveId?: string;
   /** The server's last word on the copy (null until it is started). */
   status: ImportStatus | null;
   bytesDone: number;

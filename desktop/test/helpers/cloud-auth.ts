@@ -42,6 +42,8 @@ export interface AuthStandIn {
   caFile: string | null;
   ca: string;
   items: Record<CloudProvider, StandInItem[]>;
+  /** The OneDrive's drive id, as /me/drive and each item's parentReference.driveId give it. */
+  oneDriveId: string;
   deny: boolean;
   wrongState: boolean;
   /** Seconds an access token is said to last. */
@@ -97,6 +99,7 @@ export async function startAuthStandIn(): Promise<AuthStandIn> {
 
   const state = {
     items: { 'google-drive': [], dropbox: [], box: [], onedrive: [] } as Record<CloudProvider, StandInItem[]>,
+    oneDriveId: 'drive-ada',
     deny: false,
     wrongState: false,
     accessTtl: 3600,
@@ -365,13 +368,12 @@ export async function startAuthStandIn(): Promise<AuthStandIn> {
   }
 
   // --- Microsoft Graph
-  const DRIVE = 'drive-ada';
   const graphItem = (i: StandInItem) => ({
     id: i.id,
     name: i.name,
     lastModifiedDateTime: modified(i),
     parentReference: {
-      driveId: DRIVE,
+      driveId: state.oneDriveId,
       path: `/drive/root:${i.parent ? pathOf('onedrive', find('onedrive', i.parent)!) : ''}`,
     },
     ...(i.folder
@@ -388,7 +390,7 @@ export async function startAuthStandIn(): Promise<AuthStandIn> {
         userPrincipalName: USERS.onedrive.email,
         displayName: USERS.onedrive.name,
       });
-    if (p === '/me/drive') return json(res, 200, { id: DRIVE });
+    if (p === '/me/drive') return json(res, 200, { id: state.oneDriveId });
     if (p === '/me/drive/root/children')
       return json(res, 200, { value: children('onedrive', null).map(graphItem) });
     const search = /^\/me\/drive\/root\/search\(q='(.*)'\)$/.exec(decodeURIComponent(p));

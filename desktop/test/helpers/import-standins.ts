@@ -21,7 +21,8 @@ export interface DriveStandIn {
 
 export interface ProvidersStandIn {
   url: string;
-  files: Map<string, { id: string; name: string; data: Buffer }>;
+  /** Graph files also carry the drive they are in (`driveId`): the server asks for drives/{drive}/items/{id}. */
+  files: Map<string, { id: string; name: string; data: Buffer; driveId?: string }>;
   token: string;
   /** After this many byte downloads, Dropbox links issued so far expire (410). */
   expireLinksAfter: number | null;

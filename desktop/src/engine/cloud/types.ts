@@ -21,8 +21,13 @@ export interface AccountIdentity {
 /** A file or folder in a connected account, as the browse panel shows it. */
 export interface CloudItem {
   provider: CloudProvider;
-  /** The id the provider and our API name it by (Drive file id, Dropbox 'id:…', Box id, OneDrive 'drive!item'). */
+  /** The id the provider and our API name it by (Drive file id, Dropbox 'id:…', Box id, Graph item id). */
   id: string;
+  /**
+   * OneDrive only: the drive the item is in (Graph's parentReference.driveId). The API takes it apart
+   * from the item id, since both may contain '!'.
+   */
+  driveId?: string;
   name: string;
   folder: boolean;
   /** Bytes; null for folders and when unknown. */
@@ -32,7 +37,7 @@ export interface CloudItem {
   mimeType: string | null;
   /** Where it is, when the provider says (Dropbox's path, say). */
   path: string | null;
-  /** How to name it again: `drive:ID`, `dropbox:id:…`, `box:ID`, `onedrive:DRIVE!ITEM`. */
+  /** How to name it again: `drive:ID`, `dropbox:id:…`, `box:ID`, `onedrive:ITEM_ID` (Graph's item id, in the account's own drive). */
   ref: string;
 }
 

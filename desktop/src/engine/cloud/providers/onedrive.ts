@@ -28,14 +28,18 @@ interface DriveItem {
   parentReference?: { driveId?: string; path?: string };
 }
 
-/** Our API names a OneDrive file '<drive id>!<item id>' (api/src/adapters/cloud/onedrive.ts). */
+/**
+ * A Graph item as the browse panel shows it: `id` is Graph's item id as it is and `driveId` the drive it
+ * is in, kept apart because both may contain '!' (a personal item id is `D4648F06C91D9D3D!54927`, a
+ * business drive id `b!…`), so no joined form could be split again reliably (docs/api.md 'OneDrive ids').
+ */
 function item(i: DriveItem, driveId: string | null): CloudItem {
   const folder = Boolean(i.folder);
   const drive = i.parentReference?.driveId ?? driveId;
-  const id = drive ? `${drive}!${i.id}` : i.id;
   return {
     provider: 'onedrive',
-    id,
+    id: i.id,
+    ...(drive ? { driveId: drive } : {}),
     name: i.name,
     folder,
     size: folder ? null : (i.size ?? null),
@@ -44,14 +48,8 @@ function item(i: DriveItem, driveId: string | null): CloudItem {
     path: i.parentReference?.path
       ? `${i.parentReference.path.replace(/^\/drive\/root:?/, '')}/${i.name}`
       : null,
-    ref: `onedrive:${id}`,
+    ref: `onedrive:${i.id}`,
   };
-}
-
-/** The Graph item id inside our '<drive id>!<item id>' (a personal drive's item ids contain '!' themselves). */
-function itemId(id: string): string {
-  const at = id.indexOf('!');
-  return at > 0 ? id.slice(at + 1) : id;
 }
 
 export function createOneDrive(settings: ProviderSettings): ProviderAdapter {
@@ -183,7 +181,7 @@ export function createOneDrive(settings: ProviderSettings): ProviderAdapter {
     async list(token, folderId) {
       const drive = await driveId(token);
       const path = folderId
-        ? `/me/drive/items/${encodeURIComponent(itemId(folderId))}/children`
+        ? `/me/drive/items/${encodeURIComponent(folderId)}/children`
         : '/me/drive/root/children';
       return { id: folderId, items: await page(token, path, { $select: SELECT, $top: '200' }, drive) };
     },
@@ -207,16 +205,18 @@ export function createOneDrive(settings: ProviderSettings): ProviderAdapter {
           { $select: SELECT },
           `item with id ${id}`,
         );
+      const drive = await driveId(token);
       let found: DriveItem;
       try {
-        found = await lookup(itemId(id));
-      } catch (error) {
-        // A bare personal item id ('ABC123!456', as OneDrive's own addresses show it) rather than ours.
-        if (!(error instanceof CloudAccountError && error.code === 'not_found') || itemId(id) === id)
-          throw error;
         found = await lookup(id);
+      } catch (error) {
+        // A ref printed by an older version, '<drive id>!<item id>': only the account's own drive id is
+        // taken off the front (never a split at some '!', which item ids contain themselves).
+        const legacy = drive !== null && id.toLowerCase().startsWith(`${drive.toLowerCase()}!`);
+        if (!(error instanceof CloudAccountError && error.code === 'not_found') || !legacy) throw error;
+        found = await lookup(id.slice(drive.length + 1));
       }
-      return item(found, await driveId(token));
+      return item(found, drive);
     },
   };
 }
