@@ -9,10 +9,11 @@ import {
   createCloudSources,
 } from '../../adapters/cloud/index.js';
 import type { CloudFileRef, CloudSources } from '../../adapters/cloud/index.js';
-import { createUploadStorage } from '../../adapters/storage/index.js';
+import { createUploadStorage, isStorageFull, StorageUnavailableError } from '../../adapters/storage/index.js';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
+import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import type { SubmissionFileInstance } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Logger } from '../../logger.js';
@@ -62,6 +63,17 @@ const MAX_BACKOFF_MS = 5 * 60_000;
 
 export const IMPORT_GAVE_UP =
   'The cloud provider kept failing to send this file. Pick it again to retry, or contact us for help.';
+/** Given up on our storage's failures (S3 errors, a join that kept failing, a full disk), not the provider's. */
+export const IMPORT_STORAGE_GAVE_UP =
+  "Our server's storage was unavailable, so this file could not be stored. Pick it again to retry, or try again later.";
+/** Given up on our database's failures (a restart, a cut connection), not the provider's. */
+export const IMPORT_DATABASE_GAVE_UP =
+  "Our server's database was unavailable, so this file's copy could not be recorded. Pick it again to retry, or try again later.";
+/** Shown while a file is copied again after our storage lost the parts it had (its multipart upload). */
+export const IMPORT_COPYING_AGAIN =
+  "Our server's storage lost the parts copied so far, so the file is being copied again from the start.";
+/** How long a failure's outcome is tried again while the database is away (then the lease decides). */
+const RECORD_FOR_MS = 5 * 60_000;
 export const IMPORT_SIZE_MISMATCH =
   'The file received from the cloud provider does not have the size the provider reported. Pick it again to retry.';
 
@@ -130,7 +142,6 @@ class ImportLease {
     fields: { status: string; error?: string | null; attempts?: number; accessToken?: null },
     delayMs = 0,
   ): Promise<void> {
-    clearInterval(this.timer);
     const sets = ['status = :status', 'lease_token = NULL', 'lease_expires_at = NULL', 'updated_at = :now'];
     sets.push(`next_attempt_at = ${nowMs(this.db)} + :delay`);
     if (fields.error !== undefined) sets.push('error = :error');
@@ -150,6 +161,9 @@ class ImportLease {
         },
       },
     );
+    // Only once written: while the database is away the lease is still renewed, so no other worker
+    // takes the import over before this one's outcome is recorded.
+    clearInterval(this.timer);
   }
 
   stopRenewing(): void {
@@ -228,9 +242,7 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
     try {
       await copy(lease, log);
     } catch (error) {
-      await settleFailure(lease, error, log).catch((settleError: unknown) => {
-        log.error({ err: settleError }, 'could not record a cloud import failure');
-      });
+      await recordFailure(lease, error, log);
     } finally {
       lease.stopRenewing();
     }
@@ -242,6 +254,12 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
     const file = await SubmissionFile.findByPk(lease.fileId);
     if (!row || !file) return;
     if (file.status !== 'complete') {
+      if (storage.kind === 's3' && Number(file.size) > 0 && !file.storageUploadId) {
+        // The process that added the file stopped (or its write was lost) before it recorded the S3
+        // multipart upload: parts sent without one would overwrite each other as plain objects.
+        log.warn('cloud import has no storage upload; preparing one and copying from the start');
+        await newUpload(lease, file);
+      }
       const source = sources.get(row.provider);
       if (!source) throw new CloudRefusedError('Files from this cloud provider cannot be imported here.');
       const token = tokens.open(row.accessToken);
@@ -281,11 +299,26 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
       const now = performance.now();
       if (done === reported.done || (!force && now - reported.at < PROGRESS_MS)) return;
       reported = { at: now, done };
-      const [updated] = await db.models.FileImport.update(
-        { bytesDone: done, bytesPerSecond: Math.round(meter.rate()), attempts: 0, error: null },
-        { where: { fileId: file.id, leaseToken: lease.token } },
+      // A copy started again after our storage lost its parts keeps its count and its note: a store that
+      // keeps losing them must end in 'failed', not in copying the file forever.
+      const updated = await db.sequelize.query(
+        `UPDATE file_imports SET bytes_done = :done, bytes_per_second = :rate, updated_at = :now,
+           attempts = CASE WHEN error = :again THEN attempts ELSE 0 END,
+           error = CASE WHEN error = :again THEN error ELSE NULL END
+         WHERE file_id = :fileId AND lease_token = :token RETURNING file_id`,
+        {
+          replacements: {
+            done,
+            rate: Math.round(meter.rate()),
+            now: new Date(),
+            again: IMPORT_COPYING_AGAIN,
+            fileId: file.id,
+            token: lease.token,
+          },
+          type: QueryTypes.SELECT,
+        },
       );
-      if (updated === 0) throw new LeaseLost();
+      if (updated.length === 0) throw new LeaseLost();
     };
 
     const copyOne = async (partNumber: number): Promise<void> => {
@@ -332,22 +365,68 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
       if (!failed) throw error;
     });
     if (failed) throw failed.reason;
-    if (busy > 0) throw new CloudTransientError(`${busy} part(s) are held by an earlier write.`, 10_000);
+    if (busy > 0) throw new WaitHere(`${busy} part(s) are held by an earlier write.`, 10_000);
   }
 
   async function complete(lease: ImportLease, file: SubmissionFileInstance): Promise<void> {
     const claim = await claimOrGone(db, file.id, COMPLETION);
-    if (!claim) throw new CloudTransientError('The file is being completed elsewhere.', 10_000);
+    if (!claim) throw new WaitHere('The file is being completed elsewhere.', 10_000);
     claim.keepAlive();
     try {
       const writing = (await liveClaims(db, file.id)).filter((part) => part !== COMPLETION);
-      if (writing.length > 0) throw new CloudTransientError('Parts are still being written.', 10_000);
+      if (writing.length > 0) throw new WaitHere('Parts are still being written.', 10_000);
       lease.signal.throwIfAborted();
       if ((await file.reload()).get('status') !== 'complete') {
         await verifyAndComplete(deps, file, claim, undefined);
       }
     } finally {
       await claim.release().catch(() => undefined);
+    }
+  }
+
+  /**
+   * A new S3 multipart upload for the file, its recorded parts dropped: the copy starts again from its
+   * first byte. For an upload S3 no longer knows (its id lost, or never recorded), whose parts cannot be
+   * joined whatever is tried.
+   */
+  async function newUpload(lease: ImportLease, file: SubmissionFileInstance): Promise<void> {
+    if (!(await lease.renew())) throw new LeaseLost();
+    deps.hashes.forget(file.id);
+    await db.models.FilePart.destroy({ where: { fileId: file.id } });
+    // Whatever an earlier attempt left at the key (a part written as a plain object) goes too.
+    await storage.remove(file.storageKey, file.storageUploadId).catch(() => undefined);
+    const uploadId = await storage.begin(file.storageKey, Number(file.size), file.type);
+    await file.update({ storageUploadId: uploadId, sha256: null });
+    await db.models.FileImport.update(
+      { bytesDone: 0 },
+      { where: { fileId: file.id, leaseToken: lease.token } },
+    );
+  }
+
+  /**
+   * The failure's outcome, written even when the database is briefly away (a restart, a cut connection):
+   * left unwritten, the import would look 'running' until its lease ran out, and its attempt would not
+   * count. Tried again with backoff while the lease is ours; on stop, for a few seconds more.
+   */
+  async function recordFailure(lease: ImportLease, error: unknown, log: Logger): Promise<void> {
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await settleFailure(lease, error, log);
+        return;
+      } catch (recordError) {
+        const waited = Date.now() - started;
+        if (recordError instanceof LeaseLost || waited > RECORD_FOR_MS || (stopped && waited > 5_000)) {
+          log.error({ err: recordError, cause: error }, 'could not record a cloud import failure');
+          return;
+        }
+        const delay = Math.min(5_000, 250 * 2 ** (attempt - 1));
+        log.warn(
+          { err: recordError, attempt, retryInMs: delay },
+          'could not record a cloud import failure; trying again',
+        );
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
     }
   }
 
@@ -380,17 +459,26 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
     const row = await db.models.FileImport.findByPk(lease.fileId, { attributes: ['attempts'] });
     if (!row) return;
     const attempts = row.attempts + 1;
+    const cause = causeOf(error);
     if (attempts >= MAX_ATTEMPTS) {
-      log.error({ err: error, attempts }, 'cloud import given up');
-      await lease.settle({ status: 'failed', error: IMPORT_GAVE_UP, attempts });
+      log.error({ err: error, attempts, cause }, `cloud import given up: ${CAUSES[cause]}`);
+      await lease.settle({ status: 'failed', error: GAVE_UP[cause], attempts });
+      return;
+    }
+    if (isLostUpload(error)) {
+      const file = await db.models.SubmissionFile.findByPk(lease.fileId);
+      if (!file) return;
+      log.warn({ err: error, attempts }, 'cloud import storage upload lost: copying again from the start');
+      await newUpload(lease, file);
+      await lease.settle({ status: 'queued', attempts, error: IMPORT_COPYING_AGAIN });
       return;
     }
     const wait =
-      error instanceof CloudTransientError && error.retryAfterMs !== null
+      (error instanceof CloudTransientError || error instanceof WaitHere) && error.retryAfterMs !== null
         ? Math.min(error.retryAfterMs, MAX_BACKOFF_MS)
         : backoffMs(attempts, options.retryBaseMs);
     log.warn(
-      { err: error, attempts, retryInMs: Math.round(wait) },
+      { err: error, attempts, cause, retryInMs: Math.round(wait) },
       'cloud import interrupted; it will resume',
     );
     await lease.settle({ status: 'queued', attempts }, wait);
@@ -422,4 +510,56 @@ class LeaseLost extends Error {
   constructor() {
     super('The import lease passed to another worker, or the file was removed.');
   }
+}
+
+/** A wait on something of ours (a part or the completion held by another write), not on the provider. */
+class WaitHere extends Error {
+  override name = 'WaitHere';
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+  }
+}
+
+type Cause = 'provider' | 'storage' | 'database';
+const GAVE_UP: Record<Cause, string> = {
+  provider: IMPORT_GAVE_UP,
+  storage: IMPORT_STORAGE_GAVE_UP,
+  database: IMPORT_DATABASE_GAVE_UP,
+};
+const CAUSES: Record<Cause, string> = {
+  provider: 'the cloud provider kept failing',
+  storage: 'our upload storage kept failing',
+  database: 'our database kept failing',
+};
+
+/** Whose failure ended an attempt: the words the client sees, and what staff read in the log. */
+function causeOf(error: unknown): Cause {
+  if (isDatabaseUnavailable(error)) return 'database';
+  if (error instanceof CloudTransientError) return 'provider';
+  if (
+    error instanceof StorageUnavailableError ||
+    error instanceof WaitHere ||
+    isStorageFull(error) ||
+    isLostUpload(error) ||
+    // Any other answer of S3's own (the SDK's errors carry $metadata).
+    (typeof error === 'object' && error !== null && '$metadata' in error)
+  ) {
+    return 'storage';
+  }
+  return 'provider';
+}
+
+/**
+ * S3 no longer knows the file's multipart upload: NoSuchUpload (S3), or the stand-in's NotImplemented
+ * for a multipart call without an upload id. Joining or adding parts to it cannot succeed.
+ */
+function isLostUpload(error: unknown): boolean {
+  const named = (e: unknown) => {
+    const name = (e as { name?: unknown } | null)?.name;
+    return name === 'NoSuchUpload' || name === 'NotImplemented';
+  };
+  return named(error) || (error instanceof StorageUnavailableError && named(error.cause));
 }
