@@ -577,6 +577,10 @@ test.describe('client upload portal', () => {
         expect(resent).toHaveLength(8);
         expect([...gate.partsOf(fileId)].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
         await expect(page.getByText(/This upload can continue/)).toHaveCount(0);
+        // The fresh form under the thank-you is as new: not sent again, no messages.
+        const fresh = page.getByRole('form', { name: 'Sponsor Commercial form' });
+        await expect(text(fresh, 'Event name')).toHaveValue('');
+        await expect(fresh.getByText('Please enter an event name.')).toHaveCount(0);
 
         const inbox = await inboxSubmission(browser, baseURL!, marker);
         const rows = inbox.submission.getByTestId('inbox-file');
