@@ -11,7 +11,7 @@ import {
   graphItemKey,
   graphItemOf,
 } from '../../adapters/cloud/index.js';
-import type { CloudFileFacts, CloudFileRef, CloudSources } from '../../adapters/cloud/index.js';
+import type { CloudFileFacts, CloudFileRef, CloudSource, CloudSources } from '../../adapters/cloud/index.js';
 import type { FileImportInstance } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
 import type { SessionUser } from '../accounts/index.js';
@@ -65,6 +65,36 @@ export function startFailure(error: unknown): unknown {
   return error;
 }
 
+/**
+ * The provider's facts about the file, or CloudTransientError (502 cloud_unavailable) once it has said
+ * nothing for IMPORT_IDLE_TIMEOUT_SECONDS: the client's request must not wait on a provider without an
+ * end. The signal ends the request in the sources that take one; the race ends the wait in all of them
+ * (the Box and Graph SDKs do not take a signal).
+ */
+async function describeWithin(
+  deps: ImportsDeps,
+  source: CloudSource,
+  ref: CloudFileRef,
+  token: string | null,
+): Promise<CloudFileFacts> {
+  const seconds = deps.config.IMPORT_IDLE_TIMEOUT_SECONDS;
+  const signal = AbortSignal.timeout(seconds * 1000);
+  let onAbort: (() => void) | undefined;
+  const silent = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new CloudTransientError(`The cloud provider did not answer within ${seconds} s.`));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([source.describe(ref, token, signal), silent]);
+  } catch (error) {
+    throw signal.aborted
+      ? new CloudTransientError(`The cloud provider did not answer within ${seconds} s.`)
+      : error;
+  } finally {
+    signal.removeEventListener('abort', onAbort!);
+  }
+}
+
 function sourceOf(deps: ImportsDeps, provider: CloudProvider) {
   const source = deps.sources.get(provider);
   if (!source) throw new AppError(400, 'cloud_unavailable', PROVIDER_UNAVAILABLE);
@@ -110,7 +140,7 @@ export async function startImport(
   let facts: CloudFileFacts;
   try {
     if (ref.link) assertProviderUrl(deps.config, ref.provider, ref.link);
-    facts = await sourceOf(deps, body.provider).describe(ref, body.accessToken ?? null);
+    facts = await describeWithin(deps, sourceOf(deps, body.provider), ref, body.accessToken ?? null);
   } catch (error) {
     throw startFailure(error);
   }
