@@ -252,7 +252,9 @@ test.describe('what a demanding client notices on the account pages (issue 29)',
     await expect(account.getByRole('status')).toHaveCount(0);
   });
 
-  test('at 375 px a long e-mail in the signed-in line wraps instead of widening the page', async ({ page }) => {
+  test('at 375 px a long e-mail in the signed-in line wraps instead of widening the page', async ({
+    page,
+  }) => {
     await page.setViewportSize(PHONE);
     await register(page, uniqueEmail('averyveryverylongaddressforaphone'));
     await expect(page.getByText('Your account has been created and you are signed in.')).toBeVisible();
