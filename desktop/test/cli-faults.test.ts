@@ -473,29 +473,53 @@ describe('av-upload exit codes and their words', () => {
     }
   }, 90_000);
 
-  it('6: the server killed mid-upload, on a terminal: each retry is a line, the end says why; resume finishes with the same bytes', async () => {
+  it('6: the server killed mid-upload, on a terminal: the run holds to --give-up-after (one sequence of retries, the waits within the bound), the end says why; resume finishes with the same bytes', async () => {
     const home = await newHome('mid');
     await login(home);
     const file = await makeFile('mid.mov', 8 * MIB);
+    const GIVE_UP_S = 4;
     let killed: Promise<void> | null = null;
+    let killedAt = 0;
+    let screenAtKill = 0;
     const res = await runOnTerminal(
-      [...creative, '--bandwidth', '2M', '--give-up-after', '4s', 'mid.mov'],
+      [...creative, '--bandwidth', '2M', '--give-up-after', `${GIVE_UP_S}s`, 'mid.mov'],
       home,
       (screen) => {
         // Some bytes are on the server: now it goes away.
-        if (!killed && /\s[1-9]\d?%\s+\d/.test(screen)) killed = api.kill();
+        if (!killed && /\s[1-9]\d?%\s+\d/.test(screen)) {
+          killedAt = Date.now();
+          screenAtKill = screen.length;
+          killed = api.kill();
+        }
       },
     );
+    const endedAfterMs = Date.now() - killedAt;
     try {
       expect(killed).not.toBeNull();
       expect(res.code).toBe(6);
+      const server = api.url.replace(/\./g, '\\.');
+      const retries = [
+        ...res.screen
+          .slice(screenAtKill)
+          .matchAll(
+            new RegExp(`Server unreachable at ${server}: retrying in (\\d+) s \\(attempt (\\d+)\\)`, 'g'),
+          ),
+      ].map((m) => ({ waitS: Number(m[1]), attempt: Number(m[2]) }));
+      // A fact of this run, for the record (not asserted: the machine's load decides it).
+      console.log(
+        `server killed mid-upload, --give-up-after ${GIVE_UP_S}s: exit ${res.code} ${(endedAfterMs / 1000).toFixed(1)} s after the kill; retries said: ${JSON.stringify(retries)}`,
+      );
+      expect(retries.length).toBeGreaterThan(0);
+      // One sequence, the connection monitor's: the parts in flight did not each run the client's own
+      // retries first (those took 45–55 s before the bound began to count).
+      expect(retries.map((r) => r.attempt)).toEqual(retries.map((_, i) => i + 2));
+      // The waits it announced fit in the bound (each said in whole seconds, at least 1).
+      expect(retries.reduce((sum, r) => sum + r.waitS, 0)).toBeLessThanOrEqual(GIVE_UP_S + retries.length);
       expect(res.screen).toMatch(
         new RegExp(
-          `Server unreachable at ${api.url.replace(/\./g, '\\.')}: retrying in \\d+ s \\(attempt \\d+\\)`,
+          `Server unreachable at ${server}: no answer for \\d+ s\\. .+ The job is saved: run \`av-upload resume\` when the server answers\\.`,
+          's',
         ),
-      );
-      expect(res.screen).toMatch(
-        /no answer for (\d+ s|\d+ min( \d+ s)?)\. .+ The job is saved: run `av-upload resume` when the server answers\./s,
       );
       expect(res.screen).not.toMatch(/ECONNREFUSED|ECONNRESET|Internal Error Occured/);
     } finally {
@@ -505,7 +529,7 @@ describe('av-upload exit codes and their words', () => {
     const resumed = await runOnTerminal(['resume'], home);
     expect(resumed.code).toBe(0);
     expect(resumed.screen).toContain(`mid.mov  8 MB  sha-256 ${await sha256File(file)}`);
-  }, 90_000);
+  }, 60_000);
 });
 
 describe('av-upload settings', () => {

@@ -174,7 +174,7 @@ function outcome(
     );
   const changed = has('file_changed');
   if (changed) throw new CliError(EXIT.fileChanged, changed.message);
-  // How long it really was (a part's own retries come before the run's give-up time starts).
+  // How long it really was: from the first retry said to the end.
   const silent = silentMs ?? options.giveUpAfterMs;
   const after = silent === undefined ? '' : ` for ${describeDuration(silent)}`;
   const unreachable = has('unreachable', 'network');

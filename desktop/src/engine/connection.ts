@@ -125,6 +125,11 @@ export class ConnectionMonitor {
     this.options.giveUpAfterMs = ms;
   }
 
+  /** Whether this is a bounded run (it gives up after a time without an answer). */
+  get bounded(): boolean {
+    return this.options.giveUpAfterMs !== undefined;
+  }
+
   /** Whether a bounded run has stopped trying. */
   get givenUp(): boolean {
     return this.gaveUp;

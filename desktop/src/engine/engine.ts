@@ -165,6 +165,7 @@ export class UploadEngine {
       createHasher: nodeHasher,
       retry: options.retry,
       onRetry: (notice) => this.clientRetry(notice),
+      shouldRetry: (notice) => this.clientRetries(notice),
       requestTimeoutMs: timeouts.responseMs,
       completeTimeoutMs: timeouts.completeMs,
       // Parts are timed by the socket's idle timeout (got's), which sees a stalled body as it happens.
@@ -515,6 +516,17 @@ export class UploadEngine {
     if (same) this.progressed();
     else this.changed();
     this.pump();
+  }
+
+  /**
+   * Whether the shared client tries a call again itself. In a bounded run, not when the server did not
+   * answer or failed: the call goes to the connection monitor at once, whose clock the bound is measured
+   * on (the client's own 8 retries, up to 15 s each, used to run first: a run bounded at 4 s ended 45–55 s
+   * after the server died). An unbounded run keeps them: one reset costs the part it cut, not every part
+   * of the round in flight. 'Busy' answers come from a server that is there: always the client's.
+   */
+  private clientRetries(notice: RetryNotice): boolean {
+    return notice.reason === 'busy' || !this.monitor.bounded;
   }
 
   /** Every retry the shared client schedules (registering a file, parts, completion …): said. */

@@ -347,6 +347,25 @@ describe('UploadClient', () => {
     expect(waits.slice(0, 3)).toEqual([50, 100, 200]);
   });
 
+  it('lets shouldRetry hand a part over at its first failure: no wait, no notice, the same failure', async () => {
+    const server = new FakeServer();
+    server.faults.push((req) => (req.method === 'PUT' ? 'network' : undefined));
+    const asked: RetryNotice[] = [];
+    const heard: RetryNotice[] = [];
+    const { client, waits } = clientFor(server, {
+      partConcurrency: 1,
+      shouldRetry: (n) => (asked.push(n), n.reason !== 'unreachable'),
+      onRetry: (n) => heard.push(n),
+    });
+    const upload = client.file('sub-1', source(PART * 2));
+    upload.start();
+    expect(await upload.settled()).toMatchObject({ state: 'failed' });
+    expect(upload.error).toMatchObject({ code: 'part_failed', message: UPLOAD_CHUNK_FAILED, status: 0 });
+    expect(asked.map((n) => [n.what, n.reason, n.attempt])).toEqual([['part', 'unreachable', 2]]);
+    expect(waits).toEqual([]);
+    expect(heard).toEqual([]);
+  });
+
   it.each([
     [400, 'bad_part_size'],
     [401, 'not_signed_in'],

@@ -153,6 +153,12 @@ export interface UploadClientOptions {
    */
   onRetry?: (notice: RetryNotice) => void;
   /**
+   * Asked before each retry the policy allows: false ends the call at once with its failure, as if the
+   * retries had run out (an app with a connection monitor of its own takes unanswered calls over there,
+   * say, so that a bounded run holds to its bound). Every retry is made when absent.
+   */
+  shouldRetry?: (notice: RetryNotice) => boolean;
+  /**
    * ms an attempt of a JSON call may take before it is given up as unanswered (and retried); default
    * DEFAULT_REQUEST_TIMEOUT_MS, 0 for none. Completion has its own, longer one.
    */
@@ -273,6 +279,7 @@ export class UploadClient {
   private readonly random: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignalLike) => Promise<void>;
   private readonly onRetry: ((notice: RetryNotice) => void) | undefined;
+  private readonly shouldRetry: ((notice: RetryNotice) => boolean) | undefined;
   readonly requestTimeoutMs: number;
   readonly completeTimeoutMs: number;
   readonly partStallTimeoutMs: number;
@@ -287,6 +294,7 @@ export class UploadClient {
     this.now = options.now ?? (() => Date.now());
     this.sleep = options.sleep ?? abortableSleep;
     this.onRetry = options.onRetry;
+    this.shouldRetry = options.shouldRetry;
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.completeTimeoutMs = options.completeTimeoutMs ?? DEFAULT_COMPLETE_TIMEOUT_MS;
     this.partStallTimeoutMs = options.partStallTimeoutMs ?? DEFAULT_PART_STALL_TIMEOUT_MS;
@@ -351,6 +359,7 @@ export class UploadClient {
         ...(last.status === 0 ? {} : { status: last.status }),
         ...(message === undefined ? {} : { message }),
       };
+      if (this.shouldRetry?.(notice) === false) break;
       listener?.(notice);
       this.onRetry?.(notice);
       await this.sleep(delay, request.signal);
