@@ -1,8 +1,9 @@
 /** The command line's units: rates as the progress line prints them, durations, schedule windows. */
 import { describe, expect, it } from 'vitest';
 import { describeDuration, parseDuration } from '../src/cli/duration.js';
-import { parseRate } from '../src/cli/rate.js';
-import { describeScheduleWindow, describeSettings, parseScheduleWindow } from '../src/cli/run-settings.js';
+import { chosenSettings, describeSettings } from '../src/cli/run-settings.js';
+import { parseRate } from '../src/engine/rate.js';
+import { describeWindow } from '../src/engine/schedule.js';
 import { formatSpeed } from '@avp/shared';
 
 const MIB = 1024 * 1024;
@@ -37,18 +38,22 @@ describe('av-upload units', () => {
     expect(describeDuration(3_600_000)).toBe('1 h');
   });
 
-  it("a schedule window's rate in the same units, its days and hours read by the engine", () => {
-    const window = parseScheduleWindow('Mon-Fri 09:00-18:00 2MB');
+  it("--schedule: a window's rate in the same units as --bandwidth", () => {
+    const schedule = (...windows: string[]) => chosenSettings({ schedule: windows }).schedule;
+    const [window] = schedule('Mon-Fri 09:00-18:00 2MB')!;
     expect(window).toEqual({ days: [1, 2, 3, 4, 5], from: '09:00', to: '18:00', bytesPerSecond: 2 * MIB });
-    expect(parseScheduleWindow('daily 22:00-06:00 0').bytesPerSecond).toBe(0);
-    expect(parseScheduleWindow('Sat,Sun 10:00-12:00 1.5 MB/s').bytesPerSecond).toBe(1.5 * MIB);
-    expect(describeScheduleWindow(window)).toBe('Mon,Tue,Wed,Thu,Fri 09:00-18:00 2 MB/s');
-    expect(() => parseScheduleWindow('weekdays')).toThrow(/is not a schedule window like/);
-    expect(() => parseScheduleWindow('Someday 09:00-18:00 2MB')).toThrow(
-      "'Someday' is not a day of the week.",
+    expect(window!.bytesPerSecond).toBe(chosenSettings({ bandwidth: '2M' }).bandwidth);
+    expect(schedule('daily 22:00-06:00 0')![0]!.bytesPerSecond).toBe(0);
+    expect(schedule('Sat,Sun 10:00-12:00 1.5 MB/s')![0]!.bytesPerSecond).toBe(1.5 * MIB);
+    expect(schedule('none')).toBeNull();
+    expect(describeWindow(window!)).toBe('Mon,Tue,Wed,Thu,Fri 09:00-18:00 2 MB/s');
+    expect(() => schedule('weekdays')).toThrow(/is not a schedule window like/);
+    expect(() => schedule('Someday 09:00-18:00 2MB')).toThrow("'Someday' is not a day of the week.");
+    expect(() => schedule('Mon 09:00-18:00 fast')).toThrow(
+      "'Mon 09:00-18:00 fast': Not a rate: fast (e.g. 2M for 2 MB/s, 500k, 0 for unlimited).",
     );
     expect(
-      describeSettings({ bandwidthBytesPerSecond: 20 * MIB, partConcurrency: 4, schedule: [window] }),
+      describeSettings({ bandwidthBytesPerSecond: 20 * MIB, partConcurrency: 4, schedule: [window!] }),
     ).toEqual(['Bandwidth: 20 MB/s', 'Parts at once: 4', 'Schedule: Mon,Tue,Wed,Thu,Fri 09:00-18:00 2 MB/s']);
   });
 });

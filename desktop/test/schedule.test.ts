@@ -1,13 +1,18 @@
+import { formatSpeed } from '@avp/shared';
 import { describe, expect, it } from 'vitest';
 import {
   clampSettings,
   describeWindow,
   inWindow,
   MemoryStore,
+  parseRate,
   parseWindow,
   rateAt,
   UploadEngine,
 } from '../src/engine/index.js';
+
+const KIB = 1024;
+const MIB = 1024 * KIB;
 
 /** Scheduled bandwidth: the limit in effect depends on the local day and hour. */
 const officeHours = parseWindow('Mon-Fri 09:00-18:00 2MB');
@@ -21,12 +26,32 @@ describe('bandwidth windows', () => {
       days: [1, 2, 3, 4, 5],
       from: '09:00',
       to: '18:00',
-      bytesPerSecond: 2_000_000,
+      bytesPerSecond: 2 * MIB,
     });
-    expect(parseWindow('sat,sun 00:00-23:59 500KB')).toMatchObject({ days: [0, 6], bytesPerSecond: 500_000 });
+    expect(parseWindow('sat,sun 00:00-23:59 500KB')).toMatchObject({
+      days: [0, 6],
+      bytesPerSecond: 500 * KIB,
+    });
     expect(parseWindow('Fri-Mon 10:00-11:00 1.5MB').days).toEqual([0, 1, 5, 6]);
-    expect(describeWindow(officeHours)).toBe('Mon,Tue,Wed,Thu,Fri 09:00-18:00 2.0 MB/s');
+    expect(describeWindow(officeHours)).toBe('Mon,Tue,Wed,Thu,Fri 09:00-18:00 2 MB/s');
     expect(describeWindow(nights)).toBe('daily 22:00-06:00 unlimited');
+  });
+
+  it('counts a rate as everything else does: KB and MB of 1024, as --bandwidth, the progress line and the KB/s field', () => {
+    for (const rate of ['2M', '2MB', '2 MB/s', '2Mi', '500k', '500 KB/s', '1.5G', '2000000', '0'])
+      expect(parseWindow(`Mon 09:00-18:00 ${rate}`).bytesPerSecond).toBe(parseRate(rate));
+    // Said back as it was meant, and read back to the same bytes.
+    for (const rate of ['2M', '500k', '1.5G', '0']) {
+      const window = parseWindow(`Mon 09:00-18:00 ${rate}`);
+      expect(parseWindow(describeWindow(window))).toEqual(window);
+    }
+    expect(parseWindow('Mon 09:00-18:00 2M').bytesPerSecond).toBe(2_097_152);
+    expect(formatSpeed(parseWindow('Mon 09:00-18:00 2M').bytesPerSecond)).toBe('2 MB/s');
+    // The window's field in KB/s: 10000 typed there is the window written with 10000KB.
+    expect(parseWindow('Mon 09:00-18:00 10000KB').bytesPerSecond).toBe(10_000 * KIB);
+    expect(() => parseWindow('Mon 09:00-18:00 2 Mbit')).toThrow(
+      "'Mon 09:00-18:00 2 Mbit': Not a rate: 2 Mbit (e.g. 2M for 2 MB/s, 500k, 0 for unlimited).",
+    );
   });
 
   it.each([
@@ -58,10 +83,10 @@ describe('bandwidth windows', () => {
   });
 
   it('applies the first window that holds, else the plain limit', () => {
-    const settings = { bandwidthBytesPerSecond: 5_000_000, schedule: [officeHours, nights] };
-    expect(rateAt(settings, at(0, 10))).toBe(2_000_000);
+    const settings = { bandwidthBytesPerSecond: 5 * MIB, schedule: [officeHours, nights] };
+    expect(rateAt(settings, at(0, 10))).toBe(2 * MIB);
     expect(rateAt(settings, at(0, 23))).toBe(0);
-    expect(rateAt(settings, at(0, 20))).toBe(5_000_000);
+    expect(rateAt(settings, at(0, 20))).toBe(5 * MIB);
   });
 
   it('drops windows that do not parse from saved settings, and keeps the rest', () => {
@@ -84,7 +109,7 @@ describe('bandwidth windows', () => {
     expect(engine.bucket.bytesPerSecond).toBe(0);
     now = at(0, 9);
     engine.applySchedule();
-    expect(engine.bucket.bytesPerSecond).toBe(2_000_000);
+    expect(engine.bucket.bytesPerSecond).toBe(2 * MIB);
     now = at(0, 18);
     engine.applySchedule();
     expect(engine.bucket.bytesPerSecond).toBe(0);

@@ -1,5 +1,5 @@
 /** av-upload's flags, which command takes which, and the usage text that lists them and the exit codes. */
-import { RATE_UNITS } from './rate.js';
+import { RATE_UNITS } from '../engine/rate.js';
 
 export const OPTIONS = {
   json: { type: 'boolean' },

@@ -1,29 +1,20 @@
 /**
  * --bandwidth, --parallel and --schedule: on `upload`, `resume` and `watch` they apply to that run only
  * (engine.setRunOverrides); on `settings` they are saved as the defaults of every later run. Rates are in
- * the progress line's units (rate.ts), in --schedule windows too.
+ * the progress line's units (engine/rate.ts), in --schedule windows too (the engine's parseWindow reads
+ * them so).
  */
-import { formatSpeed } from '@avp/shared';
-import { parseWindow } from '../engine/schedule.js';
+import { describeRate, parseRate } from '../engine/rate.js';
+import { describeWindow, parseWindow } from '../engine/schedule.js';
 import type { BandwidthWindow } from '../engine/schedule.js';
 import type { EngineSettings } from '../engine/state.js';
 import { CliError, EXIT } from './errors.js';
-import { parseRate } from './rate.js';
 
 export interface ChosenSettings {
   bandwidth?: number;
   parallel?: number;
   /** null: no schedule (`--schedule none`). */
   schedule?: BandwidthWindow[] | null;
-}
-
-/** A window as 'Mon-Fri 09:00-18:00 2MB': days and hours read by the engine, the rate in our units. */
-export function parseScheduleWindow(text: string): BandwidthWindow {
-  const match = /^(.*?)\s+(\d+(?:\.\d+)?\s*(?:[kmg]i?)?b?(?:\/s)?)$/i.exec(text.trim());
-  if (!match) throw new Error(`'${text}' is not a schedule window like 'Mon-Fri 09:00-18:00 2MB'.`);
-  // The days and hours are the engine's to read; the rate is given to it in bytes.
-  const window = parseWindow(`${match[1]} 1`);
-  return { ...window, bytesPerSecond: parseRate(match[2]!) };
 }
 
 export function chosenSettings(values: Record<string, unknown>): ChosenSettings {
@@ -34,7 +25,7 @@ export function chosenSettings(values: Record<string, unknown>): ChosenSettings 
     if (windows !== undefined) {
       chosen.schedule = windows.some((w) => w.trim().toLowerCase() === 'none')
         ? null
-        : windows.map(parseScheduleWindow);
+        : windows.map(parseWindow);
     }
   } catch (error) {
     throw new CliError(EXIT.usage, (error as Error).message);
@@ -57,25 +48,13 @@ export function asSettings(chosen: ChosenSettings): Partial<EngineSettings> {
   };
 }
 
-const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-
-export function describeRate(bytesPerSecond: number): string {
-  return bytesPerSecond === 0 ? 'unlimited' : formatSpeed(bytesPerSecond);
-}
-
-/** 'Mon,Tue,Wed,Thu,Fri 09:00-18:00 2 MB/s', in the progress line's units. */
-export function describeScheduleWindow(window: BandwidthWindow): string {
-  const days = window.days.length === 7 ? 'daily' : window.days.map((d) => DAY_NAMES[d]).join(',');
-  return `${days} ${window.from}-${window.to} ${describeRate(window.bytesPerSecond)}`;
-}
-
 /** Settings as lines: 'Bandwidth: 20 MB/s', 'Parts at once: 4', 'Schedule: …'. */
 export function describeSettings(settings: EngineSettings): string[] {
   return [
     `Bandwidth: ${describeRate(settings.bandwidthBytesPerSecond)}`,
     `Parts at once: ${settings.partConcurrency}`,
     ...(settings.schedule?.length
-      ? settings.schedule.map((w) => `Schedule: ${describeScheduleWindow(w)}`)
+      ? settings.schedule.map((w) => `Schedule: ${describeWindow(w)}`)
       : ['Schedule: none']),
   ];
 }

@@ -13,5 +13,6 @@ export * from './transport.js';
 export { checkUploadForm } from './forms.js';
 export type { FormCheck, FormValues } from './forms.js';
 export * from './schedule.js';
+export * from './rate.js';
 export * from './watch.js';
 export * from './daily-log.js';

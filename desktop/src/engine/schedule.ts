@@ -5,6 +5,7 @@
  * runs over midnight (22:00–06:00), and belongs to the day it starts on.
  */
 import { z } from 'zod';
+import { describeRate, parseRate } from './rate.js';
 
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
@@ -49,13 +50,13 @@ const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 /**
  * A window as the command line writes it: 'Mon-Fri 09:00-18:00 2MB' (days as a range or a comma list,
- * 'daily' for all; the rate in B, KB, MB or GB per second, 1000-based as network rates are, or 0 for
- * unlimited). Throws a readable error.
+ * 'daily' for all; the rate as `--bandwidth` takes it, in the progress line's units (rate.ts: '2M',
+ * '2 MB/s', '500k'; 1 MB = 1,048,576 bytes), or 0 or 'unlimited'). Throws a readable error.
  */
 export function parseWindow(text: string): BandwidthWindow {
-  const match = /^\s*(\S+)\s+(\d{2}:\d{2})-(\d{2}:\d{2})\s+(\d+(?:\.\d+)?)\s*(B|KB|MB|GB)?\s*$/i.exec(text);
+  const match = /^\s*(\S+)\s+(\d{2}:\d{2})-(\d{2}:\d{2})\s+(\S.*?)\s*$/.exec(text);
   if (!match) throw new Error(`'${text}' is not a schedule window like 'Mon-Fri 09:00-18:00 2MB'.`);
-  const [, dayText, from, to, amount, unit = 'B'] = match;
+  const [, dayText, from, to, rateText] = match;
   const dayOf = (name: string) => {
     const index = DAY_NAMES.findIndex((d) => d.toLowerCase() === name.slice(0, 3).toLowerCase());
     if (index < 0) throw new Error(`'${name}' is not a day of the week.`);
@@ -75,20 +76,26 @@ export function parseWindow(text: string): BandwidthWindow {
         }
     }
   }
-  const scale = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9 }[unit.toUpperCase() as 'B' | 'KB' | 'MB' | 'GB'];
+  let bytesPerSecond: number;
+  try {
+    // 'unlimited' as describeWindow says it, so what it prints reads back.
+    bytesPerSecond = /^unlimited$/i.test(rateText!) ? 0 : parseRate(rateText!);
+  } catch (error) {
+    throw new Error(`'${text}': ${(error as Error).message}`, { cause: error });
+  }
   const parsed = bandwidthWindowSchema.safeParse({
     days: [...new Set(days)].sort(),
     from,
     to,
-    bytesPerSecond: Math.round(Number(amount) * scale),
+    bytesPerSecond,
   });
   if (!parsed.success)
     throw new Error(`'${text}': ${parsed.error.issues[0]?.message ?? 'not a valid window'}`);
   return parsed.data;
 }
 
+/** 'Mon,Tue,Wed,Thu,Fri 09:00-18:00 2 MB/s': the rate in the progress line's units, as parseWindow reads it. */
 export function describeWindow(window: BandwidthWindow): string {
   const days = window.days.length === 7 ? 'daily' : window.days.map((d) => DAY_NAMES[d]).join(',');
-  const rate = window.bytesPerSecond === 0 ? 'unlimited' : `${(window.bytesPerSecond / 1e6).toFixed(1)} MB/s`;
-  return `${days} ${window.from}-${window.to} ${rate}`;
+  return `${days} ${window.from}-${window.to} ${describeRate(window.bytesPerSecond)}`;
 }
