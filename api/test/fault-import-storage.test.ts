@@ -193,6 +193,46 @@ describe.each(DIALECTS)('cloud imports and our S3 storage (%s)', (dialect) => {
     expect(d.mediaRequests.filter((r) => r.range === firstPart).length).toBeGreaterThanOrEqual(2);
   }, 90_000);
 
+  it('a join S3 carried out but whose record was lost: the object at its key is taken, nothing copied again', async () => {
+    const d = await drive();
+    const s3 = await startRealUploadIds(await s3Endpoint());
+    cleanups.push(() => s3.close());
+    const h = await harness({ dialect, env: s3Env(s3.url, d), retryBaseMs: 5 });
+    const data = randomBytes(2 * PART + 5);
+    d.files.set('f-joined', { name: 'joined.mov', mimeType: 'video/quicktime', data });
+    const started = await h.start({
+      provider: 'google-drive',
+      fileId: 'f-joined',
+      name: 'joined.mov',
+      accessToken: 't',
+    });
+    const uploadId = (await h.t.db.models.SubmissionFile.findByPk(started.file.id))?.storageUploadId;
+    expect(uploadId).toBeTruthy();
+    await h.waitFor(started.file.id, (f) => f.status === 'complete' && f.import?.status === 'complete');
+    const asked = d.mediaRequests.length;
+
+    // What a PostgreSQL cut (or a kill) right after S3's CompleteMultipartUpload leaves: the object whole
+    // in S3, its upload id gone there, and the rows still saying 'uploading' with that id.
+    await h.t.db.models.SubmissionFile.update(
+      { status: 'uploading', storageUploadId: uploadId!, sha256: null, completedAt: null },
+      { where: { id: started.file.id } },
+    );
+    await h.t.db.models.FileImport.update(
+      { status: 'queued', nextAttemptAt: 0, accessToken: null },
+      { where: { fileId: started.file.id } },
+    );
+    h.worker.wake();
+
+    const done = await h.waitFor(
+      started.file.id,
+      (f) => f.status === 'complete' && f.import?.status === 'complete',
+    );
+    expect(done.sha256).toBe(sha256(data));
+    expect(sha256(await h.stored(started.file.id))).toBe(sha256(data));
+    expect(s3.refused).toBeGreaterThan(0);
+    expect(d.mediaRequests.length).toBe(asked);
+  }, 90_000);
+
   it('S3 failing on every call: the import fails naming our storage, not the provider, and the log says why', async () => {
     const d = await drive();
     const proxy = await startS3FaultProxy({ target: await s3Endpoint() });
