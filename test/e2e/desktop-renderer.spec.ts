@@ -526,6 +526,9 @@ test('a bandwidth window is checked, saved, in force now and kept after a reload
   page,
   baseURL,
 }) => {
+  // The bridge's start (up to 15 s, in beforeEach), two saves through the engine process, a reload and
+  // screenshots at two sizes: about 20 s alone, near 30 s on a loaded machine.
+  test.setTimeout(90_000);
   const problems = watchConsole(page);
   await page.goto(bridge.url);
   await signIn(page, baseURL!);
