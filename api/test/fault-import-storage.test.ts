@@ -11,6 +11,8 @@ import {
 } from '../src/modules/imports/worker.js';
 import { startDriveStandIn } from './helpers/cloud-standins/drive.js';
 import type { DriveStandIn } from './helpers/cloud-standins/drive.js';
+import { createUploadStorage } from '../src/adapters/storage/index.js';
+import { WHEN_STORAGE_IS_READY } from '../src/modules/imports/service.js';
 import { DIALECTS, LogCapture } from './helpers/env.js';
 import { startS3FaultProxy } from './helpers/fault-proxy.js';
 import { sha256, startImportHarness } from './helpers/imports.js';
@@ -232,6 +234,55 @@ describe.each(DIALECTS)('cloud imports and our S3 storage (%s)', (dialect) => {
     expect(s3.refused).toBeGreaterThan(0);
     expect(d.mediaRequests.length).toBe(asked);
   }, 90_000);
+
+  it.each(['s3', 'local'])(
+    'an import whose start was killed before its storage was prepared is taken over and completes (%s)',
+    async (driver) => {
+      const d = await drive();
+      const env = driver === 's3' ? s3Env(await s3Endpoint(), d) : { GOOGLE_API_URL: d.url };
+      const h = await harness({ dialect, env, retryBaseMs: 5 });
+      await h.worker.stop();
+      const data = randomBytes(PART + 321);
+      d.files.set('f-killed', { name: 'killed.mov', mimeType: 'video/quicktime', data });
+      const started = await h.start({
+        provider: 'google-drive',
+        fileId: 'f-killed',
+        name: 'killed.mov',
+        accessToken: 't',
+      });
+      expect(started.status).toBe(201);
+      // What a kill -9 between the rows and the storage leaves, 20 minutes on: rows still waiting for the
+      // storage (not due), no S3 upload id, nothing at the storage key; the client never picked again.
+      const file = (await h.t.db.models.SubmissionFile.findByPk(started.file.id))!;
+      await createUploadStorage(h.t.config).remove(file.storageKey, file.storageUploadId);
+      await file.update({ storageUploadId: null });
+      await h.t.db.models.FileImport.update(
+        { nextAttemptAt: WHEN_STORAGE_IS_READY },
+        { where: { fileId: file.id } },
+      );
+      await h.t.db.sequelize.query('UPDATE file_imports SET created_at = :at WHERE file_id = :id', {
+        replacements: { at: new Date(Date.now() - 20 * 60_000), id: file.id },
+      });
+
+      const worker = startImportWorker({
+        config: h.t.config,
+        db: h.t.db,
+        logger: h.t.logger,
+        pollMs: 50,
+        retryBaseMs: 5,
+      });
+      cleanups.push(() => worker.stop());
+      const done = await h.waitFor(
+        started.file.id,
+        (f) => f.status === 'complete' || f.import?.status === 'failed',
+        60_000,
+      );
+      expect(done.import?.error ?? null).toBeNull();
+      expect(done.sha256).toBe(sha256(data));
+      expect(sha256(await h.stored(started.file.id))).toBe(sha256(data));
+    },
+    90_000,
+  );
 
   it('S3 failing on every call: the import fails naming our storage, not the provider, and the log says why', async () => {
     const d = await drive();

@@ -45,7 +45,7 @@ const LISTED_FOR_MS = 7 * 86_400_000;
  * the S3 multipart upload (no transaction waits on S3), and a worker of any process that took the import
  * in between would send its parts to an upload that does not exist yet.
  */
-const WHEN_STORAGE_IS_READY = Number.MAX_SAFE_INTEGER;
+export const WHEN_STORAGE_IS_READY = Number.MAX_SAFE_INTEGER;
 
 const REFUSED_CODES = {
   400: 'cloud_refused',

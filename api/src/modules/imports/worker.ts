@@ -31,6 +31,7 @@ import {
 } from '../uploads/index.js';
 import type { UploadsDeps } from '../uploads/index.js';
 import { IdleWatch } from './idle-watch.js';
+import { WHEN_STORAGE_IS_READY } from './service.js';
 import { TokenBox } from './token-box.js';
 
 /**
@@ -60,6 +61,13 @@ const PROGRESS_MS = 1_000;
 /** Failures in a row, without a part stored between them, before an import is given up. */
 export const MAX_ATTEMPTS = 8;
 const MAX_BACKOFF_MS = 5 * 60_000;
+/**
+ * An import whose start never finished preparing its storage (the process was killed, or its write met a
+ * database gap, between the rows and the S3 upload) is taken this long after it was added: the worker
+ * prepares the storage itself. Longer than any start can take (S3's retries included), so a start still
+ * under way is never raced.
+ */
+const ABANDONED_START_MS = 15 * 60_000;
 
 export const IMPORT_GAVE_UP =
   'The cloud provider kept failing to send this file. Pick it again to retry, or contact us for help.';
@@ -175,7 +183,8 @@ class ImportLease {
 async function leaseNext(db: Database, exclude: string[]): Promise<ImportLease | null> {
   const token = randomUUID();
   const now = nowMs(db);
-  const due = `status IN ('queued', 'running') AND next_attempt_at <= ${now}
+  const due = `status IN ('queued', 'running')
+    AND (next_attempt_at <= ${now} OR (next_attempt_at = :never AND created_at < :abandoned))
     AND (lease_expires_at IS NULL OR lease_expires_at < ${now})`;
   const skip = exclude.length ? 'AND file_id NOT IN (:exclude)' : '';
   const lock = db.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
@@ -187,7 +196,14 @@ async function leaseNext(db: Database, exclude: string[]): Promise<ImportLease |
      AND ${due}
      RETURNING file_id`,
     {
-      replacements: { token, lease: LEASE_MS, updated: new Date(), exclude: exclude.length ? exclude : [''] },
+      replacements: {
+        token,
+        lease: LEASE_MS,
+        updated: new Date(),
+        exclude: exclude.length ? exclude : [''],
+        never: WHEN_STORAGE_IS_READY,
+        abandoned: new Date(Date.now() - ABANDONED_START_MS),
+      },
       type: QueryTypes.SELECT,
     },
   );
@@ -254,9 +270,11 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
     const file = await SubmissionFile.findByPk(lease.fileId);
     if (!row || !file) return;
     if (file.status !== 'complete') {
-      if (storage.kind === 's3' && Number(file.size) > 0 && !file.storageUploadId) {
-        // The process that added the file stopped (or its write was lost) before it recorded the S3
-        // multipart upload: parts sent without one would overwrite each other as plain objects.
+      const unprepared = Number(row.nextAttemptAt) === WHEN_STORAGE_IS_READY;
+      if (unprepared || (storage.kind === 's3' && Number(file.size) > 0 && !file.storageUploadId)) {
+        // The process that added the file stopped (or its write was lost) before it prepared the storage
+        // or recorded the S3 multipart upload: parts sent without one would overwrite each other as
+        // plain objects.
         log.warn('cloud import has no storage upload; preparing one and copying from the start');
         await newUpload(lease, file);
       }
@@ -398,7 +416,7 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
     const uploadId = await storage.begin(file.storageKey, Number(file.size), file.type);
     await file.update({ storageUploadId: uploadId, sha256: null });
     await db.models.FileImport.update(
-      { bytesDone: 0 },
+      { bytesDone: 0, nextAttemptAt: 0 },
       { where: { fileId: file.id, leaseToken: lease.token } },
     );
   }
@@ -544,6 +562,8 @@ function causeOf(error: unknown): Cause {
     error instanceof WaitHere ||
     isStorageFull(error) ||
     isLostUpload(error) ||
+    // A file system error of the local driver's (they name the path: ENOENT, EACCES, EIO…).
+    typeof (error as { path?: unknown } | null)?.path === 'string' ||
     // Any other answer of S3's own (the SDK's errors carry $metadata).
     (typeof error === 'object' && error !== null && '$metadata' in error)
   ) {
