@@ -144,14 +144,15 @@ class ImportLease {
 
   /**
    * Ends the lease with the import's new state, if the lease is still ours. `delayMs` postpones the next
-   * attempt (by the database's clock).
+   * attempt (by the database's clock); null leaves the due time as it was.
    */
   async settle(
     fields: { status: string; error?: string | null; attempts?: number; accessToken?: null },
-    delayMs = 0,
+    delayMs: number | null = 0,
   ): Promise<void> {
     const sets = ['status = :status', 'lease_token = NULL', 'lease_expires_at = NULL', 'updated_at = :now'];
-    sets.push(`next_attempt_at = ${nowMs(this.db)} + :delay`);
+    // Null: the due time is left as it is (an import given back unstarted keeps its mark).
+    if (delayMs !== null) sets.push(`next_attempt_at = ${nowMs(this.db)} + :delay`);
     if (fields.error !== undefined) sets.push('error = :error');
     if (fields.attempts !== undefined) sets.push('attempts = :attempts');
     if (fields.accessToken === null) sets.push('access_token = NULL');
@@ -163,7 +164,7 @@ class ImportLease {
           error: fields.error ?? null,
           attempts: fields.attempts ?? 0,
           now: new Date(),
-          delay: Math.round(delayMs),
+          delay: Math.round(delayMs ?? 0),
           fileId: this.fileId,
           token: this.token,
         },
@@ -232,7 +233,7 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
     while (!stopped && active.size < config.IMPORT_CONCURRENCY) {
       const lease = await leaseNext(db, [...active.keys()]);
       if (!lease || stopped) {
-        if (lease) await lease.settle({ status: 'queued' });
+        if (lease) await lease.settle({ status: 'queued' }, null);
         return;
       }
       const done = run(lease).finally(() => {
@@ -455,7 +456,7 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
       return;
     }
     if (stopped && lease.signal.aborted) {
-      await lease.settle({ status: 'queued' });
+      await lease.settle({ status: 'queued' }, null);
       return;
     }
     if (error instanceof AppError && error.status === 404) return; // the file was removed meanwhile
