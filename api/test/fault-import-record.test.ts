@@ -6,6 +6,7 @@ import { LogCapture, TEST_DATABASE_URL } from './helpers/env.js';
 import { startTcpFaultProxy } from './helpers/fault-proxy.js';
 import type { TcpFaultProxy } from './helpers/fault-proxy.js';
 import { startImportHarness } from './helpers/imports.js';
+import { IMPORT_DATABASE_GAVE_UP, MAX_ATTEMPTS, startImportWorker } from '../src/modules/imports/worker.js';
 import { waitFor } from './helpers/smtp.js';
 
 /**
@@ -25,29 +26,75 @@ afterEach(async () => {
   proxy = undefined;
 });
 
+async function setup() {
+  const target = new URL(TEST_DATABASE_URL!);
+  proxy = await startTcpFaultProxy({ target: { host: target.hostname, port: Number(target.port || 5432) } });
+  const viaProxy = new URL(TEST_DATABASE_URL!);
+  viaProxy.host = `127.0.0.1:${proxy.port}`;
+  const drive = await startDriveStandIn();
+  cleanups.push(() => drive.close());
+  const logs = new LogCapture();
+  const h = await startImportHarness({
+    dialect: 'postgres',
+    logs,
+    retryBaseMs: 5,
+    env: {
+      DATABASE_URL: viaProxy.toString(),
+      DB_CONNECT_TIMEOUT_SECONDS: '2',
+      DB_ACQUIRE_TIMEOUT_SECONDS: '2',
+      DB_STATEMENT_TIMEOUT_SECONDS: '2',
+      GOOGLE_API_URL: drive.url,
+    },
+  });
+  cleanups.push(() => h.close());
+  return { proxy, drive, logs, h };
+}
+
 describe.skipIf(!TEST_DATABASE_URL)('a cloud import failing while PostgreSQL is away', () => {
+  it('the last attempt failing on the database: failed, naming our database, not the provider', async () => {
+    const { proxy, drive, logs, h } = await setup();
+    await h.worker.stop();
+    drive.files.set('f-db', { name: 'db.mov', mimeType: 'video/quicktime', data: randomBytes(1000) });
+    drive.delayMs = 1_500;
+    const started = await h.start({
+      provider: 'google-drive',
+      fileId: 'f-db',
+      name: 'db.mov',
+      accessToken: 't',
+    });
+    expect(started.status).toBe(201);
+    // Seven failures in a row already: the next one is the last.
+    await h.t.db.models.FileImport.update(
+      { attempts: MAX_ATTEMPTS - 1 },
+      { where: { fileId: started.file.id } },
+    );
+    const worker = startImportWorker({
+      config: h.t.config,
+      db: h.t.db,
+      logger: h.t.logger,
+      pollMs: 50,
+      retryBaseMs: 5,
+    });
+    cleanups.push(() => worker.stop());
+
+    // The provider's bytes are on their way; the database goes before the part can be recorded.
+    await waitFor(() => drive.mediaRequests.length > 0, 10_000, 'the media request');
+    await proxy.refuse();
+    await waitFor(
+      () => logs.lines.some((line) => String(line.msg).startsWith('could not record a cloud import failure')),
+      20_000,
+      'a failed write of the outcome',
+    );
+    await proxy.accept();
+
+    const failed = await h.waitFor(started.file.id, (f) => f.import?.status === 'failed', 30_000);
+    expect(failed.import?.error).toBe(IMPORT_DATABASE_GAVE_UP);
+    const gaveUp = logs.lines.find((line) => String(line.msg).startsWith('cloud import given up'));
+    expect(gaveUp?.cause).toBe('database');
+  }, 90_000);
+
   it('its outcome is recorded once the database answers again, without another attempt', async () => {
-    const target = new URL(TEST_DATABASE_URL!);
-    proxy = await startTcpFaultProxy({
-      target: { host: target.hostname, port: Number(target.port || 5432) },
-    });
-    const viaProxy = new URL(TEST_DATABASE_URL!);
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
-    const drive = await startDriveStandIn();
-    cleanups.push(() => drive.close());
-    const logs = new LogCapture();
-    const h = await startImportHarness({
-      dialect: 'postgres',
-      logs,
-      env: {
-        DATABASE_URL: viaProxy.toString(),
-        DB_CONNECT_TIMEOUT_SECONDS: '2',
-        DB_ACQUIRE_TIMEOUT_SECONDS: '2',
-        DB_STATEMENT_TIMEOUT_SECONDS: '2',
-        GOOGLE_API_URL: drive.url,
-      },
-    });
-    cleanups.push(() => h.close());
+    const { proxy, drive, logs, h } = await setup();
     // One part, one request: the provider waits a while, then says the token has expired (401).
     drive.files.set('f-rec', { name: 'rec.mov', mimeType: 'video/quicktime', data: randomBytes(1000) });
     drive.delayMs = 1_500;
