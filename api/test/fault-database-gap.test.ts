@@ -7,7 +7,7 @@ import type { TestApp } from './helpers/app.js';
 import { registration, TestBrowser } from './helpers/browser.js';
 import { TEST_DATABASE_URL } from './helpers/env.js';
 import { startDriveStandIn } from './helpers/cloud-standins/drive.js';
-import { startTcpFaultProxy } from './helpers/fault-proxy.js';
+import { postgresBehindProxy } from './helpers/database-proxy.js';
 import type { TcpFaultProxy } from './helpers/fault-proxy.js';
 import { startImportHarness } from './helpers/imports.js';
 import { waitFor } from './helpers/smtp.js';
@@ -38,17 +38,9 @@ afterEach(async () => {
 
 /** A TCP proxy of the test's own in front of PostgreSQL, and the settings that send the app through it. */
 async function databaseProxy(): Promise<{ proxy: TcpFaultProxy; env: Record<string, string> }> {
-  const target = new URL(TEST_DATABASE_URL!);
-  proxy = await startTcpFaultProxy({ target: { host: target.hostname, port: Number(target.port || 5432) } });
-  const viaProxy = new URL(TEST_DATABASE_URL!);
-  viaProxy.host = `127.0.0.1:${proxy.port}`;
-  const env = {
-    DATABASE_URL: viaProxy.toString(),
-    DB_CONNECT_TIMEOUT_SECONDS: '2',
-    DB_ACQUIRE_TIMEOUT_SECONDS: '2',
-    DB_STATEMENT_TIMEOUT_SECONDS: '2',
-  };
-  return { proxy, env };
+  const behind = await postgresBehindProxy();
+  proxy = behind.proxy;
+  return behind;
 }
 
 async function appBehindProxy(): Promise<{ app: TestApp; proxy: TcpFaultProxy }> {

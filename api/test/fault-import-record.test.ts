@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EXPIRED } from '../src/adapters/cloud/errors.js';
 import { startDriveStandIn } from './helpers/cloud-standins/drive.js';
 import { LogCapture, TEST_DATABASE_URL } from './helpers/env.js';
-import { startTcpFaultProxy } from './helpers/fault-proxy.js';
+import { postgresBehindProxy } from './helpers/database-proxy.js';
 import type { TcpFaultProxy } from './helpers/fault-proxy.js';
 import { startImportHarness } from './helpers/imports.js';
 import { IMPORT_DATABASE_GAVE_UP, MAX_ATTEMPTS, startImportWorker } from '../src/modules/imports/worker.js';
@@ -27,10 +27,8 @@ afterEach(async () => {
 });
 
 async function setup() {
-  const target = new URL(TEST_DATABASE_URL!);
-  proxy = await startTcpFaultProxy({ target: { host: target.hostname, port: Number(target.port || 5432) } });
-  const viaProxy = new URL(TEST_DATABASE_URL!);
-  viaProxy.host = `127.0.0.1:${proxy.port}`;
+  const behind = await postgresBehindProxy();
+  proxy = behind.proxy;
   const drive = await startDriveStandIn();
   cleanups.push(() => drive.close());
   const logs = new LogCapture();
@@ -39,10 +37,7 @@ async function setup() {
     logs,
     retryBaseMs: 5,
     env: {
-      DATABASE_URL: viaProxy.toString(),
-      DB_CONNECT_TIMEOUT_SECONDS: '2',
-      DB_ACQUIRE_TIMEOUT_SECONDS: '2',
-      DB_STATEMENT_TIMEOUT_SECONDS: '2',
+      ...behind.env,
       GOOGLE_API_URL: drive.url,
     },
   });

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { registration, TestBrowser } from './helpers/browser.js';
-import { onPostgres, TEST_DATABASE_URL } from './helpers/env.js';
-import { startTcpFaultProxy } from './helpers/fault-proxy.js';
+import { onPostgres } from './helpers/env.js';
+import { postgresBehindProxy } from './helpers/database-proxy.js';
 import type { TcpFaultProxy } from './helpers/fault-proxy.js';
 import { S3_STAND_IN_BUCKET, startS3StandIn } from './helpers/s3-stand-in.js';
 import { sponsorForm } from './helpers/uploads.js';
@@ -78,19 +78,12 @@ describe.runIf(onPostgres('a part caught by a PostgreSQL restart is answered 503
     it.each(['local', 's3'] as const)(
       'on %s storage: answered 503 database_unavailable with Retry-After, and the same part is taken once it is back',
       async (storage) => {
-        const target = new URL(TEST_DATABASE_URL!);
-        proxy = await startTcpFaultProxy({
-          target: { host: target.hostname, port: Number(target.port || 5432) },
-        });
-        const viaProxy = new URL(TEST_DATABASE_URL!);
-        viaProxy.host = `127.0.0.1:${proxy.port}`;
+        const behind = await postgresBehindProxy();
+        proxy = behind.proxy;
         t = await startTestApp({
           dialect: 'postgres',
           env: {
-            DATABASE_URL: viaProxy.toString(),
-            DB_CONNECT_TIMEOUT_SECONDS: '2',
-            DB_ACQUIRE_TIMEOUT_SECONDS: '2',
-            DB_STATEMENT_TIMEOUT_SECONDS: '2',
+            ...behind.env,
             ...(storage === 's3' ? await s3Env() : {}),
           },
         });

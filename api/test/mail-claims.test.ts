@@ -3,8 +3,8 @@ import { enqueueMail, startMailWorker } from '../src/modules/mail/index.js';
 import type { MailWorker, MailWorkerOptions } from '../src/modules/mail/index.js';
 import { openTestDatabase } from './helpers/app.js';
 import type { TestDatabase } from './helpers/app.js';
-import { DIALECTS, onPostgres, TEST_DATABASE_URL } from './helpers/env.js';
-import { startTcpFaultProxy } from './helpers/fault-proxy.js';
+import { DIALECTS, onPostgres } from './helpers/env.js';
+import { postgresBehindProxy } from './helpers/database-proxy.js';
 import type { TcpFaultProxy } from './helpers/fault-proxy.js';
 import { freePort, SmtpReceiver, waitFor } from './helpers/smtp.js';
 import type { ReceivedMail } from './helpers/smtp.js';
@@ -79,19 +79,9 @@ describe.runIf(onPostgres('a mail outcome recorded across a PostgreSQL gap'))(
   'mail outcome across a PostgreSQL gap',
   () => {
     it('a message sent just as PostgreSQL goes away is recorded as sent once it is back, never sent twice', async () => {
-      const target = new URL(TEST_DATABASE_URL!);
-      proxy = await startTcpFaultProxy({
-        target: { host: target.hostname, port: Number(target.port || 5432) },
-      });
-      const viaProxy = new URL(TEST_DATABASE_URL!);
-      viaProxy.host = `127.0.0.1:${proxy.port}`;
-      t = await openTestDatabase('postgres', {
-        env: {
-          DATABASE_URL: viaProxy.toString(),
-          DB_CONNECT_TIMEOUT_SECONDS: '1',
-          DB_ACQUIRE_TIMEOUT_SECONDS: '1',
-        },
-      });
+      const behind = await postgresBehindProxy(1);
+      proxy = behind.proxy;
+      t = await openTestDatabase('postgres', { env: behind.env });
       const gap = proxy;
       let cut = false;
       const smtp = await receiver(async () => {
