@@ -223,6 +223,8 @@ const schema = z
     SMTP_SOCKET_TIMEOUT_SECONDS: integer(60, 1, 3600),
     // How long a claimed outbox row stays another process's before it is taken as abandoned (renewed while sending).
     MAIL_CLAIM_LEASE_SECONDS: integer(60, 10, 3600),
+    // New accounts from one client address per hour (an office or a venue's Wi-Fi shares one address).
+    REGISTRATIONS_PER_HOUR_PER_ADDRESS: integer(10, 1, 100_000),
     TZ_STORE: timeZone('America/New_York'),
     MAILING_LIST_URL: url(['http:', 'https:']),
     MEDIA_BASE_URL: url(['http:', 'https:']),

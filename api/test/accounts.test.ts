@@ -875,6 +875,15 @@ describe.each(DIALECTS)('accounts and sessions on %s', (dialect) => {
       expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
     });
 
+    it('takes its registrations-per-address limit from REGISTRATIONS_PER_HOUR_PER_ADDRESS', async () => {
+      const app = await start(dialect, { REGISTRATIONS_PER_HOUR_PER_ADDRESS: '2' });
+      const browser = new TestBrowser(app.url);
+      for (let i = 0; i < 2; i++) {
+        expect((await browser.post('/api/auth/register', { email: '' })).status).toBe(400);
+      }
+      expect((await browser.post('/api/auth/register', registration())).status).toBe(429);
+    });
+
     it('limits registrations and forgot-password requests', async () => {
       const app = await start(dialect);
       const browser = new TestBrowser(app.url);

@@ -77,10 +77,12 @@ export const accountRateLimits = {
   login: (): RequestHandler[] => [
     rateLimit({ name: 'login-ip', ...ACCOUNT_LIMITS.loginPerIp, key: clientIp, message: TOO_MANY_SIGN_INS }),
   ],
-  register: (): RequestHandler =>
+  /** `perHour`: REGISTRATIONS_PER_HOUR_PER_ADDRESS (a venue or office behind one address may need more). */
+  register: (perHour: number = ACCOUNT_LIMITS.registerPerIp.max): RequestHandler =>
     rateLimit({
       name: 'register-ip',
       ...ACCOUNT_LIMITS.registerPerIp,
+      max: perHour,
       key: clientIp,
       message: TOO_MANY_REGISTRATIONS,
     }),
@@ -216,9 +218,13 @@ export function accountsRoutes(deps: AccountsDeps): Router {
     res.status(204).end();
   });
 
-  router.post('/auth/register', accountRateLimits.register(), async (req, res) => {
-    signedIn(res, await register(deps, req.body, requestMeta(req)), 201);
-  });
+  router.post(
+    '/auth/register',
+    accountRateLimits.register(config.REGISTRATIONS_PER_HOUR_PER_ADDRESS),
+    async (req, res) => {
+      signedIn(res, await register(deps, req.body, requestMeta(req)), 201);
+    },
+  );
 
   router.post('/auth/forgot-password', ...accountRateLimits.forgotPassword(), async (req, res) => {
     await requestPasswordResetAfter(deps, req, () => res.json({ message: FORGOT_PASSWORD_SENT }));

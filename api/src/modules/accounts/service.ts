@@ -26,7 +26,7 @@ import type { CreatedSession, SessionConfig } from './sessions.js';
 import type { AuthSession } from './types.js';
 
 export interface AccountsDeps {
-  config: SessionConfig & Pick<Config, 'PUBLIC_URL'>;
+  config: SessionConfig & Pick<Config, 'PUBLIC_URL' | 'REGISTRATIONS_PER_HOUR_PER_ADDRESS'>;
   db: Database;
 }
 

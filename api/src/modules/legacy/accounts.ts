@@ -90,7 +90,7 @@ function noStore(res: Response): Response {
 export function legacyAccountRoutes(deps: LegacyAccountsDeps): Router {
   const { config } = deps;
   const router = express.Router();
-  const registerLimit = accountRateLimits.register();
+  const registerLimit = accountRateLimits.register(config.REGISTRATIONS_PER_HOUR_PER_ADDRESS);
   const updateLimit = accountRateLimits.update();
   // A registration counts against the registration limit, an update against the account's own.
   const limitRegistrations: RequestHandler = (req, res, next) => {
