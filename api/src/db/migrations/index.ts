@@ -6,6 +6,8 @@ import * as uploadClaims from './0005-upload-claims.js';
 import * as clientLog from './0006-client-log.js';
 import * as fileImports from './0007-file-imports.js';
 import * as storeVersion from './0008-store-version.js';
+import * as uploadEvents from './0009-upload-events.js';
+import * as stock from './0010-stock.js';
 import type { MigrationContext } from './types.js';
 
 export type { MigrationContext };
@@ -29,4 +31,6 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; module: MigrationModule }
   { name: '0006-client-log', module: clientLog },
   { name: '0007-file-imports', module: fileImports },
   { name: '0008-store-version', module: storeVersion },
+  { name: '0009-upload-events', module: uploadEvents },
+  { name: '0010-stock', module: stock },
 ];
