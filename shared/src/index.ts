@@ -21,3 +21,4 @@ export type * from './api/store.js';
 export type * from './api/staff.js';
 export type * from './api/imports.js';
 export { IMPORT_STATUSES } from './api/imports.js';
+export type * from './media/types.js';
