@@ -20,5 +20,6 @@ export type * from './api/accounts.js';
 export type * from './api/store.js';
 export type * from './api/staff.js';
 export type * from './api/imports.js';
+export type * from './api/upload-events.js';
 export { IMPORT_STATUSES } from './api/imports.js';
 export type * from './media/types.js';

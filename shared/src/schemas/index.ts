@@ -7,3 +7,4 @@ export * from './order.js';
 export * from './session.js';
 export * from './store.js';
 export * from './upload.js';
+export * from './upload-event.js';
