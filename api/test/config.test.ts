@@ -236,3 +236,33 @@ describe('timeouts on the network (issue 28)', () => {
     for (const name of Object.keys(TIMEOUTS)) expect(readme).toContain(`\`${name}\``);
   });
 });
+
+describe('stock settings (issue #32)', () => {
+  const STOCK = { STOCK_HOLD_MINUTES: 20, STOCK_LOW_THRESHOLD: 5, STOCK_SWEEP_SECONDS: 30 };
+
+  it('have defaults, take a value, and refuse what is out of range with a line naming the setting', () => {
+    expect(loadConfig({ SESSION_SECRET: TEST_SECRET })).toMatchObject(STOCK);
+    expect(
+      loadConfig({
+        SESSION_SECRET: TEST_SECRET,
+        STOCK_HOLD_MINUTES: '2',
+        STOCK_LOW_THRESHOLD: '0',
+        STOCK_SWEEP_SECONDS: '1',
+      }),
+    ).toMatchObject({ STOCK_HOLD_MINUTES: 2, STOCK_LOW_THRESHOLD: 0, STOCK_SWEEP_SECONDS: 1 });
+    expect(errorLines({ SESSION_SECRET: TEST_SECRET, STOCK_HOLD_MINUTES: '0' })).toEqual([
+      'STOCK_HOLD_MINUTES: must be an integer between 1 and 1440 (got "0")',
+    ]);
+    expect(errorLines({ SESSION_SECRET: TEST_SECRET, STOCK_LOW_THRESHOLD: '-1' })).toEqual([
+      'STOCK_LOW_THRESHOLD: must be an integer between 0 and 100000 (got "-1")',
+    ]);
+    expect(errorLines({ SESSION_SECRET: TEST_SECRET, STOCK_SWEEP_SECONDS: 'often' })).toEqual([
+      'STOCK_SWEEP_SECONDS: must be an integer between 1 and 3600 (got "often")',
+    ]);
+  });
+
+  it('are in the README configuration table', async () => {
+    const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    for (const name of Object.keys(STOCK)) expect(readme).toContain(`\`${name}\``);
+  });
+});

@@ -108,7 +108,8 @@ export interface StaffOrderDetail extends StaffOrderSummary {
 /** What to load for one delivery day: equipment totals, and the orders with their booths. */
 export interface PullSheetDay {
   date: string;
-  items: { product_id: number; name: string; quantity: number }[];
+  /** quantity: units of paid orders (as paid); held: units under live holds of orders not yet paid. */
+  items: { product_id: number; name: string; quantity: number; paid: number; held: number }[];
   orders: {
     id: string;
     confirmation: string | null;
@@ -125,4 +126,28 @@ export interface PullSheetDay {
 export interface PullSheet {
   store: StoreRef;
   days: PullSheetDay[];
+}
+
+/** One row of a store's stock table (issue #32): limit null = unlimited; left = limit − sold − held, ≥ 0. */
+export interface StockRow {
+  productId: number;
+  name: string;
+  limit: number | null;
+  held: number;
+  sold: number;
+  left: number | null;
+}
+
+export interface StockTable {
+  rows: StockRow[];
+}
+
+/** PUT /api/staff/stores/:id/stock/:productId: an integer 0–100000, or null for unlimited. */
+export interface StockLimitChange {
+  limit: number | null;
+}
+
+/** POST /api/staff/orders/:orderId/refunds: backInStock returns the refunded lines' units (default false). */
+export interface RefundRequestStock {
+  backInStock?: boolean;
 }

@@ -9,7 +9,8 @@ export type PaymentGatewayKind = 'stripe' | 'test-gateway';
 
 /**
  * An order's life (SPEC §3 order status): settled means paid, partially refunded or refunded.
- * `needs_review`: the provider captured an amount other than the order's total; unpaid, held for staff.
+ * `needs_review`: the provider captured an amount other than the order's total, or the payment came after
+ * the order's hold expired and its units were taken; unpaid, held for staff.
  */
 export type OrderStatus =
   'pending' | 'paid' | 'failed' | 'refunded' | 'partially_refunded' | 'canceled' | 'needs_review';
@@ -25,6 +26,27 @@ export interface PublicProduct {
   /** Unit price in cents. */
   price: number;
   currency: string;
+  /** What is left to order (issue #32); null when the store sets no limit for the product. */
+  stock: ProductStock | null;
+}
+
+/** Units left of a limited product: never below 0; 0 is sold out; low when left ≤ STOCK_LOW_THRESHOLD. */
+export interface ProductStock {
+  left: number;
+  low: boolean;
+}
+
+/** A cart line that asks for more than is left (409 stock_short). */
+export interface StockShortLine {
+  productId: number;
+  name: string;
+  left: number;
+  requested: number;
+}
+
+/** 409 from intent creation and order update when a line exceeds what is left; nothing is held then. */
+export interface StockShortError {
+  error: { code: 'stock_short'; message: string; lines: StockShortLine[] };
 }
 
 /** The selector's entry for a store. */
@@ -90,6 +112,8 @@ export interface CreatedIntent extends OrderAmounts {
   intentID: string;
   gateway: PaymentGatewayKind;
   publicKey?: string;
+  /** Until when the order's limited lines are held (ISO); null when no line has a stock limit. */
+  holdExpiresAt: string | null;
 }
 
 /** The answer to submitting the cart and the customer info. */
@@ -97,6 +121,8 @@ export interface UpdatedIntent extends OrderAmounts {
   orderId: string;
   clientSecret: string;
   intentID: string;
+  /** Until when the order's limited lines are held (ISO); null when no line has a stock limit. */
+  holdExpiresAt: string | null;
 }
 
 /** SPEC §3 'Payment intent': the payment response holds an intent with an amount; the number is held apart. */

@@ -108,6 +108,7 @@ export async function createIntent(
     gateway: gateway.kind,
     ...(gateway.publishableKey ? { publicKey: gateway.publishableKey } : {}),
     ...amountsOf(priced),
+    holdExpiresAt: null,
   } satisfies CreatedIntent;
 }
 
@@ -201,5 +202,6 @@ export async function updateIntent(
     clientSecret: handle.clientSecret,
     intentID: handle.intentId,
     ...amountsOf(priced),
+    holdExpiresAt: null,
   } satisfies UpdatedIntent;
 }

@@ -38,8 +38,18 @@ export async function pullSheet(db: Database, storeKey: number, rawQuery: unknow
     const own = lines.filter((l) => l.orderId === order.id);
     for (const line of own) {
       const item = sheet.items.find((i) => i.product_id === line.productId);
-      if (item) item.quantity += line.quantity;
-      else sheet.items.push({ product_id: line.productId, name: line.name, quantity: line.quantity });
+      if (item) {
+        item.quantity += line.quantity;
+        item.paid += line.quantity;
+      } else {
+        sheet.items.push({
+          product_id: line.productId,
+          name: line.name,
+          quantity: line.quantity,
+          paid: line.quantity,
+          held: 0,
+        });
+      }
     }
     sheet.orders.push({
       id: order.id,

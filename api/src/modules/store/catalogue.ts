@@ -124,6 +124,7 @@ export async function storeProducts(
     metadata: { order: Number(row.sort_order) },
     price: Number(row.unit_amount),
     currency: row.currency,
+    stock: null,
   }));
 }
 
