@@ -38,6 +38,7 @@ const TABLES = [
   'file_imports',
   'file_parts',
   'mail_outbox',
+  'media_facts',
   'order_lines',
   'order_refunds',
   'orders',
@@ -50,6 +51,7 @@ const TABLES = [
   'submission_files',
   'submissions',
   'upload_claims',
+  'upload_events',
   'users',
   'webhook_events',
 ];

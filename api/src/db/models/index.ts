@@ -12,6 +12,7 @@ import {
   defineStorePrice,
 } from './store.js';
 import { defineFileImport, defineFilePart, defineSubmission, defineSubmissionFile } from './uploads.js';
+import { defineMediaFacts, defineUploadEvent } from './upload-events.js';
 
 export * from './accounts.js';
 export * from './contact.js';
@@ -19,6 +20,7 @@ export * from './operations.js';
 export * from './outbox.js';
 export * from './store.js';
 export * from './uploads.js';
+export * from './upload-events.js';
 
 /**
  * Models are defined per Sequelize instance (sequelize.define, not global classes), so one process can
@@ -40,6 +42,8 @@ export function defineModels(sequelize: Sequelize) {
     SubmissionFile: defineSubmissionFile(sequelize),
     FilePart: defineFilePart(sequelize),
     FileImport: defineFileImport(sequelize),
+    UploadEvent: defineUploadEvent(sequelize),
+    MediaFacts: defineMediaFacts(sequelize),
     MailOutbox: defineMailOutbox(sequelize),
     WebhookEvent: defineWebhookEvent(sequelize),
     AuditLog: defineAuditLog(sequelize),

@@ -18,12 +18,21 @@ export interface SubmissionAttributes {
   handledAt: Date | null;
   /** Sent while cloud imports were still copying: the staff notice goes out when the last one completes. */
   noticePending: boolean;
+  /** The open upload event the form's event name matched (#30); null for free text. */
+  uploadEventId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
 export type SubmissionCreation = Optional<
   SubmissionAttributes,
-  'id' | 'status' | 'submittedAt' | 'handledAt' | 'noticePending' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'status'
+  | 'submittedAt'
+  | 'handledAt'
+  | 'noticePending'
+  | 'uploadEventId'
+  | 'createdAt'
+  | 'updatedAt'
 >;
 export interface SubmissionInstance
   extends Model<SubmissionAttributes, SubmissionCreation>, SubmissionAttributes {}
@@ -45,6 +54,7 @@ export function defineSubmission(sequelize: Sequelize): ModelStatic<SubmissionIn
       submittedAt: { type: DataTypes.DATE, allowNull: true },
       handledAt: { type: DataTypes.DATE, allowNull: true },
       noticePending: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      uploadEventId: { type: DataTypes.UUID, allowNull: true },
       createdAt: { type: DataTypes.DATE, allowNull: false },
       updatedAt: { type: DataTypes.DATE, allowNull: false },
     },
@@ -69,12 +79,24 @@ export interface SubmissionFileAttributes {
   storageUploadId: string | null;
   status: 'uploading' | 'complete';
   completedAt: Date | null;
+  /** The check computed at registration from the client's facts (#30); null when none was reported. */
+  checkVerdict: 'ok' | 'warn' | 'block' | 'unreadable' | null;
+  checkIssues: string[] | null;
   createdAt: Date;
   updatedAt: Date;
 }
 export type SubmissionFileCreation = Optional<
   SubmissionFileAttributes,
-  'id' | 'lastModified' | 'sha256' | 'storageUploadId' | 'status' | 'completedAt' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'lastModified'
+  | 'sha256'
+  | 'storageUploadId'
+  | 'status'
+  | 'completedAt'
+  | 'checkVerdict'
+  | 'checkIssues'
+  | 'createdAt'
+  | 'updatedAt'
 >;
 export interface SubmissionFileInstance
   extends Model<SubmissionFileAttributes, SubmissionFileCreation>, SubmissionFileAttributes {}
@@ -101,6 +123,8 @@ export function defineSubmissionFile(sequelize: Sequelize): ModelStatic<Submissi
         validate: { isIn: [['uploading', 'complete']] },
       },
       completedAt: { type: DataTypes.DATE, allowNull: true },
+      checkVerdict: { type: DataTypes.STRING(16), allowNull: true },
+      checkIssues: { type: DataTypes.JSON, allowNull: true },
       createdAt: { type: DataTypes.DATE, allowNull: false },
       updatedAt: { type: DataTypes.DATE, allowNull: false },
     },
