@@ -42,6 +42,11 @@ describe('the package entry exports the whole public API', () => {
     'planUpload',
     'partRange',
     'missingParts',
+    // media facts (issue #30)
+    'checkMediaFacts',
+    'describeMediaFacts',
+    'MEDIA_UNREADABLE',
+    'mediaSpecSchema',
     // schemas
     'fieldErrors',
     'contactFormSchema',

@@ -23,3 +23,4 @@ export type * from './api/imports.js';
 export type * from './api/upload-events.js';
 export { IMPORT_STATUSES } from './api/imports.js';
 export type * from './media/types.js';
+export * from './media/index.js';

@@ -251,6 +251,42 @@ describe('UploadClient', () => {
     expect(server.files.get('f1')!.info.sha256).toBeNull();
   });
 
+  it('registers a file with the facts read on this side, and without any when none were read', async () => {
+    const bodies: unknown[] = [];
+    const server = new FakeServer();
+    server.faults.push((req) => {
+      if (req.path.endsWith('/files')) bodies.push(req.json);
+      return undefined;
+    });
+    const { client } = clientFor(server);
+    const facts = {
+      kind: 'video' as const,
+      container: 'MP4',
+      videoCodec: 'H.264',
+      width: 1280,
+      height: 720,
+      fps: 25,
+      durationSeconds: 2,
+      audio: null,
+      sizeBytes: 10,
+    };
+    for (const file of [
+      { ...source(10, 'a.mp4'), facts },
+      { ...source(10, 'b.mp4'), facts: null },
+      source(10),
+    ]) {
+      const upload = client.file('sub-1', file);
+      upload.start();
+      expect((await upload.settled()).state).toBe('complete');
+    }
+    expect(bodies).toEqual([
+      expect.objectContaining({ name: 'a.mp4', facts }),
+      expect.objectContaining({ name: 'b.mp4', facts: null }),
+      expect.not.objectContaining({ facts: expect.anything() }),
+    ]);
+    expect(bodies[2]).not.toHaveProperty('facts');
+  });
+
   it('treats a file the server already has complete as done', async () => {
     const server = new FakeServer();
     server.complete.add('clip.mov');

@@ -15,6 +15,7 @@ import { UPLOADS_API } from './protocol.js';
 import type { CreateSubmission, SubmissionInfo, UploadFileInfo } from './protocol.js';
 import { DEFAULT_RETRY, isRetryableAnswer, retryDelayMs } from './retry.js';
 import type { RetryPolicy } from './retry.js';
+import type { MediaFacts } from '../media/types.js';
 
 /** What both fetch's AbortSignal and got's accept. */
 export interface AbortSignalLike {
@@ -61,6 +62,11 @@ export interface UploadSource {
   type: string;
   /** Modification time in ms since the epoch; with name and size it identifies the file for resuming. */
   lastModified: number | null;
+  /**
+   * The file's media facts as read on this side (null: read, but not readable), sent with its registration
+   * so the server can check them against the event's spec before a byte is sent; absent: not read.
+   */
+  facts?: MediaFacts | null;
   /** Bytes [start, end). */
   read(start: number, end: number): Promise<Uint8Array>;
   /**
@@ -451,7 +457,13 @@ export class UploadClient {
       {
         method: 'POST',
         path: `${this.basePath}/submissions/${encodeURIComponent(submissionId)}/files`,
-        json: { name: source.name, size: source.size, type: source.type, lastModified: source.lastModified },
+        json: {
+          name: source.name,
+          size: source.size,
+          type: source.type,
+          lastModified: source.lastModified,
+          ...(source.facts === undefined ? {} : { facts: source.facts }),
+        },
         signal,
       },
       { what: 'register', onRetry },

@@ -1,4 +1,5 @@
 import type { CloudImportInfo } from '../api/imports.js';
+import type { MediaCheck, MediaFacts } from '../media/types.js';
 
 /**
  * The multipart upload protocol's wire shapes (DESIGN 'Uploads', docs/api.md 'Uploads'), shared by the
@@ -73,6 +74,10 @@ export interface UploadFileInfo {
   receivedParts?: number[];
   /** Present when the server imports this file from a cloud provider (api/imports.ts); it owns the parts. */
   import?: CloudImportInfo;
+  /** The file's media facts as the server knows them (its own reading once made, else the client's). */
+  facts?: MediaFacts | null;
+  /** The file's facts against its event's spec, decided by the server (issue #30). */
+  check?: MediaCheck;
 }
 
 export interface SubmissionInfo {
