@@ -3,7 +3,12 @@ import { defineProject } from 'vitest/config';
 
 export default defineProject({
   resolve: {
-    alias: { '@avp/shared': fileURLToPath(new URL('../shared/src/index.ts', import.meta.url)) },
+    alias: {
+      '@avp/shared/media-reader': fileURLToPath(
+        new URL('../shared/src/media/reader-node.ts', import.meta.url),
+      ),
+      '@avp/shared': fileURLToPath(new URL('../shared/src/index.ts', import.meta.url)),
+    },
   },
   test: {
     name: 'api',

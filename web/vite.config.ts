@@ -11,7 +11,11 @@ export default defineConfig(({ isSsrBuild }) => ({
   define: { 'import.meta.env.VITE_MEDIA_BASE_URL': JSON.stringify(mediaBaseUrl) },
   resolve: {
     // Build the shared core from source so the web app never waits on a separate compile step.
-    alias: { '@avp/shared': fileURLToPath(new URL('../shared/src/index.ts', import.meta.url)) },
+    alias: {
+      // Before '@avp/shared', which would otherwise take the subpath as a path under index.ts.
+      '@avp/shared/media-reader': fileURLToPath(new URL('../shared/src/media/reader.ts', import.meta.url)),
+      '@avp/shared': fileURLToPath(new URL('../shared/src/index.ts', import.meta.url)),
+    },
   },
   server: {
     host: '127.0.0.1',

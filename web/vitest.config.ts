@@ -5,7 +5,10 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   plugins: [react()],
   resolve: {
-    alias: { '@avp/shared': fileURLToPath(new URL('../shared/src/index.ts', import.meta.url)) },
+    alias: {
+      '@avp/shared/media-reader': fileURLToPath(new URL('../shared/src/media/reader.ts', import.meta.url)),
+      '@avp/shared': fileURLToPath(new URL('../shared/src/index.ts', import.meta.url)),
+    },
   },
   test: {
     name: 'web',
