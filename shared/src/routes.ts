@@ -46,6 +46,7 @@ export const STAFF_ROUTES = [
   '/staff/audit',
   '/staff/uploads',
   '/staff/payment-test',
+  '/staff/upload-events',
 ] as const;
 
 /** Pages that hide the marketing header, contact panel and footer (SPEC §2 'Layout elements'). */

@@ -82,6 +82,7 @@ describe('the staff area: one layout for every staff route (SPEC §2 Admin page,
       ['Audit log', '/staff/audit'],
       ['Payment test', '/staff/payment-test'],
       ['Uploads', '/staff/uploads'],
+      ['Upload events', '/staff/upload-events'],
     ]);
     expect(within(nav).getByRole('link', { name: 'Uploads' }).getAttribute('aria-current')).toBe('page');
     // Every staff route but the /staff redirect and the order detail has its link.

@@ -10,6 +10,7 @@ import {
   ProductsPage,
   PullSheetPage,
   StoreManagerPage,
+  UploadEventsPage,
 } from '../../features/admin';
 import { StaffInboxPage } from '../../features/uploads';
 
@@ -31,4 +32,5 @@ export const STAFF_PAGES: readonly StaffPage[] = [
   { path: 'staff/audit', label: 'Audit log', Page: AuditPage },
   { path: 'staff/payment-test', label: 'Payment test', Page: PaymentTestPage },
   { path: 'staff/uploads', label: 'Uploads', Page: StaffInboxPage },
+  { path: 'staff/upload-events', label: 'Upload events', Page: UploadEventsPage },
 ];

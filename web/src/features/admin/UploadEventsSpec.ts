@@ -327,3 +327,44 @@ export function inputFromDraft(
   if (Object.keys(errors).length > 0) return { errors };
   return { input };
 }
+
+function either(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+/** A spec in one line for the events list: "MP4 or MOV · H.264 · 1920×1080 · 29.97 fps · 0:10–0:30 · no audio · ≤ 2 GB". */
+export function describeSpec(spec: MediaSpec): string {
+  const parts: string[] = [];
+  if (spec.containers.length > 0) parts.push(either(spec.containers));
+  if (spec.videoCodecs.length > 0) parts.push(either(spec.videoCodecs));
+  if (spec.resolutions.length > 0) parts.push(either(spec.resolutions.map((r) => `${r.width}×${r.height}`)));
+  if (spec.frameRates.length > 0) parts.push(`${either(spec.frameRates.map(String))} fps`);
+  const min = spec.minDurationSeconds;
+  const max = spec.maxDurationSeconds;
+  if (min !== null && max !== null) parts.push(`${formatDuration(min)}–${formatDuration(max)}`);
+  else if (min !== null) parts.push(`at least ${formatDuration(min)}`);
+  else if (max !== null) parts.push(`at most ${formatDuration(max)}`);
+  if (spec.audio === 'none') parts.push('no audio');
+  else if (spec.audio !== null) {
+    const { codecs, channels, sampleRates } = spec.audio;
+    const words = [
+      either(codecs),
+      either(
+        sampleRates.map((hz) => SAMPLE_RATE_CHOICES.find((c) => c.id === String(hz))?.label ?? `${hz} Hz`),
+      ),
+      either(
+        channels.map(
+          (n) => CHANNEL_CHOICES.find((c) => c.id === String(n))?.label.toLowerCase() ?? `${n} channels`,
+        ),
+      ),
+    ].filter((w) => w !== '');
+    parts.push(words.length > 0 ? `audio ${words.join(' ')}` : 'with audio');
+  }
+  if (spec.maxSizeBytes !== null) {
+    const { maxSize, maxSizeUnit } = sizeDraft(spec.maxSizeBytes);
+    parts.push(`up to ${maxSize} ${maxSizeUnit}`);
+  }
+  if (parts.length === 0) parts.push('any file');
+  return `${parts.join(' · ')} (${spec.onMismatch === 'block' ? 'blocks' : 'warns'})`;
+}

@@ -6,8 +6,11 @@
 export {
   AuditPage,
   OrdersPage,
+  OverviewPage,
   PaymentTestPage,
   ProductsPage,
   PullSheetPage,
+  StockPage,
   StoreManagerPage,
+  UploadEventsPage,
 } from './pages';

@@ -27,6 +27,19 @@ export const PaymentTestPage = lazyModule(
   `${S}/PaymentTestPage.tsx`,
   afterZodSetup(() => import('./PaymentTestPage')),
 );
+export const UploadEventsPage = lazyModule(
+  `${S}/UploadEventsPage.tsx`,
+  afterZodSetup(() => import('./UploadEventsPage')),
+);
+export const StockPage = lazyModule(
+  `${S}/StockPage.tsx`,
+  afterZodSetup(() => import('./StockPage')),
+);
+// The overview's charts (visx) load with this page only, never on the public pages.
+export const OverviewPage = lazyModule(
+  `${S}/overview/OverviewPage.tsx`,
+  afterZodSetup(() => import('./overview/OverviewPage')),
+);
 export const AuditPage = lazyModule(
   `${S}/AuditPage.tsx`,
   afterZodSetup(() => import('./AuditPage')),
