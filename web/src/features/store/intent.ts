@@ -6,7 +6,7 @@
  */
 import { skipToken, useQuery, type QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/api';
-import { storeApi, type StoreData, type StoredIntent } from './api';
+import { heldOf, storeApi, type StoreData, type StoredIntent } from './api';
 import { cartRequest, forgetIntent, keys, storeState, useStoredIntent, type Cart } from './state';
 
 const intentKey = (storeId: string) => ['store', 'intent', storeId] as const;
@@ -31,6 +31,8 @@ async function keptOrCreated(store: StoreData, cart: Cart): Promise<StoredIntent
     intentID: created.intentID,
     gateway: created.gateway,
     ...(created.publicKey ? { publicKey: created.publicKey } : {}),
+    holdExpiresAt: created.holdExpiresAt ?? null,
+    held: heldOf(created),
   };
   storeState.setData(keys.intent(id), stored);
   return stored;
@@ -79,4 +81,16 @@ export function useOrderIntent(store: StoreData | undefined, cart: Cart) {
     error: failed,
     retry: () => void query.refetch(),
   };
+}
+
+/** A new hold on the kept order (an update answered): its end and units are kept with the order. */
+export function recordHold(
+  storeId: string,
+  intent: StoredIntent,
+  answer: { holdExpiresAt?: string | null; lines: { productId: number; quantity: number }[] },
+): StoredIntent {
+  const next: StoredIntent = { ...intent, holdExpiresAt: answer.holdExpiresAt ?? null, held: heldOf(answer) };
+  const kept = storeState.get<StoredIntent | null>(keys.intent(storeId)).data;
+  if (kept?.orderId === intent.orderId) storeState.setData(keys.intent(storeId), next);
+  return next;
 }

@@ -33,6 +33,8 @@ export function storeQuery(storeId: string) {
     queryFn: () => storeApi.getStore(storeId),
     // Kept for the whole visit, so going back to a store never shows 'loading' again.
     gcTime: Infinity,
+    // What is left of each product (issue #32) is asked afresh when the tab is shown again.
+    refetchOnWindowFocus: 'always' as const,
   };
 }
 

@@ -29,7 +29,8 @@ import { CartSummary } from '../components/CartSummary';
 import { StoreFrame } from '../components/StoreFrame';
 import { useOrderIntent } from '../intent';
 import { currencyOf, currentCart, previewAmounts, summaryLines } from '../pricing';
-import { useCart, useCustomerDraft, type CustomerDraft } from '../state';
+import { useCart, useCustomerDraft, useStoredIntent, type CustomerDraft } from '../state';
+import { StockNotice, useShortages } from '../components/StockNotice';
 
 /** SPEC §2: the note under the date pickers. */
 export const TIMES_NOTE = 'Exact delivery and pickup times are set after all exhibit orders are processed.';
@@ -88,12 +89,15 @@ export default function CheckoutPage() {
 function Checkout({ store }: { store: StoreData }) {
   const { cart: stored } = useCart(store.store_id);
   const cart = currentCart(store, stored);
-  useOrderIntent(store, cart);
+  const { intent, error, retry } = useOrderIntent(store, cart);
+  const { intent: kept } = useStoredIntent(store.store_id);
+  const shortages = useShortages(cart, intent ?? kept, error, retry);
   return (
     <>
       <p className="store-back">
         <Link to={`/exhibitor_order/${encodeURIComponent(store.store_id)}`}>Back to the products</Link>
       </p>
+      <StockNotice store={store} shortages={shortages} />
       <CartSummary
         lines={summaryLines(cart)}
         amounts={previewAmounts(store, cart)}

@@ -12,11 +12,14 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { lazyModule } from '../../../lib/lazyModule';
 import { Button, Checkbox } from '../../../ui';
 import { ApiError } from '../../../lib/api';
-import { storeApi, type PaymentResult, type StoreData, type StoredIntent } from '../api';
+import { StockShortError, storeApi, type PaymentResult, type StoreData, type StoredIntent } from '../api';
 import '../store.css';
 import { CartSummary } from '../components/CartSummary';
 import { StoreFrame } from '../components/StoreFrame';
-import { isStaleIntentError, renewIntent, useOrderIntent } from '../intent';
+import { isStaleIntentError, recordHold, renewIntent, useOrderIntent } from '../intent';
+import { HoldTimer } from '../components/HoldTimer';
+import { StockNotice, useShortages } from '../components/StockNotice';
+import { storeQuery } from '../useStoreData';
 import { TestCardForm } from '../payment/TestCardForm';
 import { ConfirmationPage } from '../confirmationPage';
 import { CardInputError, PaymentFailure, type PaymentMethodHandle } from '../payment/types';
@@ -63,6 +66,43 @@ function customerOf(draft: CustomerDraft | undefined): Record<string, string> {
   >;
 }
 
+/**
+ * Proceeding to payment holds the order's lines afresh (issue #32): the cart and rental information are
+ * sent once the page has them, and again when the cart changes. A refusal for stock is kept to be shown;
+ * any other is left to Pay now, which sends the same again and words its failures.
+ */
+function useHold(
+  store: StoreData,
+  intent: StoredIntent | null,
+  cart: Cart,
+  customer: Record<string, string>,
+  ready: boolean,
+) {
+  const [refusal, setRefusal] = useState<StockShortError | null>(null);
+  const signature = cart.map((line) => `${line.product.id}:${line.count}`).join(',');
+  const orderId = intent?.orderId;
+  useEffect(() => {
+    if (!intent || !ready || cart.length === 0) return;
+    let live = true;
+    storeApi.updateIntent(intent, cartRequest(cart), customer).then(
+      (answer) => {
+        if (!live) return;
+        setRefusal(null);
+        recordHold(store.store_id, intent, answer);
+      },
+      (error: unknown) => {
+        if (live) setRefusal(error instanceof StockShortError ? error : null);
+      },
+    );
+    return () => {
+      live = false;
+    };
+    // Once per order and cart: the intent's own fields change when the hold is recorded.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [orderId, signature, ready]);
+  return { refusal, setRefusal };
+}
+
 /** The provider has the money or is taking it: the confirmation page follows the order from here. */
 function settled(result: PaymentResult): boolean {
   return (
@@ -104,6 +144,11 @@ function Payment({ store }: { store: StoreData }) {
 
   const customer = customerOf(draft);
   const infoComplete = checkoutFormSchema(store).safeParse(customer).success;
+  const redirected = params.get('redirect_status');
+  const { refusal, setRefusal } = useHold(store, intent, cart, customer, infoComplete && !redirected);
+  const shortages = useShortages(cart, intent, intentError ?? refusal, retry);
+  const holdEnded = () =>
+    void queryClient.invalidateQueries({ queryKey: storeQuery(store.store_id).queryKey });
 
   // The receipt's code is fetched while the exhibitor types, so the confirmation follows at once.
   useEffect(() => {
@@ -118,7 +163,6 @@ function Payment({ store }: { store: StoreData }) {
   };
 
   // Back from a payment method that had to redirect (Stripe's return_url): ask the server how it went.
-  const redirected = params.get('redirect_status');
   useEffect(() => {
     if (!redirected || !intent) return;
     let live = true;
@@ -151,8 +195,18 @@ function Payment({ store }: { store: StoreData }) {
       if (problem) throw new CardInputError(problem);
       let current = intent;
       try {
-        await storeApi.updateIntent(current, cartRequest(cart), customer);
+        recordHold(
+          store.store_id,
+          current,
+          await storeApi.updateIntent(current, cartRequest(cart), customer),
+        );
       } catch (error) {
+        if (error instanceof StockShortError) {
+          // Taken meanwhile: the notice above names what is left, and nothing is paid.
+          setRefusal(error);
+          setPhase('idle');
+          return;
+        }
         if (error instanceof ApiError && error.code === 'order_frozen') {
           // This order's payment is already under way (another tab, a lost answer): follow it, never pay twice.
           const state = await storeApi.confirm(current);
@@ -164,7 +218,11 @@ function Payment({ store }: { store: StoreData }) {
         // The kept order was settled or dropped meanwhile: a new one, then the same submit again.
         current = await renewIntent(queryClient, store, cart);
         if (current.gateway !== 'test-gateway') throw error;
-        await storeApi.updateIntent(current, cartRequest(cart), customer);
+        recordHold(
+          store.store_id,
+          current,
+          await storeApi.updateIntent(current, cartRequest(cart), customer),
+        );
       }
       const result = await form.pay(current);
       if (settled(result)) succeed(result, current);
@@ -197,6 +255,10 @@ function Payment({ store }: { store: StoreData }) {
       />
       <section className="store-panel store-payment" aria-label="Payment" aria-busy={phase === 'processing'}>
         <h2 className="store-panel__title">Payment</h2>
+        <StockNotice store={store} shortages={shortages} />
+        {intent?.holdExpiresAt && shortages.length === 0 && cart.length > 0 ? (
+          <HoldTimer key={intent.holdExpiresAt} expiresAt={intent.holdExpiresAt} onEnded={holdEnded} />
+        ) : null}
         {infoComplete ? null : (
           <p className="store-alert" role="status">
             {CHECKOUT_INCOMPLETE}{' '}
@@ -221,7 +283,10 @@ function Payment({ store }: { store: StoreData }) {
         ) : null}
         <Checkbox label={RENTAL_TERMS} value={terms} onChange={setTerms} isDisabled={phase !== 'idle'} />
         <div className="store-form__actions">
-          <Button onPress={() => void payNow()} isDisabled={!terms || !intent || phase !== 'idle'}>
+          <Button
+            onPress={() => void payNow()}
+            isDisabled={!terms || !intent || phase !== 'idle' || shortages.length > 0}
+          >
             {PAY_NOW}
           </Button>
           {infoComplete ? (
@@ -271,6 +336,8 @@ function PaymentForm({
       </p>
     );
   }
+  // The stock notice above says what is short and offers to set the cart to it.
+  if (intentError instanceof StockShortError) return null;
   if (intentError) {
     const closed = intentError instanceof ApiError && intentError.code === 'store_closed';
     return (

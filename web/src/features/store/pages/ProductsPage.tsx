@@ -14,7 +14,9 @@ import '../store.css';
 import { PriceSummary } from '../components/CartSummary';
 import { StoreFrame } from '../components/StoreFrame';
 import { currencyOf, currentCart, previewAmounts } from '../pricing';
-import { applyPendingCounts, setCount, setPendingCount, useCart } from '../state';
+import { applyPendingCounts, setCount, setPendingCount, useCart, useStoredIntent } from '../state';
+import { StockNotice } from '../components/StockNotice';
+import { cartShortages, SOLD_OUT, stockLabel } from '../stock';
 
 /** /exhibitor_order/{storeId} (SPEC §2): the products and the cart. */
 export default function ProductsPage() {
@@ -85,6 +87,10 @@ function CartBar({ store }: { store: StoreData }) {
 function ProductCard({ storeId, product }: { storeId: string; product: StoreProduct }) {
   const [quantity, setQuantity] = useState<number | null>(QUANTITY_DEFAULT);
   const { cart } = useCart(storeId);
+  const { intent } = useStoredIntent(storeId);
+  const stock = stockLabel(product, intent);
+  const soldOut = stock === SOLD_OUT;
+  const stockId = `product-${product.id}-stock`;
   const inCart = cart.find((line) => line.product.id === product.id)?.count ?? 0;
   const image = product.images[0];
   const add = () => {
@@ -110,6 +116,11 @@ function ProductCard({ storeId, product }: { storeId: string; product: StoreProd
         </h3>
         <p className="store-product__description">{product.description}</p>
         <p className="store-product__price">{formatPrice(product.price, product.currency)}</p>
+        {stock ? (
+          <p id={stockId} className={`store-stock${soldOut ? ' store-stock--out' : ''}`}>
+            {stock}
+          </p>
+        ) : null}
         <div className="store-product__actions">
           <NumberInput
             label={
@@ -124,11 +135,13 @@ function ProductCard({ storeId, product }: { storeId: string; product: StoreProd
             value={quantity}
             onChange={setQuantity}
             showSteppers
+            isDisabled={soldOut}
           />
           <Button
             onPress={add}
-            isDisabled={inCart >= QUANTITY_MAX}
+            isDisabled={inCart >= QUANTITY_MAX || soldOut}
             aria-label={`Add ${product.name} to cart`}
+            aria-describedby={stock ? stockId : undefined}
           >
             Add to cart
           </Button>
@@ -144,9 +157,12 @@ function CartEditor({ store }: { store: StoreData }) {
   const { cart: stored } = useCart(store.store_id);
   const cart = currentCart(store, stored);
   const currency = currencyOf(store);
+  const { intent } = useStoredIntent(store.store_id);
+  const shortages = cartShortages(cart, intent);
   return (
     <section className="store-panel store-cart" aria-label="Cart" id="cart" tabIndex={-1}>
       <h2 className="store-panel__title">Cart</h2>
+      <StockNotice store={store} shortages={shortages} />
       {cart.length === 0 ? (
         <p className="store-empty">{CART_EMPTY}</p>
       ) : (
