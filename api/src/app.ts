@@ -29,6 +29,7 @@ import { RunningHashes, uploadsRoutes } from './modules/uploads/index.js';
 import { importsRoutes, TokenBox } from './modules/imports/index.js';
 import { createCloudSources } from './adapters/cloud/index.js';
 
+import { uploadEventsRoutes } from './modules/upload-events/index.js';
 export interface AppDeps {
   config: Config;
   db: Database;
@@ -97,6 +98,7 @@ export function createApp(deps: AppDeps): Express {
 
   // Images staff upload (store and product images), from DATA_DIR/media.
   app.use(staffMediaRoutes(config));
+  api.use(uploadEventsRoutes(deps));
   app.use(
     webApp(config.WEB_DIST_DIR, { publicUrl: config.PUBLIC_URL, pageExists: storePageExists(deps.db) }),
   );

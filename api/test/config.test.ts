@@ -206,6 +206,7 @@ describe('loadConfig', () => {
 describe('timeouts on the network (issue 28)', () => {
   const TIMEOUTS = {
     IMPORT_IDLE_TIMEOUT_SECONDS: 60,
+    MEDIA_PROBE_TIMEOUT_SECONDS: 30,
     UPLOAD_PART_IDLE_SECONDS: 60,
     S3_CONNECT_TIMEOUT_SECONDS: 10,
     S3_REQUEST_TIMEOUT_SECONDS: 60,

@@ -1,4 +1,4 @@
-import type { MediaSpec } from '../media/types.js';
+import type { MediaCheck, MediaFacts, MediaSpec } from '../media/types.js';
 
 /**
  * Upload events (issue #30): what the event calls answer, typed once for the API, the web portal, the
@@ -56,4 +56,17 @@ export interface StaffUploadEventsResponse {
 
 export interface StaffUploadEventResponse {
   event: UploadEventStaff;
+}
+
+/**
+ * A file in the staff inbox (issue #30): `facts` is the server's reading once made, else the client's
+ * report; `factsText` says it in words; `check` is the server's own check when it has read the file,
+ * else the check recorded at registration. All three are absent while nothing is known of the file.
+ */
+export interface InboxFileMedia {
+  facts?: MediaFacts | null;
+  factsText?: string;
+  /** Whose reading the facts are. */
+  factsSource?: 'server' | 'client';
+  check?: MediaCheck;
 }

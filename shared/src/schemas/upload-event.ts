@@ -5,8 +5,9 @@
  * database: the API checks it (api/src/modules/upload-events).
  */
 import { z } from 'zod';
-import type { MediaSpec } from '../media/types.js';
+import type { MediaFacts } from '../media/types.js';
 import { dayjs } from '../day.js';
+import { mediaSpecSchema } from '../media/spec-schema.js';
 import { bounded, dateOnly } from './common.js';
 
 export const UPLOAD_EVENT_NAME_MAX = 120;
@@ -80,40 +81,6 @@ export function eventNameKey(name: string): string {
   return name.trim().toLocaleLowerCase('en-US');
 }
 
-// Placeholder until media-core's mediaSpecSchema (shared/src/media/spec-schema.ts) lands: same shape and
-// bounds as the contract, so the API and staff shell can be built against it.
-const resolution = z.object({
-  width: z.number().int().min(1).max(16384),
-  height: z.number().int().min(1).max(16384),
-});
-const label = z.string().trim().min(1).max(40);
-const seconds = z.number().min(0).max(86400).nullable();
-const mediaSpecSchema: z.ZodType<MediaSpec> = z.object({
-  containers: z.array(label).max(20),
-  videoCodecs: z.array(label).max(20),
-  resolutions: z.array(resolution).max(20),
-  frameRates: z.array(z.number().min(1).max(240)).max(20),
-  minDurationSeconds: seconds,
-  maxDurationSeconds: seconds,
-  audio: z
-    .union([
-      z.literal('none'),
-      z.object({
-        codecs: z.array(label).max(20),
-        channels: z.array(z.number().int().min(1).max(64)).max(20),
-        sampleRates: z.array(z.number().int().min(1000).max(768000)).max(20),
-      }),
-    ])
-    .nullable(),
-  maxSizeBytes: z
-    .number()
-    .int()
-    .min(1)
-    .max(10 * 1024 ** 4)
-    .nullable(),
-  onMismatch: z.enum(['block', 'warn']),
-});
-
 const specsSchema = z.object({
   creative: mediaSpecSchema.nullable().default(null),
   event: mediaSpecSchema.nullable().default(null),
@@ -159,3 +126,28 @@ export const uploadEventInputSchema = z
 
 export type UploadEventInput = z.input<typeof uploadEventInputSchema>;
 export type UploadEventValues = z.output<typeof uploadEventInputSchema>;
+
+/**
+ * A file's facts as a client reports them at registration (its own reader's result): bounded, because
+ * they are stored and shown to staff. The server never trusts them beyond the check they ask for; its own
+ * reading of the stored bytes comes after.
+ */
+const factName = z.string().trim().min(1).max(64).nullable();
+const count = (max: number) => z.number().int().min(0).max(max).nullable();
+export const mediaFactsSchema: z.ZodType<MediaFacts> = z.object({
+  kind: z.enum(['video', 'audio', 'image', 'other']),
+  container: factName,
+  videoCodec: factName,
+  width: count(1_000_000),
+  height: count(1_000_000),
+  fps: z.number().min(0).max(10_000).nullable(),
+  durationSeconds: z.number().min(0).max(10_000_000).nullable(),
+  audio: z
+    .object({
+      codec: z.string().trim().min(1).max(64),
+      channels: count(1024),
+      sampleRate: count(10_000_000),
+    })
+    .nullable(),
+  sizeBytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});

@@ -27,6 +27,10 @@ export type StaffAction =
   | 'prices_update'
   | 'order_refund'
   | 'order_confirmation_resend'
+  | 'upload_event_create'
+  | 'upload_event_update'
+  | 'upload_event_archive'
+  | 'upload_event_restore'
   // Written by the payment path itself (no actor): a capture that differs from the order total.
   | 'order_payment_review'
   // The payment test page (SPEC §2): a card charged through the configured gateway.
@@ -43,7 +47,7 @@ export function actorOf(req: Request): Actor {
 
 export interface Change {
   action: StaffAction;
-  entity: 'store' | 'product' | 'store_prices' | 'order' | 'media' | 'payment';
+  entity: 'store' | 'product' | 'store_prices' | 'order' | 'media' | 'payment' | 'upload_event';
   entityId: string | number | null;
   storeId?: number | null;
   before?: Record<string, unknown> | null;

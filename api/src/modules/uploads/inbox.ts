@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/index.js';
 import type { SubmissionAttributes, SubmissionInstance } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
+import { mediaOfFiles } from './media-probe.js';
 import { FILE_NOT_FOUND, importsOf, SUBMISSION_NOT_FOUND, toFileInfo, toSubmissionInfo } from './service.js';
 
 export const inboxQuerySchema = z.object({
@@ -14,7 +15,10 @@ export const inboxQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
-/** Staff inbox: sent submissions newest first, with client, fields and files; filtered by type and state. */
+/**
+ * Staff inbox: sent submissions newest first, with client, fields and files; filtered by type and state.
+ * Each file carries its media facts in words and its check against the event's spec (issue #30).
+ */
 export async function listInbox(db: Database, query: unknown): Promise<InboxSubmission[]> {
   const q = inboxQuerySchema.parse(query);
   const { Submission, SubmissionFile, User } = db.models;
@@ -43,12 +47,15 @@ export async function listInbox(db: Database, query: unknown): Promise<InboxSubm
     db,
     files.map((f) => f.id),
   );
+  const media = await mediaOfFiles(db, files);
   const users = await User.findAll({ where: { id: [...new Set(rows.map((r) => r.userId))] } });
   const byUser = new Map(users.map((u) => [u.id, u]));
   return rows.map((row) =>
     toInbox(
       row,
-      files.filter((f) => f.submissionId === row.id).map((f) => toFileInfo(f, undefined, imports.get(f.id))),
+      files
+        .filter((f) => f.submissionId === row.id)
+        .map((f) => ({ ...toFileInfo(f, undefined, imports.get(f.id)), ...media.get(f.id) })),
       byUser.get(row.userId),
     ),
   );

@@ -1,9 +1,11 @@
-import { formatBytes, formatWallDateTime } from '@avp/shared';
+import { formatBytes, formatWallDateTime, MEDIA_UNREADABLE } from '@avp/shared';
+import type { InboxFileMedia } from '@avp/shared';
 import type { Transaction } from 'sequelize';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type { SubmissionFileInstance, UserInstance } from '../../db/models/index.js';
 import { enqueueMail } from '../mail/index.js';
+import { mediaOfFiles } from './media-probe.js';
 
 const FORM_LABELS: Record<string, string> = {
   creative: 'Creative asset',
@@ -49,6 +51,30 @@ function fileLines(files: SubmissionFileInstance[]): string[] {
   return files.map((f) => `- ${f.name} (${formatBytes(Number(f.size))}, sha-256 ${f.sha256 ?? '—'})`);
 }
 
+/** 'Meets spec', '1 issue', '2 issues' (the inbox badge's words). */
+export function specBadge(issues: number): string {
+  if (issues === 0) return 'Meets spec';
+  return issues === 1 ? '1 issue' : `${issues} issues`;
+}
+
+/**
+ * The staff notice's file list (issue #30): each file's facts in words and its issues against the event's
+ * spec, by the server's reading when it was done in time, else by the uploader's (and said so).
+ */
+function staffFileLines(files: SubmissionFileInstance[], media: Map<string, InboxFileMedia>): string[] {
+  return files.flatMap((f) => {
+    const line = fileLines([f])[0]!;
+    const known = media.get(f.id);
+    if (!known?.check) return [line];
+    const whose = known.factsSource === 'client' ? " (the uploader's reading)" : '';
+    const lines = [line, `  ${known.factsText ?? MEDIA_UNREADABLE}${whose}`];
+    if (known.check.verdict === 'unreadable') return lines;
+    lines.push(`  ${specBadge(known.check.issues.length)}${known.check.issues.length ? ':' : ''}`);
+    for (const issue of known.check.issues) lines.push(`    - ${issue}`);
+    return lines;
+  });
+}
+
 /**
  * The two e-mails of a submission (issue 8): staff get the fields, the files and a link to the inbox;
  * the client gets a receipt listing the files. Both are queued in the caller's transaction.
@@ -67,6 +93,7 @@ export async function queueSubmissionMails(
   const who = owner ? `${owner.firstName} ${owner.lastName}`.trim() : 'a client';
   const company = owner?.company ? ` (${owner.company})` : '';
   const link = `${deps.config.PUBLIC_URL}${inboxPath(submission.id)}`;
+  const media = await mediaOfFiles(deps.db, files, transaction);
   await enqueueMail(
     deps.db,
     {
@@ -78,7 +105,7 @@ export async function queueSubmissionMails(
         ...fieldLines(submission.fields),
         '',
         `Files (${files.length}):`,
-        ...fileLines(files),
+        ...staffFileLines(files, media),
         '',
         `Open it in the staff inbox: ${link}`,
       ].join('\n'),

@@ -5,11 +5,13 @@ import { createUploadStorage, isStorageFull } from '../../adapters/storage/index
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
+import { afterAnswerWork } from '../../http/after-answer.js';
 import { AppError } from '../../http/errors.js';
 import { endIdleBody } from '../../http/idle-body.js';
 import type { Logger } from '../../logger.js';
 import { requireStaff, requireUser } from '../accounts/index.js';
 import { inboxFile, listInbox, markHandled } from './inbox.js';
+import { MediaBlockedError } from './media-probe.js';
 import { RunningHashes } from './running-hash.js';
 import {
   completeFile,
@@ -127,7 +129,23 @@ export function uploadsRoutes(deps: {
   });
 
   router.post('/uploads/submissions/:submissionId/files', requireUser, async (req, res) => {
-    const { created, file } = await registerFile(d, user(req), param(req, 'submissionId'), req.body);
+    const { created, file } = await registerFile(d, user(req), param(req, 'submissionId'), req.body).catch(
+      (error: unknown) => {
+        // 422 with the issues as a list, for the form to show each sentence (issue #30).
+        if (error instanceof MediaBlockedError) {
+          res
+            .status(422)
+            .set('Cache-Control', 'no-store')
+            .json({
+              error: { code: error.code, message: error.message, issues: error.check.issues },
+              check: error.check,
+            });
+          return { created: false, file: null };
+        }
+        throw error;
+      },
+    );
+    if (file === null) return;
     res
       .status(created ? 201 : 200)
       .set('Cache-Control', 'no-store')
@@ -178,7 +196,11 @@ export function uploadsRoutes(deps: {
   );
 
   router.post('/uploads/files/:fileId/complete', requireUser, async (req, res) => {
-    const file = await retryWhenBusy(res, completeFile(d, user(req), param(req, 'fileId'), req.body));
+    const background = afterAnswerWork(req.app);
+    const file = await retryWhenBusy(
+      res,
+      completeFile({ ...d, background }, user(req), param(req, 'fileId'), req.body),
+    );
     res.set('Cache-Control', 'no-store').json({ file });
   });
 

@@ -1,8 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
+  checkMediaFacts,
   createSubmissionSchema,
   formatBytes,
+  mediaFactsSchema,
   isUuid,
   missingParts,
   partRange,
@@ -10,7 +12,7 @@ import {
   UPLOAD_FILE_REQUIRED,
   uploadFileRegistrationSchema,
 } from '@avp/shared';
-import type { CloudImportInfo, SubmissionInfo, UploadFileInfo } from '@avp/shared';
+import type { CloudImportInfo, MediaCheck, MediaFacts, SubmissionInfo, UploadFileInfo } from '@avp/shared';
 import { ForeignKeyConstraintError, Op, QueryTypes } from 'sequelize';
 import type { Transaction, WhereOptions } from 'sequelize';
 import { z } from 'zod';
@@ -29,10 +31,14 @@ import type {
 import { AppError, toAppError } from '../../http/errors.js';
 import type { Logger } from '../../logger.js';
 import type { SessionUser } from '../accounts/index.js';
+import { eventForSubmission, specForSubmission } from '../upload-events/index.js';
+import { clientFactsRow, mediaBlocked, probesSettled, scheduleProbe } from './media-probe.js';
+import type { BackgroundTracker } from './media-probe.js';
 import { claimWrite, COMPLETION, liveClaims, nowMs } from './claims.js';
 import type { WriteClaim } from './claims.js';
 import { queueSubmissionMails } from './mail.js';
 import { quotaExceeded, unfinishedBytes } from './quota.js';
+import { metricsOf } from '../metrics/index.js';
 import type { RunningHashes } from './running-hash.js';
 
 export interface UploadsDeps {
@@ -42,6 +48,8 @@ export interface UploadsDeps {
   storage: UploadStorage;
   /** This process's running checksums (running-hash.ts): completion usually needs no second pass. */
   hashes: RunningHashes;
+  /** Keeps shutdown waiting for the media facts read after a completion (http/after-answer.ts). */
+  background?: BackgroundTracker;
 }
 
 export const SUBMISSION_NOT_FOUND = 'No such submission.';
@@ -90,6 +98,7 @@ export function toFileInfo(
     status: file.status,
     ...(receivedParts ? { receivedParts } : {}),
     ...(cloudImport ? { import: toImportInfo(cloudImport) } : {}),
+    ...(file.checkVerdict ? { check: { verdict: file.checkVerdict, issues: file.checkIssues ?? [] } } : {}),
   };
 }
 
@@ -168,12 +177,14 @@ export async function createSubmission(
 ): Promise<{ created: boolean; submission: SubmissionInfo }> {
   const body = createSubmissionSchema.parse(input);
   const { Submission } = deps.db.models;
+  // The event its name matches (#30): its spec applies to the files; a closed one refuses (422).
+  const uploadEventId = await eventForSubmission(deps.db, fieldsOf(body));
   if (body.resume_id) {
     const existing = await Submission.findOne({
       where: { id: body.resume_id, userId: user.id, status: 'open' },
     });
     if (existing) {
-      await existing.update({ formType: body.form_type, fields: fieldsOf(body) });
+      await existing.update({ formType: body.form_type, fields: fieldsOf(body), uploadEventId });
       return { created: false, submission: await describeSubmission(deps, existing) };
     }
   }
@@ -181,6 +192,7 @@ export async function createSubmission(
     userId: user.id,
     formType: body.form_type,
     fields: fieldsOf(body),
+    uploadEventId,
   });
   return { created: true, submission: toSubmissionInfo(submission, []) };
 }
@@ -219,6 +231,8 @@ export async function getSubmission(
 
 const registrationSchema = uploadFileRegistrationSchema.extend({
   lastModified: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+  /** The client's own reading of the file (#30); null: its reader could not read it. */
+  facts: mediaFactsSchema.nullable().optional(),
 });
 
 /**
@@ -237,7 +251,14 @@ export async function registerFile(
   assertOpen(submission);
   const body = registrationSchema.parse(input);
   const lastModified = body.lastModified ?? null;
+  // The server decides the check from the client's facts and the event's spec: a block is refused here.
+  const check =
+    body.facts === undefined
+      ? undefined
+      : checkMediaFacts(await specForSubmission(deps.db, submission), body.facts);
+  if (check?.verdict === 'block') throw mediaBlocked(check);
   return addFile(deps, user, submissionId, {
+    ...(check ? { check, clientFacts: body.facts ?? null } : {}),
     name: body.name,
     size: body.size,
     type: body.type,
@@ -265,6 +286,9 @@ export interface NewFile {
   findSame?: (transaction: Transaction) => Promise<SubmissionFileInstance | null>;
   /** Rows that belong with the new file (a cloud import), inserted in its transaction. */
   alsoInsert?: (file: SubmissionFileInstance, transaction: Transaction) => Promise<void>;
+  /** The check of the client's reported facts (#30), recorded with the file and its 'client' facts row. */
+  check?: MediaCheck;
+  clientFacts?: MediaFacts | null;
 }
 
 /**
@@ -312,9 +336,16 @@ export async function addFile(
         partCount: plan.partCount,
         storageKey: key,
         storageUploadId: null,
+        checkVerdict: spec.check?.verdict ?? null,
+        checkIssues: spec.check?.issues ?? null,
       },
       { transaction },
     );
+    if (spec.check) {
+      await deps.db.models.MediaFacts.create(clientFactsRow(id, spec.clientFacts ?? null, spec.check), {
+        transaction,
+      });
+    }
     await spec.alsoInsert?.(inserted, transaction);
     return { created: true, file: inserted };
   });
@@ -386,7 +417,7 @@ export async function putPart(
   const claim = await claimOrGone(deps.db, fileId, partNumber);
   if (!claim) throw PART_IN_PROGRESS(partNumber);
   try {
-    await writeClaimedPart(deps, claim, body, range);
+    await metricsOf(deps.db).receivingPart(range.size, writeClaimedPart(deps, claim, body, range));
   } finally {
     await claim.release().catch((error: unknown) => {
       // It runs out on its own (claims.ts); only the next writer of this part waits for that.
@@ -719,6 +750,9 @@ export async function verifyAndComplete(
     completedAt: new Date(),
     storageUploadId: null,
   });
+  // Every completion (browser, legacy, cloud import) has the server read the file's facts, in the
+  // background: the answer never waits for it, and its failure never fails the upload (media-probe.ts).
+  void scheduleProbe(deps, file.id, deps.background);
 }
 
 async function restart(deps: UploadsDeps, file: SubmissionFileInstance): Promise<void> {
@@ -791,6 +825,12 @@ export async function submitSubmission(
   }
   const waiting = incomplete.length > 0;
   for (const extra of files.filter((f) => !wanted.has(f.id))) await destroyFile(deps, extra);
+  // The staff notice lists the server's reading of each file when it is done in time (bounded).
+  if (!waiting)
+    await probesSettled(
+      kept.map((f) => f.id),
+      deps.config.MEDIA_PROBE_TIMEOUT_SECONDS * 1000,
+    );
   const owner = await User.findByPk(user.id);
   const sent = await deps.db.sequelize.transaction(async (transaction) => {
     const now = new Date();
@@ -832,6 +872,10 @@ export async function sendPendingNotice(
   if (!submission || submission.status !== 'submitted' || !submission.noticePending) return false;
   const files = await SubmissionFile.findAll({ where: { submissionId }, order: [['createdAt', 'ASC']] });
   if (files.some((f) => f.status !== 'complete')) return false;
+  await probesSettled(
+    files.map((f) => f.id),
+    deps.config.MEDIA_PROBE_TIMEOUT_SECONDS * 1000,
+  );
   const owner = await User.findByPk(submission.userId);
   const sent = await deps.db.sequelize.transaction(async (transaction) => {
     const [changed] = await Submission.update(

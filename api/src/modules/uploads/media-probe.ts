@@ -1,0 +1,356 @@
+import { open } from 'node:fs/promises';
+import { checkMediaFacts, describeMediaFacts, sameName } from '@avp/shared';
+import type { InboxFileMedia, MediaCheck, MediaFacts, MediaReadResult, ReadChunk } from '@avp/shared';
+import { UniqueConstraintError } from 'sequelize';
+import type { Transaction } from 'sequelize';
+import { LocalStorage } from '../../adapters/storage/local.js';
+import type { UploadStorage } from '../../adapters/storage/index.js';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/index.js';
+import type {
+  MediaFactsCreation,
+  MediaFactsInstance,
+  SubmissionFileInstance,
+} from '../../db/models/index.js';
+import { AppError } from '../../http/errors.js';
+import type { Logger } from '../../logger.js';
+import { specForSubmission } from '../upload-events/index.js';
+
+/**
+ * The server's own reading of a completed file's media facts (issue #30): never the client's word. The
+ * bytes are read where they are stored, only the ranges the reader asks for (local disk: positional reads
+ * on one handle; S3: one ranged GET per chunk, never the whole object). It runs in the background after
+ * the answer, a few at a time per process, each bounded by MEDIA_PROBE_TIMEOUT_SECONDS; a failure is
+ * logged and stored as unreadable, and never fails the upload. The result is a 'server' media_facts row
+ * with its check against the event's spec; a client report that disagrees is logged as a warning.
+ */
+
+export type ProbeDeps = {
+  config: Pick<Config, 'MEDIA_PROBE_TIMEOUT_SECONDS' | 'MEDIA_PROBE_CONCURRENCY'>;
+  db: Database;
+  logger: Logger;
+  storage: UploadStorage;
+};
+
+/** How the facts are read: media-core's reader (mediainfo.js), or a stand-in a test passes. */
+export type FactsReader = (input: {
+  size: number;
+  readChunk: ReadChunk;
+  timeoutMs?: number;
+}) => Promise<MediaReadResult>;
+
+// Imported on the first probe: the reader loads mediainfo.js and its WebAssembly.
+let defaultReader: Promise<FactsReader> | undefined;
+function loadReader(): Promise<FactsReader> {
+  defaultReader ??= import('@avp/shared/media-reader').then((mod) => mod.readMediaFacts);
+  return defaultReader;
+}
+let readerOverride: FactsReader | undefined;
+/** Tests only: read with this instead of media-core's reader (undefined restores it). */
+export function useFactsReader(reader: FactsReader | undefined): void {
+  readerOverride = reader;
+}
+
+/** A registration refused because the client's facts break a blocking spec: 422 with the issues. */
+export class MediaBlockedError extends AppError {
+  constructor(readonly check: MediaCheck) {
+    super(422, 'media_mismatch', check.issues.join(' '));
+    this.name = 'MediaBlockedError';
+  }
+}
+export function mediaBlocked(check: MediaCheck): MediaBlockedError {
+  return new MediaBlockedError(check);
+}
+
+function columnsOf(facts: MediaFacts | null) {
+  return {
+    readable: facts !== null,
+    kind: facts?.kind ?? null,
+    container: facts?.container ?? null,
+    videoCodec: facts?.videoCodec ?? null,
+    width: facts?.width ?? null,
+    height: facts?.height ?? null,
+    fps: facts?.fps ?? null,
+    durationSeconds: facts?.durationSeconds ?? null,
+    audioCodec: facts?.audio?.codec ?? null,
+    audioChannels: facts?.audio?.channels ?? null,
+    audioSampleRate: facts?.audio?.sampleRate ?? null,
+    sizeBytes: facts?.sizeBytes ?? null,
+  };
+}
+
+/** The 'client' row of a registration: what the uploader's reader reported, and the check it earned. */
+export function clientFactsRow(
+  fileId: string,
+  facts: MediaFacts | null,
+  check: MediaCheck,
+): MediaFactsCreation {
+  return { fileId, source: 'client', ...columnsOf(facts), verdict: check.verdict, issues: check.issues };
+}
+
+/** A stored row back as MediaFacts (null when the reader could not read the file). */
+export function factsOfRow(row: MediaFactsInstance): MediaFacts | null {
+  if (!row.readable) return null;
+  return {
+    kind: row.kind ?? 'other',
+    container: row.container,
+    videoCodec: row.videoCodec,
+    width: row.width,
+    height: row.height,
+    fps: row.fps === null ? null : Number(row.fps),
+    durationSeconds: row.durationSeconds === null ? null : Number(row.durationSeconds),
+    audio: row.audioCodec
+      ? { codec: row.audioCodec, channels: row.audioChannels, sampleRate: row.audioSampleRate }
+      : null,
+    sizeBytes: Number(row.sizeBytes ?? 0),
+  };
+}
+
+/** JSON columns come back parsed on PostgreSQL and sometimes as text on SQLite. */
+export function issuesOfRow(row: { issues: unknown }): string[] {
+  const value = typeof row.issues === 'string' ? (JSON.parse(row.issues) as unknown) : row.issues;
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+/** Where the reader's chunks come from, with the bytes it cost; close() when done. */
+async function chunkSource(
+  storage: UploadStorage,
+  key: string,
+  size: number,
+): Promise<{ readChunk: ReadChunk; bytesRead: () => number; close: () => Promise<void> }> {
+  let bytes = 0;
+  const clamp = (offset: number, length: number) => Math.max(0, Math.min(length, size - Math.max(0, offset)));
+  if (storage instanceof LocalStorage) {
+    const handle = await open(storage.pathOf(key), 'r');
+    return {
+      readChunk: async (offset, length) => {
+        const want = clamp(offset, length);
+        const buffer = new Uint8Array(want);
+        let got = 0;
+        while (got < want) {
+          const { bytesRead } = await handle.read(buffer, got, want - got, offset + got);
+          if (bytesRead === 0) break;
+          got += bytesRead;
+        }
+        bytes += got;
+        return got === want ? buffer : buffer.subarray(0, got);
+      },
+      bytesRead: () => bytes,
+      close: () => handle.close(),
+    };
+  }
+  return {
+    readChunk: async (offset, length) => {
+      const want = clamp(offset, length);
+      if (want === 0) return new Uint8Array(0);
+      const chunks: Buffer[] = [];
+      for await (const chunk of await storage.read(key, { start: offset, end: offset + want - 1 })) {
+        chunks.push(chunk as Buffer);
+      }
+      const buffer = Buffer.concat(chunks);
+      bytes += buffer.length;
+      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
+    },
+    bytesRead: () => bytes,
+    close: async () => undefined,
+  };
+}
+
+class TimedOut extends Error {}
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new TimedOut(`no answer in ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Whether a client's report disagrees with the server's reading beyond rounding: size in pixels and
+ * codec exactly, frame rate to 0.01, duration to half a second (containers and readers round it).
+ */
+export function factsDisagree(client: MediaFacts | null, server: MediaFacts | null): string[] {
+  if (!client || !server) return [];
+  const differ: string[] = [];
+  const known = <T>(a: T | null, b: T | null) => a !== null && b !== null;
+  if (known(client.width, server.width) && client.width !== server.width) differ.push('width');
+  if (known(client.height, server.height) && client.height !== server.height) differ.push('height');
+  if (known(client.videoCodec, server.videoCodec) && !sameName(client.videoCodec!, server.videoCodec!)) {
+    differ.push('videoCodec');
+  }
+  if (known(client.fps, server.fps) && Math.abs(client.fps! - server.fps!) > 0.01) differ.push('fps');
+  if (
+    known(client.durationSeconds, server.durationSeconds) &&
+    Math.abs(client.durationSeconds! - server.durationSeconds!) > 0.5
+  ) {
+    differ.push('durationSeconds');
+  }
+  return differ;
+}
+
+/**
+ * Reads one completed file's facts from storage and records them: idempotent (a file read once is not
+ * read again). Never throws for the file's sake: an unreadable file, a reader failure or a timeout is
+ * stored as unreadable and logged.
+ */
+export async function probeFile(deps: ProbeDeps, fileId: string): Promise<MediaFactsInstance | null> {
+  const { SubmissionFile, Submission, MediaFacts } = deps.db.models;
+  const file = await SubmissionFile.findByPk(fileId);
+  if (!file || file.status !== 'complete') return null;
+  const done = await MediaFacts.findOne({ where: { fileId, source: 'server' } });
+  if (done) return done;
+  const size = Number(file.size);
+  const timeoutMs = deps.config.MEDIA_PROBE_TIMEOUT_SECONDS * 1000;
+  let result: MediaReadResult = { facts: null, bytesRead: 0, raw: null };
+  let bytesRead = 0;
+  const started = Date.now();
+  try {
+    const source = await chunkSource(deps.storage, file.storageKey, size);
+    try {
+      const reader = readerOverride ?? (await loadReader());
+      result = await withTimeout(reader({ size, readChunk: source.readChunk, timeoutMs }), timeoutMs);
+    } finally {
+      bytesRead = source.bytesRead();
+      await source.close().catch(() => undefined);
+    }
+  } catch (error) {
+    deps.logger.warn(
+      { err: error, fileId, timedOut: error instanceof TimedOut },
+      'could not read the media facts of a stored file',
+    );
+  }
+  const submission = await Submission.findByPk(file.submissionId);
+  const spec = submission ? await specForSubmission(deps.db, submission) : null;
+  const check = checkMediaFacts(spec, result.facts);
+  let row: MediaFactsInstance;
+  try {
+    row = await MediaFacts.create({
+      fileId,
+      source: 'server',
+      ...columnsOf(result.facts),
+      bytesRead,
+      raw: result.raw ?? null,
+      verdict: check.verdict,
+      issues: check.issues,
+    });
+  } catch (error) {
+    // Another process read it at the same time: its row stands.
+    if (error instanceof UniqueConstraintError)
+      return MediaFacts.findOne({ where: { fileId, source: 'server' } });
+    throw error;
+  }
+  deps.logger.info(
+    { fileId, verdict: check.verdict, bytesRead, size, ms: Date.now() - started },
+    'media facts read from storage',
+  );
+  if (check.verdict === 'warn' || check.verdict === 'block') {
+    deps.logger.warn({ fileId, issues: check.issues }, 'stored file does not meet its event media spec');
+  }
+  const reported = await MediaFacts.findOne({ where: { fileId, source: 'client' } });
+  if (reported) {
+    const client = factsOfRow(reported);
+    const differ = factsDisagree(client, result.facts);
+    if (differ.length > 0) {
+      deps.logger.warn(
+        { fileId, differ, client, server: result.facts },
+        "the client's reported media facts disagree with the server's reading",
+      );
+    }
+  }
+  return row;
+}
+
+/** A few probes at a time per process; the rest wait their turn. */
+class Limiter {
+  #active = 0;
+  readonly #waiting: Array<() => void> = [];
+  async run<T>(limit: number, work: () => Promise<T>): Promise<T> {
+    if (this.#active >= limit) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#active += 1;
+    try {
+      return await work();
+    } finally {
+      this.#active -= 1;
+      this.#waiting.shift()?.();
+    }
+  }
+}
+const limiter = new Limiter();
+/** This process's probes still running or waiting, by file id (the staff notice may wait for them). */
+const running = new Map<string, Promise<unknown>>();
+
+/** Something that keeps shutdown waiting for background work (http/after-answer.ts). */
+export interface BackgroundTracker {
+  run<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * Reads a completed file's facts in the background (call it after the answer is sent). Failures are
+ * logged, never thrown to the caller. With a tracker, shutdown waits for the reading.
+ */
+export function scheduleProbe(deps: ProbeDeps, fileId: string, tracker?: BackgroundTracker): Promise<void> {
+  const existing = running.get(fileId);
+  if (existing) return existing.then(() => undefined);
+  const work = () =>
+    limiter
+      .run(deps.config.MEDIA_PROBE_CONCURRENCY, () => probeFile(deps, fileId))
+      .catch((error: unknown) => {
+        deps.logger.error({ err: error, fileId }, 'media facts probe failed');
+      })
+      .then(() => undefined);
+  const promise = tracker ? tracker.run(work) : work();
+  running.set(fileId, promise);
+  void promise.finally(() => running.delete(fileId));
+  return promise;
+}
+
+/**
+ * Waits (at most `ms`) for this process's readings of these files, so a staff notice lists the server's
+ * issues when they come in time; one still running after that leaves the notice with the client's check.
+ */
+export async function probesSettled(fileIds: string[], ms: number): Promise<void> {
+  const pending = fileIds.map((id) => running.get(id)).filter((p): p is Promise<unknown> => p !== undefined);
+  if (pending.length === 0) return;
+  await withTimeout(Promise.allSettled(pending), ms).catch(() => undefined);
+}
+
+/**
+ * What staff see of each file's media (the inbox, the notice mail): the server's reading and check once
+ * made, else the client's report with the check recorded at registration; nothing while neither exists.
+ */
+export async function mediaOfFiles(
+  db: Database,
+  files: Pick<SubmissionFileInstance, 'id' | 'checkVerdict' | 'checkIssues'>[],
+  transaction?: Transaction,
+): Promise<Map<string, InboxFileMedia>> {
+  const out = new Map<string, InboxFileMedia>();
+  const ids = files.map((f) => f.id).filter((id) => typeof id === 'string');
+  if (ids.length === 0) return out;
+  const rows = await db.models.MediaFacts.findAll({
+    where: { fileId: ids },
+    transaction: transaction ?? null,
+  });
+  for (const file of files) {
+    const server = rows.find((r) => r.fileId === file.id && r.source === 'server');
+    const client = rows.find((r) => r.fileId === file.id && r.source === 'client');
+    const row = server ?? client;
+    if (!row) continue;
+    const facts = factsOfRow(row);
+    const issues = server ? issuesOfRow(server) : issuesOfRow({ issues: file.checkIssues ?? [] });
+    const verdict = server ? server.verdict : (file.checkVerdict ?? row.verdict);
+    out.set(file.id, {
+      facts,
+      factsText: describeMediaFacts(facts),
+      factsSource: server ? 'server' : 'client',
+      check: { verdict, issues },
+    });
+  }
+  return out;
+}
