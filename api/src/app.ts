@@ -7,6 +7,7 @@ import { apiNotFound, errorHandler, routeNotFound } from './http/errors.js';
 import { endIdleBody } from './http/idle-body.js';
 import { databaseRateLimitStore, setRateLimitStore } from './http/rate-limit.js';
 import { requestLogger } from './http/request-log.js';
+import { captureRoutePattern } from './http/route-pattern.js';
 import { sameOrigin } from './http/same-origin.js';
 import { securityHeaders } from './http/security.js';
 import { webApp } from './http/web.js';
@@ -15,6 +16,7 @@ import type { Logger } from './logger.js';
 import { accountsRoutes, loadSession } from './modules/accounts/index.js';
 import { contactRoutes } from './modules/contact/index.js';
 import { healthRoutes } from './modules/health/index.js';
+import { countRequests, METRICS_PATH, metricsOf, metricsRoute } from './modules/metrics/index.js';
 import {
   LEGACY_PATHS,
   LEGACY_UPLOAD_BODY_LIMIT,
@@ -54,6 +56,8 @@ export function createApp(deps: AppDeps): Express {
   setRateLimitStore(app, databaseRateLimitStore(deps.db));
   attachAfterAnswerWork(app);
 
+  // Route patterns (for the metrics' labels and the error log line), and every request counted and timed.
+  app.use(captureRoutePattern, countRequests(metricsOf(deps.db)));
   app.use(requestLogger(deps.logger));
   app.use(securityHeaders(config));
   // The cloud pickers' sign-in popups come back here from the provider's pages: without this the
@@ -63,6 +67,9 @@ export function createApp(deps: AppDeps): Express {
     res.setHeader('Cross-Origin-Opener-Policy', 'unsafe-none');
     next();
   });
+
+  // A middleware, not a route: it is no part of the API (nor of its route list); METRICS_TOKEN opens it.
+  app.use(METRICS_PATH, metricsRoute(config, metricsOf(deps.db)));
 
   // Stripe signs the raw bytes of its webhook: this route reads its own body, ahead of the JSON parser.
   app.use('/api', stripeWebhookRoutes(deps));

@@ -242,6 +242,17 @@ const schema = z
     UPLOAD_RETENTION_DAYS: integer(7, 1, 3650),
     LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
     LOG_FORMAT: oneOf(['auto', 'json', 'pretty'], 'auto'),
+    // GET /metrics (Prometheus): on the main port with this bearer token, and/or on METRICS_PORT (127.0.0.1).
+    METRICS_TOKEN: pattern(/^[\x21-\x7e]{16,}$/, 'at least 16 printable characters without spaces'),
+    METRICS_PORT: pattern(/^\d{1,5}$/, 'a port number between 1 and 65535').transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const port = Number(value);
+      if (port < 1 || port > 65535) {
+        ctx.addIssue({ code: 'custom', message: `must be a port number between 1 and 65535 ${got(value)}` });
+        return z.NEVER;
+      }
+      return port;
+    }),
     // Production unless told otherwise: stack traces and verbose errors are opt-in.
     NODE_ENV: oneOf(NODE_ENVS, 'production'),
     WEB_DIST_DIR: raw.transform((value) =>
@@ -249,6 +260,9 @@ const schema = z
     ),
   })
   .superRefine((env, ctx) => {
+    if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT) {
+      ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT' });
+    }
     if (env.STORAGE_DRIVER === 's3' && env.S3_BUCKET === undefined) {
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' });
     }

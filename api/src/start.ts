@@ -16,6 +16,8 @@ import type { MailWorker } from './modules/mail/index.js';
 import { startImportWorker } from './modules/imports/index.js';
 import type { ImportWorker } from './modules/imports/index.js';
 import { startUploadCleanup } from './modules/uploads/index.js';
+import { metricsOf, startMetricsServer } from './modules/metrics/index.js';
+import type { MetricsServer } from './modules/metrics/index.js';
 import type { UploadCleanup } from './modules/uploads/index.js';
 
 export interface StartOptions {
@@ -38,6 +40,8 @@ export interface RunningServer {
   uploadCleanup: UploadCleanup;
   /** Copies cloud imports; stopped by close(), its leases released for another process. */
   importWorker: ImportWorker;
+  /** GET /metrics on 127.0.0.1:METRICS_PORT, when that is set. */
+  metricsServer?: MetricsServer;
   /** Stops accepting connections, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -58,6 +62,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let mailWorker: MailWorker | undefined;
   let uploadCleanup: UploadCleanup | undefined;
   let importWorker: ImportWorker | undefined;
+  let metricsServer: MetricsServer | undefined;
   try {
     const applied = await migrateUp(db, logger);
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
@@ -76,6 +81,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
     await listen(server, options.port ?? config.PORT, config.HOST);
+    if (config.METRICS_PORT !== undefined) {
+      metricsServer = await startMetricsServer(config, metricsOf(db), config.METRICS_PORT);
+      logger.info({ url: metricsServer.url }, `metrics on ${metricsServer.url}`);
+    }
 
     const port = (server.address() as AddressInfo).port;
     const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
@@ -87,6 +96,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const worker = mailWorker;
     const cleanup = uploadCleanup;
     const imports = importWorker;
+    const metrics = metricsServer;
     return {
       url,
       port,
@@ -97,10 +107,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       mailWorker: worker,
       uploadCleanup: cleanup,
       importWorker: imports,
-      close: () => (closing ??= shutdown(listening, app, db, [worker, cleanup, imports])),
+      metricsServer: metrics,
+      close: () =>
+        (closing ??= shutdown(listening, app, db, [worker, cleanup, imports, ...(metrics ? [metrics] : [])])),
     };
   } catch (error) {
     server?.close();
+    await metricsServer?.stop().catch(() => undefined);
     await mailWorker?.stop().catch(() => undefined);
     await uploadCleanup?.stop().catch(() => undefined);
     await importWorker?.stop().catch(() => undefined);

@@ -267,3 +267,33 @@ describe('stock settings (issue #32)', () => {
     for (const name of Object.keys(STOCK)) expect(readme).toContain(`\`${name}\``);
   });
 });
+
+describe('metrics settings (issue 35)', () => {
+  it('are off by default; METRICS_TOKEN wants 16 printable characters, METRICS_PORT a port other than PORT', () => {
+    const unset = loadConfig({ SESSION_SECRET: TEST_SECRET });
+    expect([unset.METRICS_TOKEN, unset.METRICS_PORT]).toEqual([undefined, undefined]);
+    expect(
+      loadConfig({ SESSION_SECRET: TEST_SECRET, METRICS_TOKEN: 'a-token-of-16-ch', METRICS_PORT: '9464' }),
+    ).toMatchObject({ METRICS_TOKEN: 'a-token-of-16-ch', METRICS_PORT: 9464 });
+    expect(errorLines({ SESSION_SECRET: TEST_SECRET, METRICS_TOKEN: 'short' })).toEqual([
+      'METRICS_TOKEN: must be at least 16 printable characters without spaces (got "short")',
+    ]);
+    expect(
+      errorLines({ SESSION_SECRET: TEST_SECRET, METRICS_TOKEN: 'sixteen chars and spaces' }),
+    ).toHaveLength(1);
+    expect(errorLines({ SESSION_SECRET: TEST_SECRET, METRICS_PORT: '70000' })).toEqual([
+      'METRICS_PORT: must be a port number between 1 and 65535 (got "70000")',
+    ]);
+    expect(errorLines({ SESSION_SECRET: TEST_SECRET, METRICS_PORT: 'metrics' })).toEqual([
+      'METRICS_PORT: must be a port number between 1 and 65535 (got "metrics")',
+    ]);
+    expect(errorLines({ SESSION_SECRET: TEST_SECRET, PORT: '3000', METRICS_PORT: '3000' })).toEqual([
+      'METRICS_PORT: must differ from PORT',
+    ]);
+  });
+
+  it('are in the README configuration table', async () => {
+    const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    for (const name of ['METRICS_TOKEN', 'METRICS_PORT']) expect(readme).toContain(`| \`${name}\``);
+  });
+});

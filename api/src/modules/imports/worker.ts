@@ -31,6 +31,7 @@ import {
 } from '../uploads/index.js';
 import type { UploadsDeps } from '../uploads/index.js';
 import { IdleWatch } from './idle-watch.js';
+import { metricsOf } from '../metrics/index.js';
 import { WHEN_STORAGE_IS_READY } from './service.js';
 import { TokenBox } from './token-box.js';
 
@@ -364,6 +365,7 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
         await claim.release().catch(() => undefined);
       }
       done += range.size;
+      metricsOf(db).importBytes.inc(range.size);
       meter.add(range.size);
       await report(false);
       if (Date.now() - lastTouch > 60_000) {

@@ -9,6 +9,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type { MailOutboxInstance } from '../../db/models/index.js';
 import type { Logger } from '../../logger.js';
+import { metricsOf } from '../metrics/index.js';
 import { onMailQueued } from './outbox.js';
 
 export interface MailWorkerOptions {
@@ -231,11 +232,13 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
       const lastError = describe(error);
       if (row.attempts >= settings.maxAttempts || isPermanent(error)) {
         await settle(row, { status: 'failed', claimedBy: null, claimedAt: null, lastError });
+        metricsOf(db).mailFailed.inc({ final: 'true' });
         logger.error({ mailId: row.id, attempts: row.attempts, err: error }, 'mail delivery failed for good');
       } else {
         const delay = retryDelayMs(row.attempts, retryPolicy);
         const nextAttemptAt = new Date(Date.now() + delay);
         await settle(row, { status: 'queued', claimedBy: null, claimedAt: null, lastError, nextAttemptAt });
+        metricsOf(db).mailFailed.inc({ final: 'false' });
         logger.warn(
           { mailId: row.id, attempts: row.attempts, retryInMs: delay, err: error },
           'mail delivery failed; will retry',
@@ -250,6 +253,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
       claimedAt: null,
       lastError: null,
     });
+    metricsOf(db).mailSent.inc();
     logger.info({ mailId: row.id, attempts: row.attempts, transport: transport.kind }, 'mail sent');
   }
 

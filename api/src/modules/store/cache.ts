@@ -8,6 +8,7 @@ import { AppError } from '../../http/errors.js';
 import { findStore, publicStoreOf, STORE_NOT_FOUND, storeProducts } from './catalogue.js';
 import type { StoreDeps } from './catalogue.js';
 import { freshReads } from './fresh-reads.js';
+import { metricsOf } from '../metrics/index.js';
 
 /**
  * The store page's data (GET /api/stores/:storeId) held in this process's memory, with its validator.
@@ -74,6 +75,7 @@ export class StoreDataCache {
       throw notFound();
     }
     let held = this.held.get(slug);
+    metricsOf(this.deps.db).storeLookup(held !== undefined && covers(held, current));
     if (held === undefined || !covers(held, current)) held = await this.rebuild(slug, current);
     return answerAt(held, now);
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { QueryTypes } from 'sequelize';
 import type { Database } from '../../db/index.js';
+import { metricsOf } from '../metrics/index.js';
 
 /**
  * Write claims on uploads, in the `upload_claims` table (migration 0004), shared by every process on the
@@ -179,6 +180,7 @@ export async function claimWrite(
      RETURNING token`,
     { replacements: { fileId, part: partNumber, token, lease: LEASE_MS }, type: QueryTypes.SELECT },
   );
+  if (rows.length === 0) metricsOf(db).claimRefused(partNumber === COMPLETION);
   return rows.length === 0 ? null : new WriteClaim(db, fileId, partNumber, token, sentAt);
 }
 
