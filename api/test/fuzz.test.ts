@@ -415,6 +415,11 @@ function endpoints(f: Fixture): Endpoint[] {
       params: storeKey,
       query: { date: dateish },
     },
+    {
+      route: 'GET /api/staff/overview',
+      caller: 'staff',
+      query: { storeId: ids(f.storeKeys), from: dateish, to: dateish },
+    },
     { route: 'GET /api/staff/products', caller: 'staff' },
     { route: 'POST /api/staff/products', caller: 'staff', fields: productFields },
     {

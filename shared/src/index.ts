@@ -19,6 +19,7 @@ export * from './upload-client/index.js';
 export type * from './api/accounts.js';
 export type * from './api/store.js';
 export type * from './api/staff.js';
+export type * from './api/overview.js';
 export type * from './api/imports.js';
 export type * from './api/upload-events.js';
 export { IMPORT_STATUSES } from './api/imports.js';

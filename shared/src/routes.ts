@@ -43,6 +43,8 @@ export const STAFF_ROUTES = [
   '/staff/orders',
   '/staff/orders/:orderId',
   '/staff/pull-sheet',
+  '/staff/stock',
+  '/staff/overview',
   '/staff/audit',
   '/staff/uploads',
   '/staff/payment-test',

@@ -21,6 +21,7 @@ import { orderDetail } from './order-detail.js';
 import { listOrders } from './order-list.js';
 import { ordersCsv } from './orders-csv.js';
 import { pullSheet } from './pull-sheet.js';
+import { staffOverview } from './overview.js';
 import { resendConfirmation } from './resend-confirmation.js';
 import {
   createStore,
@@ -151,6 +152,10 @@ export function staffRoutes(deps: StaffRouteDeps): Router {
   });
   router.post('/orders/:orderId/resend-confirmation', async (req, res) => {
     res.status(202).json(await resendConfirmation(deps, actorOf(req), param(req, 'orderId')));
+  });
+
+  router.get('/overview', async (req, res) => {
+    res.json(await staffOverview(deps, req.query));
   });
 
   // Audit log.

@@ -6,9 +6,11 @@ import type { ComponentType } from 'react';
 import {
   AuditPage,
   OrdersPage,
+  OverviewPage,
   PaymentTestPage,
   ProductsPage,
   PullSheetPage,
+  StockPage,
   StoreManagerPage,
   UploadEventsPage,
 } from '../../features/admin';
@@ -29,6 +31,8 @@ export const STAFF_PAGES: readonly StaffPage[] = [
   { path: 'staff/products', label: 'Products and prices', Page: ProductsPage },
   { path: 'staff/orders', label: 'Orders', Page: OrdersPage, alsoAt: ['staff/orders/:orderId'] },
   { path: 'staff/pull-sheet', label: 'Pull sheet', Page: PullSheetPage },
+  { path: 'staff/stock', label: 'Stock', Page: StockPage },
+  { path: 'staff/overview', label: 'Overview', Page: OverviewPage },
   { path: 'staff/audit', label: 'Audit log', Page: AuditPage },
   { path: 'staff/payment-test', label: 'Payment test', Page: PaymentTestPage },
   { path: 'staff/uploads', label: 'Uploads', Page: StaffInboxPage },

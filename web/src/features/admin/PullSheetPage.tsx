@@ -42,6 +42,12 @@ export default function PullSheetPage() {
         </p>
       ) : null}
       {sheet && sheet.days.length === 0 ? <p>No paid orders to deliver.</p> : null}
+      {sheet && sheet.days.length > 0 ? (
+        <p className="staff-muted">
+          Paid: units of paid orders, to load. Held: units kept for orders still being paid; they load only
+          once paid.
+        </p>
+      ) : null}
       {sheet?.days.map((day) => (
         <section
           key={day.date}
@@ -54,14 +60,16 @@ export default function PullSheetPage() {
               <thead>
                 <tr>
                   <th>Equipment</th>
-                  <th className="num">Quantity</th>
+                  <th className="num">Paid</th>
+                  <th className="num">Held</th>
                 </tr>
               </thead>
               <tbody>
                 {day.items.map((item) => (
                   <tr key={item.product_id}>
                     <td>{item.name}</td>
-                    <td className="num">{item.quantity}</td>
+                    <td className="num">{item.paid}</td>
+                    <td className="num">{item.held}</td>
                   </tr>
                 ))}
               </tbody>

@@ -8,6 +8,9 @@ import type {
   StaffPrice,
   StaffProduct,
   StaffStore,
+  StaffOverview,
+  StockRow,
+  StockTable,
   StoreChangeResult as StoresAnswer,
 } from '@avp/shared';
 export type {
@@ -18,6 +21,8 @@ export type {
   StaffPrice,
   StaffProduct,
   StaffStore,
+  StaffOverview,
+  StockRow,
   StoresAnswer,
 };
 
@@ -64,10 +69,19 @@ export const staffApi = {
       signal,
     }),
   order: (id: string) => apiRequest<{ order: OrderDetail }>('GET', `/api/staff/orders/${id}`),
-  refund: (id: string, body: { amount: number; reason: string; key: string }) =>
+  refund: (id: string, body: { amount: number; reason: string; key: string; backInStock: boolean }) =>
     apiRequest<{ order: OrderDetail; replayed: boolean }>('POST', `/api/staff/orders/${id}/refunds`, body),
   resend: (id: string) =>
     apiRequest<{ queued: true; to: string }>('POST', `/api/staff/orders/${id}/resend-confirmation`),
+  stock: (storeKey: number) => apiRequest<StockTable>('GET', `/api/staff/stores/${storeKey}/stock`),
+  setStockLimit: (storeKey: number, productId: number, limit: number | null) =>
+    apiRequest<unknown>('PUT', `/api/staff/stores/${storeKey}/stock/${productId}`, { limit }),
+  overview: (query: { storeId: number; from: string; to: string }) => {
+    const params = new URLSearchParams({ storeId: String(query.storeId) });
+    if (query.from) params.set('from', query.from);
+    if (query.to) params.set('to', query.to);
+    return apiRequest<StaffOverview>('GET', `/api/staff/overview?${params.toString()}`);
+  },
   pullSheet: (storeKey: number, date: string) =>
     apiRequest<PullSheet>('GET', `/api/staff/stores/${storeKey}/pull-sheet${date ? `?date=${date}` : ''}`),
   audit: (store: string, signal?: AbortSignal) =>

@@ -17,6 +17,9 @@ export const staffKeys = {
   orders: (filters: OrderFilters) => ['staff', 'orders', filters] as const,
   order: (orderId: string) => ['staff', 'order', orderId] as const,
   pullSheet: (storeKey: number, date: string) => ['staff', 'pull-sheet', storeKey, date] as const,
+  stock: (storeKey: number) => ['staff', 'stock', storeKey] as const,
+  overview: (storeKey: number, from: string, to: string) =>
+    ['staff', 'overview', storeKey, from, to] as const,
   audit: (store: string) => ['staff', 'audit', store] as const,
 };
 

@@ -6,7 +6,7 @@ import { formatPrice } from '@avp/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/api';
-import { Button, ConfirmDialog, TextField } from '../../../ui';
+import { Button, Checkbox, ConfirmDialog, TextField } from '../../../ui';
 import { staffApi, type OrderDetail } from '../api';
 import { toCents } from '../money';
 import { refundStatusLabel } from '../labels';
@@ -23,17 +23,22 @@ export function RefundPanel({ order, onNotice }: { order: OrderDetail; onNotice:
   const when = useStaffDateTime();
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
+  const [backInStock, setBackInStock] = useState(false);
   const [confirming, setConfirming] = useState<{ cents: number; key: string } | null>(null);
   const money = (cents: number) => formatPrice(cents, order.currency);
   const refund = useMutation({
-    mutationFn: (request: { amount: number; reason: string; key: string }) =>
+    mutationFn: (request: { amount: number; reason: string; key: string; backInStock: boolean }) =>
       staffApi.refund(order.id, request),
     onSuccess: (answer, request) => {
       queryClient.setQueryData(staffKeys.order(order.id), answer.order);
       void queryClient.invalidateQueries({ queryKey: staffKeys.orderLists });
       setAmount('');
       setReason('');
-      onNotice({ error: false, text: `Refunded ${money(request.amount)}.` });
+      setBackInStock(false);
+      onNotice({
+        error: false,
+        text: `Refunded ${money(request.amount)}.${request.backInStock ? ' Its units are back in stock.' : ''}`,
+      });
     },
     onError: (error) => onNotice({ error: true, text: errorMessage(error) }),
   });
@@ -53,7 +58,7 @@ export function RefundPanel({ order, onNotice }: { order: OrderDetail; onNotice:
     if (!confirming) return;
     const { cents, key } = confirming;
     setConfirming(null);
-    refund.mutate({ amount: cents, reason: reason.trim(), key });
+    refund.mutate({ amount: cents, reason: reason.trim(), key, backInStock });
   };
 
   return (
@@ -86,6 +91,12 @@ export function RefundPanel({ order, onNotice }: { order: OrderDetail; onNotice:
               description={`At most ${money(order.refundable)}`}
             />
             <TextField label="Reason" value={reason} onChange={setReason} />
+            <Checkbox
+              label="Back in stock"
+              value={backInStock}
+              onChange={setBackInStock}
+              description="The refunded equipment can be sold again."
+            />
             <Button variant="secondary" onPress={() => setAmount((order.refundable / 100).toFixed(2))}>
               Full amount
             </Button>
@@ -100,7 +111,7 @@ export function RefundPanel({ order, onNotice }: { order: OrderDetail; onNotice:
         title="Issue this refund?"
         text={
           confirming
-            ? `${money(confirming.cents)} will be refunded to the card of ${order.email} through ${order.gateway}. Reason: ${reason.trim()}`
+            ? `${money(confirming.cents)} will be refunded to the card of ${order.email} through ${order.gateway}. Reason: ${reason.trim()}${backInStock ? ' The units go back in stock.' : ' The units are not put back in stock.'}`
             : ''
         }
         confirmLabel={confirming ? `Refund ${money(confirming.cents)}` : 'Refund'}
