@@ -64,6 +64,7 @@ interface World {
   productId: number;
   sentSubmission: string;
   sentFile: string;
+  uploadEvent?: string;
 }
 
 /** Client A's open submission with one registered 5-byte file, made fresh for a route that may change it. */
@@ -194,6 +195,17 @@ const ROUTES: Record<string, { rule: Rule } & Call> = {
     body: () => ({ handled: true }),
   },
   'GET /api/uploads/inbox/files/:fileId/download': { rule: 'staff', params: (w) => ({ fileId: w.sentFile }) },
+  // Upload events (#30): the open list for whoever may upload; defining them is staff's.
+  'GET /api/upload-events': { rule: 'user' },
+  'GET /api/staff/upload-events': { rule: 'staff' },
+  'POST /api/staff/upload-events': { rule: 'staff', body: () => ({}) },
+  'PATCH /api/staff/upload-events/:id': {
+    rule: 'staff',
+    params: (w) => ({ id: w.uploadEvent! }),
+    body: () => ({}),
+  },
+  'POST /api/staff/upload-events/:id/archive': { rule: 'staff', params: (w) => ({ id: w.uploadEvent! }) },
+  'POST /api/staff/upload-events/:id/restore': { rule: 'staff', params: (w) => ({ id: w.uploadEvent! }) },
   // Staff screens: every call is staff-only.
   'GET /api/staff/settings': { rule: 'staff' },
   'GET /api/staff/stores': { rule: 'staff' },
@@ -327,6 +339,12 @@ describe.each(DIALECTS)('authorization matrix (%s)', (dialect: TestDialect) => {
     ).toBe(200);
     w.sentSubmission = sent.submissionId;
     w.sentFile = sent.fileId;
+    w.uploadEvent = (
+      await t.db.models.UploadEvent.create({
+        ...{ name: 'Matrix Expo', nameKey: 'matrix expo', startsOn: '2099-01-01', endsOn: '2099-01-02' },
+        ...{ timeZone: 'UTC', deadline: new Date('2098-12-31T00:00:00Z'), specs: {} as never },
+      })
+    ).id;
   });
 
   afterAll(async () => {
