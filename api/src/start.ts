@@ -16,6 +16,8 @@ import type { MailWorker } from './modules/mail/index.js';
 import { startImportWorker } from './modules/imports/index.js';
 import type { ImportWorker } from './modules/imports/index.js';
 import { startUploadCleanup } from './modules/uploads/index.js';
+import { startStockSweep } from './modules/stock/index.js';
+import type { StockSweep } from './modules/stock/index.js';
 import { metricsOf, startMetricsServer } from './modules/metrics/index.js';
 import type { MetricsServer } from './modules/metrics/index.js';
 import type { UploadCleanup } from './modules/uploads/index.js';
@@ -40,6 +42,8 @@ export interface RunningServer {
   uploadCleanup: UploadCleanup;
   /** Copies cloud imports; stopped by close(), its leases released for another process. */
   importWorker: ImportWorker;
+  /** Releases expired stock holds (one process per sweep); stopped by close(). */
+  stockSweep: StockSweep;
   /** GET /metrics on 127.0.0.1:METRICS_PORT, when that is set. */
   metricsServer?: MetricsServer;
   /** Stops accepting connections, lets requests in flight finish, then closes the database. */
@@ -62,6 +66,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let mailWorker: MailWorker | undefined;
   let uploadCleanup: UploadCleanup | undefined;
   let importWorker: ImportWorker | undefined;
+  let stockSweep: StockSweep | undefined;
   let metricsServer: MetricsServer | undefined;
   try {
     const applied = await migrateUp(db, logger);
@@ -76,6 +81,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
     uploadCleanup = startUploadCleanup({ config, db, logger });
     importWorker = startImportWorker({ config, db, logger });
+    stockSweep = startStockSweep({ config, db, logger });
     const app = createApp({ config, db, logger, importWorker });
     server = createServer(app);
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
@@ -96,6 +102,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const worker = mailWorker;
     const cleanup = uploadCleanup;
     const imports = importWorker;
+    const sweep = stockSweep;
     const metrics = metricsServer;
     return {
       url,
@@ -107,9 +114,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       mailWorker: worker,
       uploadCleanup: cleanup,
       importWorker: imports,
+      stockSweep: sweep,
       metricsServer: metrics,
       close: () =>
-        (closing ??= shutdown(listening, app, db, [worker, cleanup, imports, ...(metrics ? [metrics] : [])])),
+        (closing ??= shutdown(listening, app, db, [
+          worker,
+          cleanup,
+          imports,
+          sweep,
+          ...(metrics ? [metrics] : []),
+        ])),
     };
   } catch (error) {
     server?.close();
@@ -117,6 +131,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await mailWorker?.stop().catch(() => undefined);
     await uploadCleanup?.stop().catch(() => undefined);
     await importWorker?.stop().catch(() => undefined);
+    await stockSweep?.stop().catch(() => undefined);
     await db.close().catch(() => undefined);
     throw error;
   }

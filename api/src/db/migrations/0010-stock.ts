@@ -22,7 +22,6 @@ import type { MigrationContext } from './types.js';
 export async function up({ context: { sequelize } }: { context: MigrationContext }): Promise<void> {
   const postgres = sequelize.getDialect() === 'postgres';
   const uuid = postgres ? 'UUID' : 'VARCHAR(36)';
-  const stamp = postgres ? 'TIMESTAMP WITH TIME ZONE' : 'DATETIME';
   await sequelize.transaction(async (transaction: Transaction) => {
     const run = (sql: string) => sequelize.query(sql, { transaction });
     await run(`CREATE TABLE stock (
@@ -31,7 +30,6 @@ export async function up({ context: { sequelize } }: { context: MigrationContext
       stock_limit INTEGER NULL,
       held INTEGER NOT NULL DEFAULT 0,
       sold INTEGER NOT NULL DEFAULT 0,
-      updated_at ${stamp} NULL,
       PRIMARY KEY (store_id, product_id),
       CONSTRAINT stock_counts_within_limit CHECK (
         held >= 0 AND sold >= 0 AND (stock_limit IS NULL OR (stock_limit >= 0 AND sold + held <= stock_limit))

@@ -7,6 +7,7 @@ import type { PaymentGateway } from '../../adapters/payments/index.js';
 import type { StoreInstance } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
 import { findStore, isClosed } from '../store/catalogue.js';
+import { assertLeft, holdOrder, withHold } from '../stock/holds.js';
 import { findOwnOrder, hashToken, ORDER_NOT_PENDING } from './access.js';
 import { cartInputSchema, priceCart } from './cart.js';
 import type { PricedCart } from './cart.js';
@@ -61,6 +62,8 @@ export async function createIntent(
   const store = await findStore(db, slug);
   if (isClosed(store, config, now)) throw storeClosed();
   const priced = await priceCart(db, store, cart, now, config.TZ_STORE);
+  // A cart that cannot be held is refused before the provider is asked for anything.
+  await assertLeft(db, store.id, null, priced.lines);
   const gateway = paymentGatewayFor(config, store);
   const token = randomBytes(32).toString('base64url');
 
@@ -76,29 +79,41 @@ export async function createIntent(
     throw error;
   }
   const { Order, OrderLine } = db.models;
-  const order = await db.sequelize.transaction(async (transaction) => {
-    const created = await Order.create(
-      {
-        id: orderId,
-        storeId: store.id,
-        status: 'pending',
-        accessTokenHash: hashToken(token),
-        gateway: gateway.kind,
-        gatewayIntentId: handle.intentId,
-        customer: {},
-        email: '',
-        subtotal: priced.subtotal,
-        discount: priced.discount,
-        fee: priced.fee,
-        total: priced.total,
-        currency: priced.currency,
-        earlyBird: priced.earlyBird,
-      },
-      { transaction },
-    );
-    await OrderLine.bulkCreate(lineRows(created.id, priced), { transaction });
-    return created;
-  });
+  const expiresAt = now.getTime() + config.STOCK_HOLD_MINUTES * 60_000;
+  let limited = false;
+  // The order, its lines and its hold in one transaction: units that went meanwhile leave no order (409).
+  const order = await withHold(db, store.id, null, priced.lines, () =>
+    db.sequelize.transaction(async (transaction) => {
+      const created = await Order.create(
+        {
+          id: orderId,
+          storeId: store.id,
+          status: 'pending',
+          accessTokenHash: hashToken(token),
+          gateway: gateway.kind,
+          gatewayIntentId: handle.intentId,
+          customer: {},
+          email: '',
+          subtotal: priced.subtotal,
+          discount: priced.discount,
+          fee: priced.fee,
+          total: priced.total,
+          currency: priced.currency,
+          earlyBird: priced.earlyBird,
+        },
+        { transaction },
+      );
+      await OrderLine.bulkCreate(lineRows(created.id, priced), { transaction });
+      limited = await holdOrder(
+        db,
+        { id: created.id, storeId: store.id },
+        priced.lines,
+        expiresAt,
+        transaction,
+      );
+      return created;
+    }),
+  );
 
   return {
     orderId: order.id,
@@ -108,7 +123,7 @@ export async function createIntent(
     gateway: gateway.kind,
     ...(gateway.publishableKey ? { publicKey: gateway.publishableKey } : {}),
     ...amountsOf(priced),
-    holdExpiresAt: null,
+    holdExpiresAt: limited ? new Date(expiresAt).toISOString() : null,
   } satisfies CreatedIntent;
 }
 
@@ -155,8 +170,11 @@ export async function updateIntent(
     })
     .parse(body);
   const priced = await priceCart(db, store, cart, now, config.TZ_STORE);
+  await assertLeft(db, store.id, order.id, priced.lines);
   const gateway = orderGateway(config, store, order);
   const intentId = order.gatewayIntentId;
+  const expiresAt = now.getTime() + config.STOCK_HOLD_MINUTES * 60_000;
+  let limited = false;
 
   // Frozen once the buyer has confirmed with the provider: what they confirmed is what the order is.
   if (gateway.kind === 'stripe') {
@@ -170,25 +188,30 @@ export async function updateIntent(
     gateway.updateIntent(intentId, intentRequest(order.id, store, priced)),
   );
   try {
-    await db.sequelize.transaction(async (transaction) => {
-      const [changed] = await Order.update(
-        {
-          customer: customer as unknown as Record<string, unknown>,
-          email: customer.email,
-          subtotal: priced.subtotal,
-          discount: priced.discount,
-          fee: priced.fee,
-          total: priced.total,
-          currency: priced.currency,
-          earlyBird: priced.earlyBird,
-          revision: order.revision + 1,
-        },
-        { where: { id: order.id, status: 'pending', revision: order.revision }, transaction },
-      );
-      if (changed === 0) throw new AppError(409, 'order_changed', ORDER_CHANGED);
-      await OrderLine.destroy({ where: { orderId: order.id }, transaction });
-      await OrderLine.bulkCreate(lineRows(order.id, priced), { transaction });
-    });
+    await withHold(db, store.id, order.id, priced.lines, () =>
+      db.sequelize.transaction(async (transaction) => {
+        const [changed] = await Order.update(
+          {
+            customer: customer as unknown as Record<string, unknown>,
+            email: customer.email,
+            subtotal: priced.subtotal,
+            discount: priced.discount,
+            fee: priced.fee,
+            total: priced.total,
+            currency: priced.currency,
+            earlyBird: priced.earlyBird,
+            revision: order.revision + 1,
+          },
+          { where: { id: order.id, status: 'pending', revision: order.revision }, transaction },
+        );
+        if (changed === 0) throw new AppError(409, 'order_changed', ORDER_CHANGED);
+        // The hold moves from the old lines to the new before the old lines are gone (stock/holds.ts).
+        const ref = { id: order.id, storeId: store.id };
+        limited = await holdOrder(db, ref, priced.lines, expiresAt, transaction);
+        await OrderLine.destroy({ where: { orderId: order.id }, transaction });
+        await OrderLine.bulkCreate(lineRows(order.id, priced), { transaction });
+      }),
+    );
   } catch (error) {
     await restoreIntentAmount({ db, logger }, order.id, store, gateway, intentId);
     const current = await Order.findByPk(order.id);
@@ -202,6 +225,6 @@ export async function updateIntent(
     clientSecret: handle.clientSecret,
     intentID: handle.intentId,
     ...amountsOf(priced),
-    holdExpiresAt: null,
+    holdExpiresAt: limited ? new Date(expiresAt).toISOString() : null,
   } satisfies UpdatedIntent;
 }

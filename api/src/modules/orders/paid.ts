@@ -5,6 +5,7 @@ import type { Database } from '../../db/index.js';
 import type { Logger } from '../../logger.js';
 import { newConfirmationNumber } from '../store/confirmation-number.js';
 import { enqueueConfirmationMail } from '../store/confirmation-mail.js';
+import { commitOnPay } from '../stock/holds.js';
 import type { Transaction } from 'sequelize';
 import type { OrderInstance } from '../../db/models/index.js';
 
@@ -23,6 +24,10 @@ import type { OrderInstance } from '../../db/models/index.js';
  * A pending order whose capture differs from its total (its cart changed after the buyer confirmed, or a
  * provider answered another amount) is never paid: it becomes `needs_review` with the amount received, an
  * audit entry tells staff, and no confirmation goes out. Both gateways settle through here.
+ *
+ * The same caller turns the order's held units into sold ones (stock/holds.ts). When the hold ran out and
+ * the units went to other orders meanwhile, nothing is oversold: the order becomes `needs_review` with the
+ * reason, unpaid, and no confirmation goes out.
  *
  * A clash on the unique confirmation number rolls everything back and draws a new number.
  */
@@ -123,6 +128,12 @@ async function settle(
       await holdForReview({ db, logger }, order, received, transaction, now);
       return 'needs_review';
     }
+    const order = await Order.findByPk(orderId, { transaction, rejectOnEmpty: true });
+    const stock = await commitOnPay(db, { id: order.id, storeId: order.storeId }, transaction);
+    if (!stock.ok) {
+      await heldForStock({ db, logger }, order, stock.reason, transaction, now);
+      return 'needs_review';
+    }
 
     const queued = await enqueueConfirmationMail({ config, db }, orderId, transaction);
     if (queued === null)
@@ -178,5 +189,40 @@ async function holdForReview(
       receivedCurrency: received.receivedCurrency,
     },
     'payment captured an amount other than the order total: held for staff review, not paid',
+  );
+}
+
+/**
+ * Paid after the hold ran out, with the units gone: the order is unpaid again (no confirmation number),
+ * `needs_review` with the reason staff read, and a system audit entry.
+ */
+async function heldForStock(
+  { db, logger }: Pick<PaidDeps, 'db' | 'logger'>,
+  order: OrderInstance,
+  reason: string,
+  transaction: Transaction,
+  now: Date,
+): Promise<void> {
+  await db.models.Order.update(
+    { status: 'needs_review', reviewReason: reason, confirmation: null, paidAt: null },
+    { where: { id: order.id, status: 'paid' }, transaction },
+  );
+  await db.models.AuditLog.create(
+    {
+      actorUserId: null,
+      action: 'order_stock_review',
+      entity: 'order',
+      entityId: order.id,
+      storeId: order.storeId,
+      before: { status: 'pending', total: order.total, currency: order.currency },
+      after: { status: 'needs_review', reason },
+      ip: null,
+      createdAt: now,
+    },
+    { transaction },
+  );
+  logger.error(
+    { orderId: order.id, reason },
+    'order paid after its stock hold ran out and its units were gone: held for staff review, not paid',
   );
 }

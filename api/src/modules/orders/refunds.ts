@@ -10,6 +10,7 @@ import { recordChange } from '../staff/audit.js';
 import type { Actor } from '../staff/audit.js';
 import { loadOrder, orderDetail } from '../staff/order-detail.js';
 import type { StaffOrderDeps } from '../staff/order-query.js';
+import { returnToStock } from '../stock/holds.js';
 import { captured, REFUNDABLE } from './refundable.js';
 
 export const ORDER_NOT_REFUNDABLE = 'Only a paid order can be refunded.';
@@ -28,6 +29,8 @@ const refundSchema = z.object({
   reason: requiredText(REFUND_REASON_REQUIRED, REFUND_REASON_MAX),
   /** Drawn by the refund dialog when it opens: the same key is the same refund. */
   key: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'A refund request key is 8 to 64 letters, digits, - or _.'),
+  /** Staff ticked 'back in stock': the order's units leave `sold` (once, whichever refund asks first). */
+  backInStock: z.boolean({ error: 'backInStock is true or false.' }).default(false),
 });
 
 export interface RefundOutcome {
@@ -45,7 +48,8 @@ export interface RefundOutcome {
  *    row instead;
  * 2. the gateway is asked with an idempotency key made of the order and the key, so asking twice refunds once;
  * 3. `UPDATE … SET status='succeeded' WHERE id=? AND status<>'succeeded'` changes the row for exactly one
- *    caller, which alone adds the amount to the order and writes the audit row.
+ *    caller, which alone adds the amount to the order and writes the audit row, and, when staff ticked
+ *    'back in stock', puts the order's units back (stock/holds.ts returnToStock, at most once per order).
  */
 export async function refundOrder(
   deps: StaffOrderDeps,
@@ -159,6 +163,7 @@ export async function refundOrder(
       status: refunded >= captured(current) ? 'refunded' : held ? 'needs_review' : 'partially_refunded',
     });
     await current.save({ transaction });
+    const returned = input.backInStock ? await returnToStock(db, orderId, transaction) : [];
     await recordChange(
       db,
       actor,
@@ -172,6 +177,9 @@ export async function refundOrder(
           status: current.status,
           refunded_amount: current.refundedAmount,
           refund: { amount: refund.amount, reason: refund.reason, gateway_refund_id: result.refundId },
+          ...(returned.length > 0
+            ? { back_in_stock: returned.map((l) => ({ product: l.name, quantity: l.quantity })) }
+            : {}),
         },
       },
       transaction,

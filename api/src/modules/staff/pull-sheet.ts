@@ -1,5 +1,5 @@
 import type { PullSheet, PullSheetDay } from '@avp/shared';
-import { Op } from 'sequelize';
+import { Op, QueryTypes } from 'sequelize';
 import { z } from 'zod';
 import type { Database } from '../../db/index.js';
 import { REFUNDABLE } from '../orders/refundable.js';
@@ -10,7 +10,8 @@ const pullSheetQuery = z.object({ date: day });
 
 /**
  * What to load for a store, per delivery day: equipment totals and the orders with their booths. Paid and
- * partially refunded orders count (a fully refunded one is off the truck).
+ * partially refunded orders count (a fully refunded one is off the truck). Beside each total, `held`: the
+ * units of orders being paid for right now (a live stock hold), which may yet join the sheet.
  */
 export async function pullSheet(db: Database, storeKey: number, rawQuery: unknown): Promise<PullSheet> {
   const { date } = pullSheetQuery.parse(rawQuery ?? {});
@@ -63,7 +64,48 @@ export async function pullSheet(db: Database, storeKey: number, rawQuery: unknow
       lines: own.map((l) => ({ name: l.name, quantity: l.quantity })),
     });
   }
+  await addHeld(db, storeKey, date, days);
   const sorted = [...days.values()].sort((a, b) => a.date.localeCompare(b.date));
   for (const sheet of sorted) sheet.items.sort((a, b) => a.name.localeCompare(b.name));
   return { store: { id: store.id, store_id: store.slug, name: store.name }, days: sorted };
+}
+
+/** Units under live holds of pending orders, per delivery day and product, added to the days' items. */
+async function addHeld(
+  db: Database,
+  storeKey: number,
+  date: string | undefined,
+  days: Map<string, PullSheetDay>,
+): Promise<void> {
+  const held = await db.sequelize.query<{ order_id: string }>(
+    `SELECT h.order_id FROM stock_holds h JOIN orders o ON o.id = h.order_id
+      WHERE h.store_id = :storeKey AND h.state = 'held' AND h.expires_at > :now AND o.status = 'pending'`,
+    { replacements: { storeKey, now: Date.now() }, type: QueryTypes.SELECT },
+  );
+  if (held.length === 0) return;
+  const ids = held.map((h) => h.order_id);
+  const orders = await db.models.Order.findAll({ where: { id: { [Op.in]: ids } } });
+  const lines = await db.models.OrderLine.findAll({ where: { orderId: { [Op.in]: ids } } });
+  for (const order of orders) {
+    const delivery = text(customerOf(order), 'deliveryDate');
+    // An order not yet filled in has no delivery day to be loaded on.
+    if (delivery === '' || (date && delivery !== date)) continue;
+    let sheet = days.get(delivery);
+    if (!sheet) {
+      sheet = { date: delivery, items: [], orders: [] };
+      days.set(delivery, sheet);
+    }
+    for (const line of lines.filter((l) => l.orderId === order.id)) {
+      const item = sheet.items.find((i) => i.product_id === line.productId);
+      if (item) item.held += line.quantity;
+      else
+        sheet.items.push({
+          product_id: line.productId,
+          name: line.name,
+          quantity: 0,
+          paid: 0,
+          held: line.quantity,
+        });
+    }
+  }
 }

@@ -17,6 +17,7 @@ import {
 } from './catalogue.js';
 import { IMAGE_TOO_LARGE, imageBody, listStoreImages, saveProductImage, saveStoreImage } from './media.js';
 import { refundOrder } from '../orders/index.js';
+import { stockStaffRoutes } from '../stock/routes.js';
 import { orderDetail } from './order-detail.js';
 import { listOrders } from './order-list.js';
 import { ordersCsv } from './orders-csv.js';
@@ -108,6 +109,8 @@ export function staffRoutes(deps: StaffRouteDeps): Router {
   router.get('/stores/:id/pull-sheet', async (req, res) => {
     res.json(await pullSheet(deps.db, parseStoreKey(param(req, 'id')), req.query));
   });
+  // Stock per product of one store (issue #32).
+  router.use(stockStaffRoutes(deps));
 
   // Products, shared by every store.
   router.get('/products', async (_req, res) => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { addDays, effectiveCutoff, startOfDayIn, STORE_ID_PATTERN } from '@avp/shared';
-import type { PublicStore } from '@avp/shared';
+import type { ProductStock, PublicStore } from '@avp/shared';
 import { QueryTypes } from 'sequelize';
 import type { Transaction } from 'sequelize';
 import type { Database } from '../../db/index.js';
@@ -8,6 +8,7 @@ import { AppError } from '../../http/errors.js';
 import { findStore, publicStoreOf, STORE_NOT_FOUND, storeProducts } from './catalogue.js';
 import type { StoreDeps } from './catalogue.js';
 import { freshReads } from './fresh-reads.js';
+import { leftOf } from '../stock/ledger.js';
 import { metricsOf } from '../metrics/index.js';
 
 /**
@@ -19,8 +20,9 @@ import { metricsOf } from '../metrics/index.js';
  * while one is under way) and rebuilds the held answer when it is older, so a change made through any
  * process is seen at once by every process. Whether the store is closed and whether early-bird pricing
  * applies depend on the clock: they are decided per request from instants worked out once per build, so
- * the store closes at its cut-off and not when something expires. Nothing else in the answer varies (no
- * stock), so the ETag is a hash of the exact bytes sent.
+ * the store closes at its cut-off and not when something expires. Stock (units left of limited products)
+ * changes with every hold and payment, so it is never held: the same query that reads the version reads
+ * the store's limited stock rows, and the answer merges them in. The ETag is a hash of the exact bytes sent.
  */
 
 export interface StoreAnswer {
@@ -38,14 +40,19 @@ interface Held {
   earlyBirdUntil: number;
   /** The store is closed from this instant (ms): the end of its cut-off day, or always when inactive or archived. */
   closesAt: number;
-  /** At most four: one per (closed, earlyBird). */
+  /** One per (closed, earlyBird, stock), the most recent few. */
   answers: Map<string, StoreAnswer>;
 }
 
 interface Current {
   id: number;
   version: number;
+  /** Units left of the store's limited products, read with the version. */
+  stock: Map<number, ProductStock>;
 }
+
+/** Answers kept per store for different stock figures; past it they are dropped and built again. */
+const MAX_ANSWERS = 16;
 
 /** Stores held at once; past it the longest-held is dropped (it is rebuilt when asked for again). */
 const MAX_HELD = 1_000;
@@ -77,16 +84,25 @@ export class StoreDataCache {
     let held = this.held.get(slug);
     metricsOf(this.deps.db).storeLookup(held !== undefined && covers(held, current));
     if (held === undefined || !covers(held, current)) held = await this.rebuild(slug, current);
-    return answerAt(held, now);
+    return answerAt(held, now, current.stock);
   }
 
   private async readVersion(slug: string): Promise<Current | null> {
-    const rows = await this.deps.db.sequelize.query<{ id: number | string; version: number | string }>(
-      'SELECT id, version FROM stores WHERE store_id = $1',
+    const rows = await this.deps.db.sequelize.query<VersionRow>(
+      `SELECT s.id, s.version, st.product_id, st.stock_limit, st.held, st.sold
+         FROM stores s LEFT JOIN stock st ON st.store_id = s.id AND st.stock_limit IS NOT NULL
+        WHERE s.store_id = $1`,
       { bind: [slug], type: QueryTypes.SELECT },
     );
     const row = rows[0];
-    return row === undefined ? null : { id: Number(row.id), version: Number(row.version) };
+    if (row === undefined) return null;
+    const stock = new Map<number, ProductStock>();
+    for (const r of rows) {
+      if (r.product_id === null || r.stock_limit === null) continue;
+      const left = leftOf({ limit: Number(r.stock_limit), sold: Number(r.sold), held: Number(r.held) }) ?? 0;
+      stock.set(Number(r.product_id), { left, low: left <= this.deps.config.STOCK_LOW_THRESHOLD });
+    }
+    return { id: Number(row.id), version: Number(row.version), stock };
   }
 
   /** Concurrent requests for a stale store share one build. */
@@ -142,15 +158,31 @@ function covers(held: Held, current: Current): boolean {
   return held.id === current.id ? held.version >= current.version : held.id > current.id;
 }
 
-function answerAt(held: Held, now: number): StoreAnswer {
+interface VersionRow {
+  id: number | string;
+  version: number | string;
+  product_id: number | string | null;
+  stock_limit: number | string | null;
+  held: number | string | null;
+  sold: number | string | null;
+}
+
+function answerAt(held: Held, now: number, stock: Map<number, ProductStock>): StoreAnswer {
   const closed = now >= held.closesAt;
   const earlyBird = now < held.earlyBirdUntil;
-  const key = `${Number(closed)}${Number(earlyBird)}`;
+  let figures = '';
+  for (const [id, s] of stock) figures += `|${id}:${s.left}`;
+  const key = `${Number(closed)}${Number(earlyBird)}${figures}`;
   let answer = held.answers.get(key);
   if (answer === undefined) {
-    const body = JSON.stringify({ store: { ...held.base, closed, early_bird: earlyBird } });
+    const products =
+      stock.size === 0
+        ? held.base.products
+        : held.base.products.map((p) => ({ ...p, stock: stock.get(p.id) ?? null }));
+    const body = JSON.stringify({ store: { ...held.base, closed, early_bird: earlyBird, products } });
     const hash = createHash('sha256').update(body).digest('base64url').slice(0, 32);
     answer = { body, etag: `"${hash}"` };
+    if (held.answers.size >= MAX_ANSWERS) held.answers.clear();
     held.answers.set(key, answer);
   }
   return answer;

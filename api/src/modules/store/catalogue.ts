@@ -8,6 +8,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type { StoreInstance } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
+import { storeStock } from '../stock/availability.js';
 
 /**
  * The public side of the stores: the selector's list and one store with its priced products (SPEC §3
@@ -152,5 +153,7 @@ export async function getPublicStore(
   now: Date = new Date(),
 ): Promise<PublicStore> {
   const store = await findStore(db, slug);
-  return publicStoreOf(store, await storeProducts(db, store.id), config, now);
+  const stock = await storeStock(db, config, store.id);
+  const products = (await storeProducts(db, store.id)).map((p) => ({ ...p, stock: stock.get(p.id) ?? null }));
+  return publicStoreOf(store, products, config, now);
 }

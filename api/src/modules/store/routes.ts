@@ -1,5 +1,5 @@
 import express from 'express';
-import type { Request, Router } from 'express';
+import type { ErrorRequestHandler, Request, Router } from 'express';
 import type { Database } from '../../db/index.js';
 import { StoreDataCache } from './cache.js';
 import { listStores, storeExists } from './catalogue.js';
@@ -12,6 +12,7 @@ import {
 } from '../orders/index.js';
 import type { OrderDeps } from '../orders/index.js';
 import { handleStripeWebhook } from './webhook.js';
+import { StockShortError } from '../stock/holds.js';
 
 /** The header that carries an order's access token (not Authorization, which names a session). */
 export const ORDER_TOKEN_HEADER = 'X-Order-Token';
@@ -87,6 +88,15 @@ export function storeRoutes(deps: OrderDeps): Router {
       .set('Cache-Control', 'no-store')
       .json({ order: await getOrderReceipt(deps, param(req, 'orderId'), tokenOf(req)) });
   });
+
+  // 409 stock_short carries the short lines beside the usual code and message (shared StockShortError).
+  router.use(((error, _req, res, next) => {
+    if (!(error instanceof StockShortError)) {
+      next(error);
+      return;
+    }
+    res.status(409).set('Cache-Control', 'no-store').json(error.toJSON());
+  }) as ErrorRequestHandler);
 
   return router;
 }
