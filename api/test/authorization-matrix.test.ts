@@ -227,6 +227,12 @@ const ROUTES: Record<string, { rule: Rule } & Call> = {
   'GET /api/staff/stores/:id/prices': { rule: 'staff', params: store },
   'PUT /api/staff/stores/:id/prices': { rule: 'staff', params: store, body: () => ({}) },
   'GET /api/staff/stores/:id/pull-sheet': { rule: 'staff', params: store },
+  'GET /api/staff/stores/:id/stock': { rule: 'staff', params: store },
+  'PUT /api/staff/stores/:id/stock/:productId': {
+    rule: 'staff',
+    params: (w) => ({ id: w.storeKey, productId: w.productId }),
+    body: () => ({ limit: 50 }),
+  },
   'GET /api/staff/overview': { rule: 'staff' },
   'GET /api/staff/products': { rule: 'staff' },
   'POST /api/staff/products': { rule: 'staff', body: () => ({ name: 'Matrix Mic' }) },
