@@ -19,6 +19,8 @@ export interface ChosenFile {
   size?: string | undefined;
   /** Where the file comes from (a cloud account). */
   source?: string | undefined;
+  /** More about the file, on a line of its own under the row (its media facts, issue #30). */
+  details?: ReactNode;
 }
 
 export interface FileDropZoneProps {
@@ -163,6 +165,7 @@ export function FileDropZone({
               >
                 Remove
               </Button>
+              {item.details !== undefined ? <div className="uploads-file-details">{item.details}</div> : null}
             </li>
           ))}
         </ul>

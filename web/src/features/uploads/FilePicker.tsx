@@ -3,7 +3,7 @@
  * from the configured cloud accounts' pickers, all in one list (FileDropZone).
  */
 import { formatBytes, type CloudPickerConfig } from '@avp/shared';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { CloudButtons } from './cloud/CloudButtons';
 import { PROVIDER_LABELS, type PickedCloudFile } from './cloud/pickers';
 import { FileDropZone, type ChosenFile } from './FileDropZone';
@@ -19,6 +19,8 @@ export interface FilePickerProps {
   onChange: (files: File[]) => void;
   cloud?: CloudFilesProps | undefined;
   errorMessage?: string | undefined;
+  /** More about a picked file, under its row (its media facts). */
+  detailsOf?: ((file: File) => ReactNode) | undefined;
 }
 
 const samePick = (a: PickedCloudFile, b: PickedCloudFile) =>
@@ -30,11 +32,16 @@ const sameFile = (a: File, b: File) =>
 const fileKey = (file: File) => `file:${file.name}-${file.size}-${file.lastModified}`;
 const pickKey = (picked: PickedCloudFile) => `cloud:${picked.provider}-${picked.fileId ?? picked.link}`;
 
-export function FilePicker({ files, onChange, cloud, errorMessage }: FilePickerProps) {
+export function FilePicker({ files, onChange, cloud, errorMessage, detailsOf }: FilePickerProps) {
   const [pickError, setPickError] = useState<string | null>(null);
   const cloudFiles = cloud?.files ?? [];
   const items: ChosenFile[] = [
-    ...files.map((file) => ({ key: fileKey(file), name: file.name, size: formatBytes(file.size) })),
+    ...files.map((file) => ({
+      key: fileKey(file),
+      name: file.name,
+      size: formatBytes(file.size),
+      details: detailsOf?.(file),
+    })),
     ...cloudFiles.map((picked) => ({
       key: pickKey(picked),
       name: picked.name,

@@ -15,21 +15,24 @@ import {
   uploadDateRange,
   type Meridiem,
   type SubmissionFields,
+  type UploadEventPublic,
   type UploadFileRef,
   type UploadFormType,
 } from '@avp/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useForm, type FieldPath, type Resolver } from 'react-hook-form';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useForm, useWatch, type FieldPath, type Resolver } from 'react-hook-form';
 import {
   Button,
   FormDateInput,
+  FormSuggestions,
   FormTextArea,
   FormTextField,
   RadioGroup,
   TimeSelect,
   useFieldProps,
 } from '../../ui';
+import { appliedSpec, specNote, type AppliedSpec } from './media-spec';
 
 export const TITLES: Record<UploadFormType, string> = {
   creative: 'Creative Asset',
@@ -77,8 +80,21 @@ export interface UploadFormBaseProps {
   choice?: { question: string; onChange: (next: UploadFormType) => void } | undefined;
   /** The chosen files as the schema checks them. Memoise it: each new array is checked again. */
   files: UploadFileRef[];
-  /** The file chooser, shown with the files' message ('Please Add a File.'). */
-  renderFiles: (errorMessage: string | undefined) => ReactNode;
+  /**
+   * The file chooser, shown with the files' message ('Please Add a File.') and the open event the Event
+   * name names, with its media spec for this form (null: free text, or no events given).
+   */
+  renderFiles: (errorMessage: string | undefined, applied: AppliedSpec | null) => ReactNode;
+  /**
+   * Open upload events (issue #30): the Event name becomes a suggestions field over their names, and the
+   * one it names gives its media spec, described under the field. Absent: a plain text field.
+   */
+  events?: readonly UploadEventPublic[] | undefined;
+  /**
+   * Why the form cannot be sent as it stands (a file the event's spec blocks), given that spec; null when
+   * it can. Shown under the submit button, which it describes, and focused when the form is sent anyway.
+   */
+  blockedBy?: ((applied: AppliedSpec | null) => string | null) | undefined;
   /** The files first in the form (a watched folder: what the form is about), instead of after the fields. */
   filesFirst?: boolean | undefined;
   /**
@@ -212,6 +228,8 @@ export function UploadFormBase({
   children,
   initialValues,
   submitSignal = 0,
+  events,
+  blockedBy,
 }: UploadFormBaseProps) {
   const resolver = useMemo(
     () => zodResolver(SCHEMAS[formType] as never) as unknown as Resolver<UploadFormValues>,
@@ -240,6 +258,15 @@ export function UploadFormBase({
   const [failure, setFailure] = useState<string | null>(null);
   const form = useRef<HTMLFormElement>(null);
   const focusPending = useRef(false);
+  const eventName = useWatch({ control, name: 'event_name' });
+  const applied = useMemo(() => appliedSpec(events, eventName, formType), [events, eventName, formType]);
+  const blocked = blockedBy?.(applied) ?? null;
+  const blockedId = useId();
+  const blockedText = useRef<HTMLParagraphElement>(null);
+  const [blockedAttempt, setBlockedAttempt] = useState(0);
+  useEffect(() => {
+    if (blockedAttempt > 0) blockedText.current?.focus();
+  }, [blockedAttempt]);
 
   useEffect(() => {
     setValue('files', files, { shouldValidate: isSubmitted });
@@ -274,6 +301,11 @@ export function UploadFormBase({
 
   async function submitValid(parsed: UploadFormValues) {
     setFailure(null);
+    // A file the event's spec blocks stays out: the reason is shown and given the focus.
+    if (blocked !== null) {
+      setBlockedAttempt((n) => n + 1);
+      return;
+    }
     // The protocol's fields from the schema's output (texts trimmed), and the values as they were typed.
     const answer = onSubmit(toSubmissionFields(parsed), getValues());
     if (!answer) return;
@@ -304,7 +336,16 @@ export function UploadFormBase({
       {formType === 'creative' ? (
         <FormTextField control={control} name="project_name" label="Project name" isRequired />
       ) : null}
-      {formType === 'event' || formType === 'sponsor' ? (
+      {(formType === 'event' || formType === 'sponsor') && events ? (
+        <FormSuggestions
+          control={control}
+          name="event_name"
+          label="Event name"
+          isRequired
+          suggestions={events.map((event) => event.name)}
+          description={specNote(applied) ?? undefined}
+        />
+      ) : formType === 'event' || formType === 'sponsor' ? (
         <FormTextField control={control} name="event_name" label="Event name" isRequired />
       ) : null}
       {formType === 'event' ? (
@@ -330,10 +371,29 @@ export function UploadFormBase({
     </>
   );
   const submitButton = (
-    <Button type="submit" variant="primary" isDisabled={busy}>
+    <Button
+      type="submit"
+      variant="primary"
+      isDisabled={busy}
+      aria-describedby={blocked !== null ? blockedId : undefined}
+    >
       {busy && busyLabel ? busyLabel : submitLabel}
     </Button>
   );
+  // Polite while it merely appears (a file read as blocking); an alert once the form was sent anyway.
+  const blockedNote =
+    blocked !== null ? (
+      <p
+        ref={blockedText}
+        id={blockedId}
+        key={blockedAttempt}
+        className="kit-error uploads-error uploads-blocked"
+        role={blockedAttempt > 0 ? 'alert' : 'status'}
+        tabIndex={-1}
+      >
+        {blocked}
+      </p>
+    ) : null;
 
   return (
     <form
@@ -343,7 +403,7 @@ export function UploadFormBase({
       noValidate
       aria-label={label ?? `${title} form`}
     >
-      {filesFirst ? renderFiles(fileError) : null}
+      {filesFirst ? renderFiles(fileError, applied) : null}
       {choice ? (
         <RadioGroup
           label={choice.question}
@@ -364,7 +424,7 @@ export function UploadFormBase({
       ) : (
         fields
       )}
-      {filesFirst ? null : renderFiles(fileError)}
+      {filesFirst ? null : renderFiles(fileError, applied)}
       {children}
       {failure ? (
         <p className="kit-error uploads-error" role="alert">
@@ -379,6 +439,7 @@ export function UploadFormBase({
       ) : (
         submitButton
       )}
+      {blockedNote}
     </form>
   );
 }

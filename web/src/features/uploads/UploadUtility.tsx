@@ -7,6 +7,7 @@
  * the thank-you are brought into view and given the focus, and announced through one live region.
  */
 import {
+  checkMediaFacts,
   formatBytes,
   formatSpeed,
   formatTimeLeft,
@@ -32,6 +33,8 @@ import { startCloudImport } from './cloud/api';
 import { useCloudPickers } from './cloud/CloudButtons';
 import { CloudImportsPanel, ImportRow, useImportProgress } from './cloud/CloudImports';
 import type { PickedCloudFile } from './cloud/pickers';
+import { readFileFacts } from './media-facts';
+import type { AppliedSpec } from './media-spec';
 import { browserUploadClient, fileSource } from './transport';
 import { fromSubmissionFields, UploadForm } from './UploadForms';
 import './uploads.css';
@@ -201,9 +204,24 @@ interface StartedImport {
   error: string | null;
 }
 
+/**
+ * A picked file not in the queue: still being read (it joins the queue once its check allows it), or
+ * held back because its event's spec blocks it (read too late for the form to stop it).
+ */
+interface HeldFile {
+  file: File;
+  blocked: string[] | null;
+}
+
 type Phase =
   | { kind: 'editing' }
-  | { kind: 'sending'; queue: UploadQueue | null; failed: string | null; imports: StartedImport[] }
+  | {
+      kind: 'sending';
+      queue: UploadQueue | null;
+      failed: string | null;
+      imports: StartedImport[];
+      held?: HeldFile[];
+    }
   | { kind: 'done' };
 
 const NO_IMPORTS: StartedImport[] = [];
@@ -364,7 +382,7 @@ export default function UploadUtility() {
     [session],
   );
 
-  async function send(fields: SubmissionFields) {
+  async function send(fields: SubmissionFields, applied: AppliedSpec | null) {
     const user = session.user;
     if (!user) return;
     setError(null);
@@ -417,8 +435,23 @@ export default function UploadUtility() {
       }
     }
     const queue = api.queue(submissionId, { onChange: () => setTick((n) => n + 1) });
-    for (const file of files) queue.add(fileSource(file));
-    setPhase({ kind: 'sending', queue, failed: null, imports });
+    // Each file joins the queue once its facts are read (at once when the form already read them), with
+    // those facts for the server; reading one never holds up the others. One the spec blocks stays out.
+    const held: HeldFile[] = files.map((file) => ({ file, blocked: null }));
+    const spec = applied?.spec ?? null;
+    const joined = files.map(async (file) => {
+      const read = await readFileFacts(file);
+      const check = checkMediaFacts(spec, read.facts);
+      const at = held.findIndex((h) => h.file === file);
+      if (check.verdict === 'block') held[at] = { file, blocked: check.issues };
+      else {
+        held.splice(at, 1);
+        queue.add({ ...fileSource(file), facts: read.facts });
+      }
+      setTick((n) => n + 1);
+    });
+    setPhase({ kind: 'sending', queue, failed: null, imports, held });
+    await Promise.all(joined);
     await finish(queue, imports);
   }
 
@@ -496,6 +529,7 @@ export default function UploadUtility() {
 
   const queue = phase.kind === 'sending' ? phase.queue : null;
   const imports = phase.kind === 'sending' ? phase.imports : NO_IMPORTS;
+  const held = phase.kind === 'sending' ? (phase.held ?? []) : [];
   return (
     <section className="uploads-utility" aria-label="File upload">
       {/* One live region for the whole flow, so that each change of its text is announced. */}
@@ -528,6 +562,24 @@ export default function UploadUtility() {
                   />
                 ))}
                 <ImportRows imports={imports} providers={providers} />
+                {held.map(({ file, blocked }) => (
+                  <li
+                    key={`held-${file.name}-${file.size}-${file.lastModified}`}
+                    className={`uploads-row uploads-row--${blocked ? 'failed' : 'waiting'}`}
+                    data-testid="upload-held-row"
+                  >
+                    <span className="uploads-file-name" title={file.name}>
+                      {truncateFileName(file.name)}
+                    </span>
+                    <span className="uploads-file-size">{formatBytes(file.size)}</span>
+                    <span className="uploads-state">{blocked ? 'Not sent' : 'Reading its details'}</span>
+                    {blocked ? (
+                      <span className="kit-error uploads-error uploads-import-error">
+                        {blocked.join(' ')}
+                      </span>
+                    ) : null}
+                  </li>
+                ))}
               </ul>
               {failed ? (
                 <Button ref={retryButton} variant="primary" onPress={() => retry(queue, imports)}>
@@ -610,7 +662,7 @@ export default function UploadUtility() {
                 }
               : undefined
           }
-          onSubmit={(fields) => void send(fields)}
+          onSubmit={(fields, applied) => void send(fields, applied)}
         />
       ) : null}
       {!sending ? <CloudImportsPanel refreshKey={round} /> : null}
