@@ -64,7 +64,7 @@ describe('the API through HTTP', () => {
     const csp = res.headers.get('content-security-policy') ?? '';
     for (const directive of [
       "default-src 'self'",
-      "script-src 'self'",
+      "script-src 'self' 'wasm-unsafe-eval'",
       "style-src 'self' 'unsafe-inline'",
       "img-src 'self' data: blob:",
       "object-src 'none'",

@@ -20,7 +20,9 @@ export const STRIPE_CSP = {
 
 export const CSP_DIRECTIVES: Record<string, string[]> = {
   'default-src': ["'self'"],
-  'script-src': ["'self'", ...STRIPE_CSP.script],
+  // 'wasm-unsafe-eval': the upload pages' media-facts worker compiles MediaInfoLib's WebAssembly (issue #30);
+  // it allows WebAssembly compilation only, not eval. A same-origin worker needs no worker-src.
+  'script-src': ["'self'", "'wasm-unsafe-eval'", ...STRIPE_CSP.script],
   // React and widget libraries set inline style attributes; scripts stay strictly same-origin.
   'style-src': ["'self'", "'unsafe-inline'"],
   'img-src': ["'self'", 'data:', 'blob:', ...STRIPE_CSP.img],
