@@ -75,7 +75,11 @@ async function expectUnavailable(res: Response): Promise<void> {
   expect(res.status).toBe(503);
   expect(res.headers.get('retry-after')).toBe('5');
   expect(await res.json()).toEqual({
-    error: { code: 'database_unavailable', message: SERVICE_BRIEFLY_UNAVAILABLE },
+    error: {
+      code: 'database_unavailable',
+      message: SERVICE_BRIEFLY_UNAVAILABLE,
+      requestId: res.headers.get('x-request-id'),
+    },
   });
 }
 

@@ -87,7 +87,13 @@ describe.each(DIALECTS)('the upload disk is full (%s)', (dialect) => {
     const full = await put();
     expect(full.status).toBe(507);
     expect(full.headers.get('retry-after')).toBe('60');
-    expect(await full.json()).toEqual({ error: { code: 'storage_full', message: UPLOAD_STORAGE_FULL } });
+    expect(await full.json()).toEqual({
+      error: {
+        code: 'storage_full',
+        message: UPLOAD_STORAGE_FULL,
+        requestId: full.headers.get('x-request-id'),
+      },
+    });
     const staffLine = logs.lines.find((line) =>
       String(line.msg).startsWith('upload storage is full (ENOSPC'),
     );

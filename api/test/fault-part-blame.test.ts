@@ -114,7 +114,7 @@ describe.runIf(onPostgres('a part caught by a PostgreSQL restart is answered 503
         );
         expect(answer.status).toBe(503);
         expect(answer.retryAfter).toBeDefined();
-        expect(JSON.parse(answer.body)).toEqual({
+        expect(JSON.parse(answer.body)).toMatchObject({
           error: { code: 'database_unavailable', message: SERVICE_BRIEFLY_UNAVAILABLE },
         });
 

@@ -147,9 +147,11 @@ describe('the error handler', () => {
       const res = await fetch(`${base}${path}`);
       expect(res.status).toBe(500);
       const text = await res.text();
-      expect(JSON.parse(text)).toEqual({ error: { code: 'internal', message: 'Internal server error' } });
-      expect(text).not.toMatch(/hunter2|async failure|at /);
       const id = res.headers.get('x-request-id');
+      expect(JSON.parse(text)).toEqual({
+        error: { code: 'internal', message: 'Internal server error', requestId: id },
+      });
+      expect(text).not.toMatch(/hunter2|async failure|at /);
       const line = logs.lines.find((entry) => entry.reqId === id);
       expect(line).toMatchObject({
         level: 50,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import { isStorageFull, StorageUnavailableError } from '../adapters/storage/types.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { noteServerError } from './request-log.js';
 
 /** The one error body every API answer uses: `{ "error": { "code", "message", "fields"? } }`. */
 export interface ErrorBody {
@@ -13,6 +14,11 @@ export interface ErrorBody {
     fields?: Record<string, string>;
     /** NODE_ENV=development only. */
     stack?: string;
+    /**
+     * On 5xx answers: the request's id (also in the X-Request-Id header), so that what a client shows or
+     * sends leads to the server's log line about it.
+     */
+    requestId?: string;
   };
 }
 
@@ -134,7 +140,9 @@ export function toAppError(error: unknown): AppError | undefined {
 
 /**
  * The single error handler (Node.js best practices). Callers get a stable JSON body; unexpected errors
- * become a bare 500 whose details stay in the log (with the request id) unless NODE_ENV=development.
+ * become a bare 500 whose details stay in the log unless NODE_ENV=development. Every 5xx is logged once,
+ * on the request's own line (request-log.ts: request id, route pattern, code and cause), and its body
+ * carries the request id that line is found by.
  */
 export function errorHandler(config: Pick<Config, 'NODE_ENV'>): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
@@ -144,19 +152,23 @@ export function errorHandler(config: Pick<Config, 'NODE_ENV'>): ErrorRequestHand
     }
     const known = toAppError(error);
     if (known) {
-      if (known instanceof UnavailableError) {
-        req.log.error({ err: known.cause, code: known.code }, known.reason);
-        res.set('Retry-After', String(known.retryAfterSeconds));
-      } else if (known.status >= 500) req.log.error({ err: known }, known.message);
+      if (known instanceof UnavailableError) res.set('Retry-After', String(known.retryAfterSeconds));
       const body: ErrorBody = { error: { code: known.code, message: known.message } };
       if (known.fields) body.error.fields = known.fields;
+      if (known.status >= 500) {
+        const cause = known instanceof UnavailableError ? known.cause : (known.cause ?? known);
+        const reason = known instanceof UnavailableError ? known.reason : known.message;
+        noteServerError(res, { code: known.code, reason, cause });
+        body.error.requestId = String(req.id);
+      }
       res.status(known.status).json(body);
       return;
     }
-    // pino-http logs res.err, with the request id, on the request's one log line.
-    res.err = error instanceof Error ? error : new Error(String(error));
-    const body: ErrorBody = { error: { code: 'internal', message: 'Internal server error' } };
-    if (config.NODE_ENV === 'development') body.error.stack = res.err.stack;
+    noteServerError(res, { code: 'internal', reason: 'unexpected error', cause: error });
+    const body: ErrorBody = {
+      error: { code: 'internal', message: 'Internal server error', requestId: String(req.id) },
+    };
+    if (config.NODE_ENV === 'development') body.error.stack = res.err?.stack;
     res.status(500).json(body);
   };
 }

@@ -33,7 +33,46 @@ export function setRoutePattern(req: IncomingMessage, pattern: string): void {
   patterns.set(req, pattern);
 }
 
-/** The route pattern the request matched, or UNMATCHED_ROUTE. */
+/**
+ * The route pattern the request matched, or UNMATCHED_ROUTE. A request stopped before its route ran (a
+ * database failure while its session was read, a cross-site refusal, a body too large) is given the
+ * pattern of the route it was for, found with the routers' own matchers.
+ */
 export function routePattern(req: IncomingMessage): string {
-  return patterns.get(req) ?? UNMATCHED_ROUTE;
+  let pattern = patterns.get(req);
+  if (pattern === undefined) {
+    const app = (req as { app?: { router?: { stack?: Layer[] } } }).app;
+    const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+    const pathname = url.split('?')[0] ?? '/';
+    pattern = routeFor(app?.router?.stack ?? [], pathname, req.method ?? 'GET', '') ?? UNMATCHED_ROUTE;
+    patterns.set(req, pattern);
+  }
+  return pattern;
+}
+
+/** What the `router` package (Express 5) keeps of each `use()` and route. */
+interface Layer {
+  /** Pure in router 2: what of `path` the layer matches, without touching the request. */
+  match?: (path: string) => { path: string } | false;
+  route?: { path: unknown; methods: Record<string, boolean | undefined> };
+  handle?: { stack?: Layer[] };
+}
+
+function routeFor(stack: Layer[], path: string, method: string, base: string): string | undefined {
+  const verb = method === 'HEAD' ? 'get' : method.toLowerCase();
+  for (const layer of stack) {
+    const matched = layer.match?.(path);
+    if (!matched) continue;
+    if (layer.route) {
+      const methods = layer.route.methods;
+      if (methods[verb] !== true && methods._all !== true) continue;
+      const own = layer.route.path;
+      return base + (typeof own === 'string' ? own : Array.isArray(own) ? own.map(String).join(',') : '');
+    }
+    const inner = layer.handle?.stack;
+    if (!Array.isArray(inner)) continue;
+    const found = routeFor(inner, path.slice(matched.path.length) || '/', method, base + matched.path);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

@@ -13,6 +13,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly fields: Record<string, string> = {},
+    /** On a server error (5xx): the request's id, which finds the server's log line about it. */
+    readonly requestId?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -22,7 +24,7 @@ export class ApiError extends Error {
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 interface ErrorBody {
-  error?: string | { code?: unknown; message?: unknown; fields?: unknown };
+  error?: string | { code?: unknown; message?: unknown; fields?: unknown; requestId?: unknown };
   code?: unknown;
   fields?: unknown;
 }
@@ -31,18 +33,25 @@ function fieldsOf(value: unknown): Record<string, string> | undefined {
   return value && typeof value === 'object' ? (value as Record<string, string>) : undefined;
 }
 
-function errorFrom(status: number, body: unknown): ApiError {
+// The server's ids are UUIDs, or a proxy's short token (api/src/http/request-id.ts): nothing else is shown.
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+function errorFrom(status: number, body: unknown, header: string | null): ApiError {
   const answer = (body ?? {}) as ErrorBody;
+  // A 5xx names its request (body, or the X-Request-Id header of any answer) for the staff to look up.
+  const given = typeof answer.error === 'object' ? answer.error.requestId : undefined;
+  const id = typeof given === 'string' ? given : header;
+  const requestId = status >= 500 && id !== null && REQUEST_ID.test(id) ? id : undefined;
   const fallback = `The server answered ${status}.`;
   // The spec's original /api/*.php calls put the text in `error` and the code beside it.
   if (typeof answer.error === 'string') {
     const code = typeof answer.code === 'string' ? answer.code : 'http_error';
-    return new ApiError(status, code, answer.error, fieldsOf(answer.fields));
+    return new ApiError(status, code, answer.error, fieldsOf(answer.fields), requestId);
   }
   const error = answer.error;
   const message = typeof error?.message === 'string' ? error.message : fallback;
   const code = typeof error?.code === 'string' ? error.code : 'http_error';
-  return new ApiError(status, code, message, fieldsOf(error?.fields));
+  return new ApiError(status, code, message, fieldsOf(error?.fields), requestId);
 }
 
 export interface RequestOptions {
@@ -66,7 +75,7 @@ async function send<T>(path: string, init: RequestInit): Promise<T> {
   } catch {
     parsed = undefined;
   }
-  if (!res.ok) throw errorFrom(res.status, parsed);
+  if (!res.ok) throw errorFrom(res.status, parsed, res.headers.get('X-Request-Id'));
   return parsed as T;
 }
 
@@ -98,7 +107,11 @@ export function apiUpload<T>(path: string, file: File): Promise<T> {
   });
 }
 
-/** The text to show for any failure of a call. */
+/**
+ * The text to show for any failure of a call. A server error ends with its reference (the request id), so
+ * a client's screenshot or message leads the staff to the server's log line about it.
+ */
 export function errorMessage(error: unknown): string {
-  return error instanceof ApiError ? error.message : NETWORK_ERROR;
+  if (!(error instanceof ApiError)) return NETWORK_ERROR;
+  return error.requestId === undefined ? error.message : `${error.message} (Reference: ${error.requestId})`;
 }
