@@ -384,8 +384,8 @@ describe.each(DIALECTS)('staff calls on %s', (dialect) => {
       expect.objectContaining({
         date: body.store.start_date,
         items: expect.arrayContaining([
-          { product_id: a!.id, name: a!.name, quantity: 2 },
-          { product_id: b!.id, name: b!.name, quantity: 1 },
+          { product_id: a!.id, name: a!.name, quantity: 2, paid: 2, held: 0 },
+          { product_id: b!.id, name: b!.name, quantity: 1, paid: 1, held: 0 },
         ]),
       }),
     ]);
