@@ -165,6 +165,7 @@ describe.each(DIALECTS)('the server reads each completed file (%s, local disk)',
         { verdict: 'ok', issues: [] },
       ],
     ]);
+    expect(files.map((f) => f.specApplies)).toEqual([true, true]);
     const [notice] = await t.db.models.MailOutbox.findAll({ order: [['id', 'ASC']] });
     expect(notice!.textBody).toContain(
       `1280×720 · H.264 · 25 fps · 0:02 · AAC 48 kHz stereo\n  1 issue:\n    - ${RESOLUTION_ISSUE}`,

@@ -69,4 +69,6 @@ export interface InboxFileMedia {
   /** Whose reading the facts are. */
   factsSource?: 'server' | 'client';
   check?: MediaCheck;
+  /** Whether the submission's event has a media spec for its form type (else the check is only 'ok'). */
+  specApplies?: boolean;
 }

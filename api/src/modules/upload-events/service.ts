@@ -299,9 +299,12 @@ export async function eventForSubmission(
 export async function specForSubmission(
   db: Database,
   submission: { uploadEventId: string | null; formType: FormType },
+  transaction?: Transaction,
 ): Promise<MediaSpec | null> {
   if (!submission.uploadEventId) return null;
-  const event = await db.models.UploadEvent.findByPk(submission.uploadEventId);
+  const event = await db.models.UploadEvent.findByPk(submission.uploadEventId, {
+    transaction: transaction ?? null,
+  });
   if (!event) return null;
   return specsOf(event)[submission.formType];
 }

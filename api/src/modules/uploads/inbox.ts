@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/index.js';
 import type { SubmissionAttributes, SubmissionInstance } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
+import { toPublicEvent } from '../upload-events/index.js';
 import { mediaOfFiles } from './media-probe.js';
 import { FILE_NOT_FOUND, importsOf, SUBMISSION_NOT_FOUND, toFileInfo, toSubmissionInfo } from './service.js';
 
@@ -48,6 +49,7 @@ export async function listInbox(db: Database, query: unknown): Promise<InboxSubm
     files.map((f) => f.id),
   );
   const media = await mediaOfFiles(db, files);
+  const specs = await specsApplying(db, rows);
   const users = await User.findAll({ where: { id: [...new Set(rows.map((r) => r.userId))] } });
   const byUser = new Map(users.map((u) => [u.id, u]));
   return rows.map((row) =>
@@ -55,9 +57,24 @@ export async function listInbox(db: Database, query: unknown): Promise<InboxSubm
       row,
       files
         .filter((f) => f.submissionId === row.id)
-        .map((f) => ({ ...toFileInfo(f, undefined, imports.get(f.id)), ...media.get(f.id) })),
+        .map((f) => ({
+          ...toFileInfo(f, undefined, imports.get(f.id)),
+          ...media.get(f.id),
+          specApplies: specs.has(row.id),
+        })),
       byUser.get(row.userId),
     ),
+  );
+}
+
+/** The submissions whose event has a media spec for their form type: their files' badges mean something. */
+async function specsApplying(db: Database, rows: SubmissionInstance[]): Promise<Set<string>> {
+  const eventIds = [...new Set(rows.map((r) => r.uploadEventId).filter((id): id is string => !!id))];
+  if (eventIds.length === 0) return new Set();
+  const events = await db.models.UploadEvent.findAll({ where: { id: eventIds } });
+  const specsOf = new Map(events.map((e) => [e.id, toPublicEvent(e).specs]));
+  return new Set(
+    rows.filter((r) => r.uploadEventId && specsOf.get(r.uploadEventId)?.[r.formType]).map((r) => r.id),
   );
 }
 

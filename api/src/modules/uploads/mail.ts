@@ -3,8 +3,9 @@ import type { InboxFileMedia } from '@avp/shared';
 import type { Transaction } from 'sequelize';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
-import type { SubmissionFileInstance, UserInstance } from '../../db/models/index.js';
+import type { FormType, SubmissionFileInstance, UserInstance } from '../../db/models/index.js';
 import { enqueueMail } from '../mail/index.js';
+import { specForSubmission } from '../upload-events/index.js';
 import { mediaOfFiles } from './media-probe.js';
 
 const FORM_LABELS: Record<string, string> = {
@@ -61,14 +62,19 @@ export function specBadge(issues: number): string {
  * The staff notice's file list (issue #30): each file's facts in words and its issues against the event's
  * spec, by the server's reading when it was done in time, else by the uploader's (and said so).
  */
-function staffFileLines(files: SubmissionFileInstance[], media: Map<string, InboxFileMedia>): string[] {
+function staffFileLines(
+  files: SubmissionFileInstance[],
+  media: Map<string, InboxFileMedia>,
+  specApplies: boolean,
+): string[] {
   return files.flatMap((f) => {
     const line = fileLines([f])[0]!;
     const known = media.get(f.id);
     if (!known?.check) return [line];
     const whose = known.factsSource === 'client' ? " (the uploader's reading)" : '';
     const lines = [line, `  ${known.factsText ?? MEDIA_UNREADABLE}${whose}`];
-    if (known.check.verdict === 'unreadable') return lines;
+    if (known.check.verdict === 'unreadable' || (!specApplies && known.check.issues.length === 0))
+      return lines;
     lines.push(`  ${specBadge(known.check.issues.length)}${known.check.issues.length ? ':' : ''}`);
     for (const issue of known.check.issues) lines.push(`    - ${issue}`);
     return lines;
@@ -94,6 +100,19 @@ export async function queueSubmissionMails(
   const company = owner?.company ? ` (${owner.company})` : '';
   const link = `${deps.config.PUBLIC_URL}${inboxPath(submission.id)}`;
   const media = await mediaOfFiles(deps.db, files, transaction);
+  const row = await deps.db.models.Submission.findByPk(submission.id, {
+    attributes: ['uploadEventId'],
+    transaction,
+  });
+  const specApplies =
+    (await specForSubmission(
+      deps.db,
+      {
+        uploadEventId: row?.uploadEventId ?? null,
+        formType: submission.formType as FormType,
+      },
+      transaction,
+    )) !== null;
   await enqueueMail(
     deps.db,
     {
@@ -105,7 +124,7 @@ export async function queueSubmissionMails(
         ...fieldLines(submission.fields),
         '',
         `Files (${files.length}):`,
-        ...staffFileLines(files, media),
+        ...staffFileLines(files, media, specApplies),
         '',
         `Open it in the staff inbox: ${link}`,
       ].join('\n'),

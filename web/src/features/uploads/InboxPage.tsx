@@ -1,7 +1,9 @@
 /**
  * The staff inbox (/staff/uploads): sent submissions newest first with client, form type and
  * fields; each file with name, size, sha-256, status and a download link (served with Range support);
- * mark as handled; filters by form type and handled state. The staff layout around it
+ * mark as handled; filters by form type and handled state. Each file shows its media facts in words and,
+ * when its event has a media spec, a badge ('Meets spec', '2 issues') whose issues open on demand (#30:
+ * the server's own reading once made, else the client's report). The staff layout around it
  * (web/src/app/staff/StaffLayout.tsx) signs staff in.
  */
 import {
@@ -9,11 +11,12 @@ import {
   formatBytes,
   formatDateTime,
   formatWallDateTime,
+  type InboxFileMedia,
   type InboxSubmission,
   type UploadFileInfo,
 } from '@avp/shared';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { apiRequest, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
@@ -87,6 +90,62 @@ function HashCell({ hash, fileName }: { hash: string | null; fileName: string })
         {copied ? 'Copied' : 'Copy'}
       </Button>
     </span>
+  );
+}
+
+/** 'Meets spec', '1 issue', '2 issues'. */
+export function specBadgeText(issues: number): string {
+  if (issues === 0) return 'Meets spec';
+  return issues === 1 ? '1 issue' : `${issues} issues`;
+}
+
+/**
+ * A file's facts line (muted when the file could not be read) and, when its event has a spec, its badge:
+ * a plain 'Meets spec', or a button naming the number of issues that shows or hides them.
+ */
+export function FileMedia({ file }: { file: UploadFileInfo & InboxFileMedia }) {
+  const [open, setOpen] = useState(false);
+  const listId = useId();
+  if (!file.factsText || !file.check) return null;
+  const { check } = file;
+  const unreadable = check.verdict === 'unreadable';
+  const whose = file.factsSource === 'client' ? ' (as the uploader’s device read it)' : '';
+  return (
+    <div className="inbox-media" data-testid="inbox-media">
+      <p className={unreadable ? 'inbox-media__facts inbox-media__facts--unreadable' : 'inbox-media__facts'}>
+        {file.factsText}
+        {whose ? <span className="inbox-media__whose">{whose}</span> : null}
+      </p>
+      {file.specApplies && !unreadable ? (
+        check.issues.length === 0 ? (
+          <span className="inbox-badge inbox-badge--ok" data-testid="spec-badge">
+            Meets spec
+          </span>
+        ) : (
+          <>
+            <button
+              type="button"
+              className={`inbox-badge inbox-badge--${check.verdict}`}
+              data-testid="spec-badge"
+              aria-expanded={open}
+              aria-controls={listId}
+              aria-label={`${specBadgeText(check.issues.length)} with the event's media spec: ${open ? 'hide' : 'show'} for ${file.name}`}
+              onClick={() => setOpen((v) => !v)}
+            >
+              {specBadgeText(check.issues.length)}
+              <span aria-hidden="true" className="inbox-badge__chevron">
+                {open ? '▴' : '▾'}
+              </span>
+            </button>
+            <ul id={listId} className="inbox-media__issues" hidden={!open}>
+              {check.issues.map((issue) => (
+                <li key={issue}>{issue}</li>
+              ))}
+            </ul>
+          </>
+        )
+      ) : null}
+    </div>
   );
 }
 
@@ -195,7 +254,10 @@ export default function InboxPage() {
               <tbody>
                 {row.files.map((file) => (
                   <tr key={file.id} data-testid="inbox-file">
-                    <td className="inbox-files__name">{file.name}</td>
+                    <td className="inbox-files__name">
+                      <span className="inbox-files__filename">{file.name}</span>
+                      <FileMedia file={file} />
+                    </td>
                     <td data-label="Size">{formatBytes(file.size)}</td>
                     <td data-label="SHA-256">
                       <HashCell hash={file.sha256} fileName={file.name} />
