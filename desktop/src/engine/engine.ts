@@ -46,6 +46,8 @@ import type { EngineTimeouts } from './timeouts.js';
 import type { TokenBucket } from './token-bucket.js';
 import { jobView } from './views.js';
 import type { EngineEvent, EngineSnapshot, JobView } from './views.js';
+import { factsOf, MediaBlockedError, specFor } from './media-facts.js';
+import type { FileInspection, SpecChoice } from './media-facts.js';
 
 export { expandPaths } from './paths.js';
 export { clampSettings } from './bandwidth.js';
@@ -87,6 +89,12 @@ export interface StartOptions {
 }
 
 export type { ConnectionState, RetryEvent, RunOverrides };
+export type { FileInspection, SpecChoice };
+
+/** What `inspect` answers: the spec that applies (with the event it came from) and each file's facts. */
+export interface Inspection extends SpecChoice {
+  files: FileInspection[];
+}
 export type { EngineEvent, EngineSnapshot, FileView, JobView } from './views.js';
 
 interface LiveFile {
@@ -136,6 +144,7 @@ export class UploadEngine {
   /** The latest call that got no answer or a 5xx, for words when an error does not say why. */
   private lastFailure: Failure | null = null;
   private readonly server: string;
+  private readonly factsTimeoutMs: number;
 
   constructor(private readonly options: EngineOptions) {
     this.server = options.baseUrl.replace(/\/+$/, '');
@@ -147,6 +156,7 @@ export class UploadEngine {
       options.bucket,
     );
     const timeouts = { ...timeoutsFromEnv(), ...options.timeouts };
+    this.factsTimeoutMs = timeouts.factsMs;
     const base = gotTransport({
       baseUrl: options.baseUrl,
       token: options.token,
@@ -360,7 +370,12 @@ export class UploadEngine {
    * and refused with PathsRefusedError, else the job is saved at once and registered with the server in
    * the background, when it answers. Returns the job (state 'waiting' until registered).
    */
-  async add(fields: SubmissionFields, paths: string[], cloudFiles: CloudItem[] = []): Promise<JobView> {
+  async add(
+    fields: SubmissionFields,
+    paths: string[],
+    cloudFiles: CloudItem[] = [],
+    inspected?: Inspection,
+  ): Promise<JobView> {
     const { files, refused } = paths.length > 0 ? await checkPaths(paths) : { files: [], refused: [] };
     if (refused.length > 0) throw new PathsRefusedError(refused);
     if (files.length === 0 && cloudFiles.length === 0)
@@ -369,6 +384,11 @@ export class UploadEngine {
       throw new UploadError(400, 'no_cloud', 'Cloud files need connected cloud accounts.');
     const folder = cloudFiles.find((f) => f.folder);
     if (folder) throw new UploadError(400, 'not_a_file', `${folder.name} is a folder: pick the files in it.`);
+    // Each file's facts against the event's spec, before anything is saved: a blocked file queues nothing.
+    const inspection = await this.inspectFiles(fields, files, inspected);
+    const blocked = inspection.files.filter((f) => f.check.verdict === 'block');
+    if (blocked.length > 0) throw new MediaBlockedError(blocked, inspection.event);
+    const factsOfPath = new Map(inspection.files.map((f) => [f.path, f]));
     const job: PersistedJob = {
       id: randomUUID(),
       submissionId: null,
@@ -388,6 +408,9 @@ export class UploadEngine {
         receivedParts: [],
         sha256: null,
         error: null,
+        ...(factsOfPath.has(identity.path)
+          ? { facts: factsOfPath.get(identity.path)!.facts, check: factsOfPath.get(identity.path)!.check }
+          : {}),
       })),
     };
     for (const item of cloudFiles) {
@@ -421,6 +444,50 @@ export class UploadEngine {
   }
 
   /**
+   * The media facts of the files at these paths (folders walked) and their check against the spec of the
+   * event the fields name, as `add` will judge them: what av-upload prints and the window shows before
+   * anything is queued. Paths that cannot be read are left out (add names them).
+   */
+  async inspect(fields: SubmissionFields, paths: string[]): Promise<Inspection> {
+    const { files } = paths.length > 0 ? await checkPaths(paths) : { files: [] };
+    return this.inspectFiles(fields, files);
+  }
+
+  private async inspectFiles(
+    fields: SubmissionFields,
+    files: { path: string; size: number }[],
+    known?: Inspection,
+  ): Promise<Inspection> {
+    const reuse = new Map((known?.files ?? []).map((f) => [f.path, f]));
+    const choice: SpecChoice = known
+      ? {
+          spec: known.spec,
+          event: known.event,
+          ...(known.unavailable ? { unavailable: known.unavailable } : {}),
+        }
+      : this.monitor.online
+        ? await specFor(this.transport, fields)
+        : {
+            spec: null,
+            event: null,
+            unavailable: this.monitor.state.state === 'waiting' ? this.monitor.state.message : 'offline',
+          };
+    const inspected: FileInspection[] = [];
+    // One at a time: each read is a few reads of the file's head and tail, and the reader's WebAssembly
+    // instance serves one file at a time.
+    for (const file of files) {
+      const done = reuse.get(file.path);
+      if (done && done.size === file.size) {
+        inspected.push(done);
+        continue;
+      }
+      const facts = await factsOf(file.path, choice.spec, this.factsTimeoutMs);
+      inspected.push({ path: file.path, name: path.basename(file.path), size: file.size, ...facts });
+    }
+    return { ...choice, files: inspected };
+  }
+
+  /**
    * After a sleep or a change of network, while the server was last seen answering: parts in flight went
    * out on sockets that may be dead, and would wait for the idle timeout. They are started again at once
    * (the server's list of received parts says where to go on).
@@ -448,6 +515,8 @@ export class UploadEngine {
   private attach(job: PersistedJob, file: PersistedFile): void {
     if (file.cloud || this.live.has(file.key) || job.submissionId === null) return;
     const source = new NodeFileSource({ path: file.path, size: file.size, mtimeMs: file.mtimeMs });
+    // Registered with its facts: the server checks them against the spec too (and records a warning).
+    if (file.facts !== undefined) source.facts = file.facts;
     const upload = this.client.file(job.submissionId, source);
     this.live.set(file.key, { source, upload });
     this.sent.set(file.key, 0);

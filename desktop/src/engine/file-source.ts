@@ -7,7 +7,7 @@
 import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { UploadSource } from '@avp/shared';
+import type { MediaFacts, UploadSource } from '@avp/shared';
 
 /** What identifies a file's content when it is queued (DESIGN 'Uploads': name, size, modified time). */
 export interface FileIdentity {
@@ -80,6 +80,8 @@ export class NodeFileSource implements UploadSource {
   readonly lastModified: number;
   /** Set once a read found the file changed; the engine turns it into a clear message. */
   changed = false;
+  /** The file's media facts as read before it was queued, sent with its registration (issue #30). */
+  facts?: MediaFacts | null;
   private handle: Promise<FileHandle> | null = null;
   /**
    * Memory of parts already sent, for the next reads: a 10 GiB file is 1,700 parts of 6 MiB, and leaving

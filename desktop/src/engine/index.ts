@@ -16,3 +16,4 @@ export * from './schedule.js';
 export * from './rate.js';
 export * from './watch.js';
 export * from './daily-log.js';
+export * from './media-facts.js';

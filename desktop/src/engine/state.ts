@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { CloudProvider, ImportStatus, SubmissionFields } from '@avp/shared';
+import type { CloudProvider, ImportStatus, MediaCheck, MediaFacts, SubmissionFields } from '@avp/shared';
 import type { BandwidthWindow } from './schedule.js';
 import type { WatchFolder } from './watch.js';
 
@@ -29,6 +29,10 @@ export interface PersistedFile {
   error: { code: string; message: string } | null;
   /** A file the server imports from a cloud account (path holds its ref, e.g. dropbox:/Events/keynote.mov). */
   cloud?: PersistedImport;
+  /** Its media facts as read before it was queued (null: not readable); absent for cloud files (issue #30). */
+  facts?: MediaFacts | null;
+  /** Its facts against the event's spec when it was queued ('warn': sent, and the server records it). */
+  check?: MediaCheck;
 }
 
 export interface PersistedImport {

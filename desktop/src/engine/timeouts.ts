@@ -14,6 +14,8 @@ export interface EngineTimeouts {
   responseMs: number;
   /** One attempt of a file's completion. */
   completeMs: number;
+  /** Reading one file's media facts before it is queued (then it is sent as "Could not read…"). */
+  factsMs: number;
 }
 
 export const DEFAULT_TIMEOUTS: EngineTimeouts = {
@@ -21,6 +23,7 @@ export const DEFAULT_TIMEOUTS: EngineTimeouts = {
   idleMs: 60_000,
   responseMs: 30_000,
   completeMs: 300_000,
+  factsMs: 30_000,
 };
 
 const VARIABLES: [keyof EngineTimeouts, string][] = [
@@ -28,6 +31,7 @@ const VARIABLES: [keyof EngineTimeouts, string][] = [
   ['idleMs', 'AV_UPLOAD_IDLE_TIMEOUT'],
   ['responseMs', 'AV_UPLOAD_RESPONSE_TIMEOUT'],
   ['completeMs', 'AV_UPLOAD_COMPLETE_TIMEOUT'],
+  ['factsMs', 'AV_UPLOAD_FACTS_TIMEOUT'],
 ];
 
 export function timeoutsFromEnv(env: NodeJS.ProcessEnv = process.env): EngineTimeouts {

@@ -3,11 +3,13 @@
  * `av-upload status` read, and the events it emits. Views are built from the persisted jobs and, for a
  * file being sent, its live upload; nothing here changes state.
  */
-import { snapshot } from '@avp/shared';
+import { describeMediaFacts, snapshot } from '@avp/shared';
 import type {
   CloudProvider,
   FileUpload,
   ImportStatus,
+  MediaCheck,
+  MediaFacts,
   ProgressSnapshot,
   SubmissionFields,
 } from '@avp/shared';
@@ -26,6 +28,10 @@ export interface FileView {
   progress: ProgressSnapshot;
   /** For a file the server imports from a cloud account: where from, and the server's state of the copy. */
   cloud?: { provider: CloudProvider; status: ImportStatus | null };
+  /** Its media facts, in words, and its check against the event's spec (local files read when queued). */
+  facts?: MediaFacts | null;
+  factsText?: string;
+  check?: MediaCheck;
 }
 
 export interface JobView {
@@ -86,6 +92,8 @@ export function fileView(file: PersistedFile, live: FileUpload | undefined): Fil
     error: file.error,
     progress,
     ...(file.cloud ? { cloud: { provider: file.cloud.provider, status: file.cloud.status } } : {}),
+    ...(file.facts !== undefined ? { facts: file.facts, factsText: describeMediaFacts(file.facts) } : {}),
+    ...(file.check ? { check: file.check } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { cloudFailure, openCloud } from '../cloud.js';
 import { EXIT } from '../errors.js';
 import { follow } from '../follow.js';
 import { checkForm, FLAG_OF } from '../form.js';
+import { factsOf, reportFacts } from '../media-lines.js';
 import type { Io } from '../io.js';
 import { giveUpAfterMs, openEngine } from '../open-engine.js';
 import { holdQueue } from '../queue-lock.js';
@@ -41,8 +42,14 @@ export const upload: Command = async ({ values, args, home, o }) => {
   const engine = openEngine(credentials, home, values, o);
   let job;
   try {
+    // Each file's facts and the event's spec, said before anything is sent; a blocked file stops here.
+    const inspection = await engine.inspect(check.fields, args);
+    if (reportFacts(inspection, o).length > 0) {
+      await engine.stop();
+      return EXIT.usage;
+    }
     // Saved at once, whether or not the server answers: it is registered when it does.
-    job = await engine.add(check.fields, args, picked);
+    job = await engine.add(check.fields, args, picked, inspection);
   } catch (error) {
     await engine.stop();
     if (error instanceof PathsRefusedError) return refusePaths(error.refused, o);
@@ -52,7 +59,12 @@ export const upload: Command = async ({ values, args, home, o }) => {
     o.event({
       event: 'queued',
       submissionId: job.submissionId,
-      files: job.files.map((f) => ({ name: f.name, size: f.size, ...(f.cloud ? { from: f.path } : {}) })),
+      files: job.files.map((f) => ({
+        name: f.name,
+        size: f.size,
+        ...(f.cloud ? { from: f.path } : {}),
+        ...factsOf(f),
+      })),
     });
   else o.out(`Uploading ${job.files.length} file(s), ${formatBytes(job.progress.totalBytes)}.`);
   // Earlier unfinished submissions continue too, after this one's turn.
