@@ -99,6 +99,9 @@ async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<v
   };
 }
 
+// Each of these tests runs the commands as child processes (a few seconds each on a loaded machine).
+const CLI_TEST_MS = 120_000;
+
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
@@ -201,183 +204,215 @@ function startStream(t: TestApp, stripe: StripeStandIn, uploader: TestBrowser) {
 }
 
 describe.each(DIALECTS)('db:backup and db:restore on %s', (dialect) => {
-  it('backs up during a stream of uploads and paid orders; the restore is one consistent moment of it', async () => {
-    const stripe = await new StripeStandIn().start();
-    cleanups.push(() => stripe.stop());
-    const t = await startTestApp({ dialect, env: { ...STRIPE_KEYS, STRIPE_API_URL: stripe.url } });
-    cleanups.push(() => t.close());
-    await seeded(t);
-    const uploader = new TestBrowser(t.url);
-    expect(
-      (await uploader.post('/api/auth/register', registration({ email: 'ada@example.com' }))).status,
-    ).toBe(201);
+  it(
+    'backs up during a stream of uploads and paid orders; the restore is one consistent moment of it',
+    async () => {
+      const stripe = await new StripeStandIn().start();
+      cleanups.push(() => stripe.stop());
+      const t = await startTestApp({ dialect, env: { ...STRIPE_KEYS, STRIPE_API_URL: stripe.url } });
+      cleanups.push(() => t.close());
+      await seeded(t);
+      const uploader = new TestBrowser(t.url);
+      expect(
+        (await uploader.post('/api/auth/register', registration({ email: 'ada@example.com' }))).status,
+      ).toBe(201);
 
-    const stream = startStream(t, stripe, uploader);
-    cleanups.push(() => stream.stop());
-    await stream.reach(3, 3);
-    const work = await tempDir('ops-backup-');
-    cleanups.push(() => work.remove());
-    const file = path.join(work.dir, dialect === 'sqlite' ? 'avp.db' : 'avp.dump');
+      const stream = startStream(t, stripe, uploader);
+      cleanups.push(() => stream.stop());
+      await stream.reach(3, 3);
+      const work = await tempDir('ops-backup-');
+      cleanups.push(() => work.remove());
+      const file = path.join(work.dir, dialect === 'sqlite' ? 'avp.db' : 'avp.dump');
 
-    const before = await moment(t.db);
-    const backup = await cli('backup.ts', [file], databaseEnv(t.config));
-    const after = await moment(t.db);
-    // The stream went on while the copy was made, and afterwards.
-    await stream.reach(stream.state.paid + 1, stream.state.completed + 1);
-    await stream.stop();
-    const paidAfter = await ids(t.db, PAID);
-    const completeAfter = await ids(t.db, COMPLETE);
+      const before = await moment(t.db);
+      const backup = await cli('backup.ts', [file], databaseEnv(t.config));
+      const after = await moment(t.db);
+      // The stream went on while the copy was made, and afterwards.
+      await stream.reach(stream.state.paid + 1, stream.state.completed + 1);
+      await stream.stop();
+      const paidAfter = await ids(t.db, PAID);
+      const completeAfter = await ids(t.db, COMPLETE);
 
-    expect(backup.stderr).toBe('');
-    expect(backup.code).toBe(0);
-    expect(backup.stdout).toMatch(
-      /^Backed up the .* to .*: .* \(\d+ bytes\) in \d+\.\d\d s; schema at migration 0\d+-/,
-    );
-    const size = (await stat(file)).size;
-    console.log(
-      `[figures] ${dialect} backup during the stream: ${backup.stdout.trim()} ` +
-        `(file ${size} bytes; rows before ${JSON.stringify(before)}, after ${JSON.stringify(after)})`,
-    );
-    expect(after.paid + after.complete).toBeGreaterThan(before.paid + before.complete);
-
-    // Restored into a fresh data folder (SQLite) or a fresh database under the same schema (PostgreSQL).
-    const fresh = await tempDir('ops-backup-restore-');
-    cleanups.push(() => fresh.remove());
-    const restoreEnv: Record<string, string | undefined> = { DATA_DIR: fresh.dir };
-    if (dialect === 'postgres') {
-      const database = await freshPostgresDatabase();
-      cleanups.push(() => database.drop());
-      restoreEnv.DATABASE_URL = database.url;
-      restoreEnv.DB_SCHEMA = t.config.DB_SCHEMA;
-    }
-    const restore = await cli('restore.ts', [file], restoreEnv);
-    expect(restore.stderr).toBe('');
-    expect(restore.code).toBe(0);
-    expect(restore.stdout).toContain(`Restored ${file} into`);
-
-    const config = loadConfig({ ...restoreEnv, SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent' });
-    const restored = await openDatabase(config, createLogger(config));
-    cleanups.push(() => restored.close());
-    expect(await pendingMigrations(restored)).toEqual([]);
-
-    // Every reference holds.
-    const target = databaseTarget(config);
-    const problems =
-      target.dialect === 'sqlite'
-        ? await sqliteForeignKeyProblems(target.storage)
-        : await postgresForeignKeyProblems(target);
-    expect(problems).toEqual([]);
-
-    // A moment of the stream: between the counts before and after the backup, and whole.
-    const got = await moment(restored);
-    for (const key of ['paid', 'lines', 'complete', 'submissions'] as const) {
-      expect(got[key], key).toBeGreaterThanOrEqual(before[key]);
-      expect(got[key], key).toBeLessThanOrEqual(after[key]);
-    }
-    expect(
-      await count(
-        restored,
-        `SELECT COUNT(*) AS n FROM orders o WHERE o.status = 'paid'
-           AND NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id)`,
-      ),
-    ).toBe(0);
-    expect(
-      await count(
-        restored,
-        `SELECT COUNT(*) AS n FROM submission_files f WHERE f.status = 'complete'
-           AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.id = f.submission_id)`,
-      ),
-    ).toBe(0);
-    // What the copy says was paid or complete was so in the live database too (no half-made state).
-    for (const id of await ids(restored, PAID)) expect(paidAfter.has(id)).toBe(true);
-    for (const id of await ids(restored, COMPLETE)) expect(completeAfter.has(id)).toBe(true);
-  });
-
-  it('refuses a backup from a newer schema, and a target that already holds data unless --force', async () => {
-    const source = await openTestDatabase(dialect);
-    cleanups.push(() => source.cleanup());
-    await source.db.sequelize.query(`INSERT INTO ${MIGRATIONS_TABLE} (name) VALUES ('9999-from-the-future')`);
-    const work = await tempDir('ops-backup-');
-    cleanups.push(() => work.remove());
-    const newer = path.join(work.dir, 'newer.bak');
-    const target = databaseTarget(source.config);
-    if (target.dialect === 'sqlite') await backupSqlite(target.storage, newer);
-    else await backupPostgres(target, newer);
-
-    const fresh = await tempDir('ops-backup-restore-');
-    cleanups.push(() => fresh.remove());
-    const restoreEnv: Record<string, string | undefined> = { DATA_DIR: fresh.dir };
-    let database: Awaited<ReturnType<typeof freshPostgresDatabase>> | undefined;
-    if (dialect === 'postgres') {
-      database = await freshPostgresDatabase();
-      cleanups.push(() => database!.drop());
-      restoreEnv.DATABASE_URL = database.url;
-      restoreEnv.DB_SCHEMA = source.config.DB_SCHEMA;
-    }
-    const refused = await cli('restore.ts', [newer], restoreEnv);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(
-      'Error: This backup comes from a newer version of the application: its database has migration(s) ' +
-        'this code does not know (9999-from-the-future). Restore it with that version or a later one.\n',
-    );
-    // Nothing was put in place.
-    if (dialect === 'sqlite') expect(await readdir(fresh.dir)).toEqual([]);
-    else {
-      const client = new pg.Client({ connectionString: database!.url });
-      await client.connect();
-      const { rows } = await client.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = $1`, [
-        source.config.DB_SCHEMA,
-      ]);
-      await client.end();
-      expect(rows).toEqual([]);
-    }
-
-    // A backup of this version, restored over a database that has data: refused, then --force.
-    await source.db.sequelize.query(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = '9999-from-the-future'`);
-    const current = path.join(work.dir, 'current.bak');
-    if (target.dialect === 'sqlite') await backupSqlite(target.storage, current);
-    else await backupPostgres(target, current);
-    await seedInto(source);
-
-    if (dialect === 'sqlite') {
-      // Over the source itself: while its connection is open, as a running server's is.
-      const running = await cli('restore.ts', [current], databaseEnv(source.config));
-      expect(running.code).toBe(1);
-      expect(running.stderr).toContain('is open in another process: stop the server');
-      await source.db.close();
-    }
-    const occupied = await cli('restore.ts', [current], databaseEnv(source.config));
-    expect(occupied.code).toBe(1);
-    expect(occupied.stderr).toMatch(
-      dialect === 'sqlite'
-        ? /already holds data: restore into an empty DATA_DIR, or add --force/
-        : /already has \d+ table\(s\): restore into an empty database or schema, or add --force/,
-    );
-    const forced = await cli('restore.ts', [current, '--force'], databaseEnv(source.config));
-    expect(forced.stderr).toBe('');
-    expect(forced.code).toBe(0);
-    if (dialect === 'sqlite') {
-      const kept = (await readdir(source.dataDir)).filter((name) =>
-        name.startsWith(`${SQLITE_FILE}.before-restore-`),
+      expect(backup.stderr).toBe('');
+      expect(backup.code).toBe(0);
+      expect(backup.stdout).toMatch(
+        /^Backed up the .* to .*: .* \(\d+ bytes\) in \d+\.\d\d s; schema at migration 0\d+-/,
       );
-      expect(kept).toHaveLength(1);
-    }
-    // The backup was taken before the stores were seeded: the restored database has none.
-    const config = loadConfig({
-      ...databaseEnv(source.config),
-      SESSION_SECRET: TEST_SECRET,
-      LOG_LEVEL: 'silent',
-    });
-    const restored = await openDatabase(config, createLogger(config));
-    cleanups.push(() => restored.close());
-    expect(await count(restored, 'SELECT COUNT(*) AS n FROM stores')).toBe(0);
-  });
+      const size = (await stat(file)).size;
+      console.log(
+        `[figures] ${dialect} backup during the stream: ${backup.stdout.trim()} ` +
+          `(file ${size} bytes; rows before ${JSON.stringify(before)}, after ${JSON.stringify(after)})`,
+      );
+      expect(after.paid + after.complete).toBeGreaterThan(before.paid + before.complete);
+
+      // Restored into a fresh data folder (SQLite) or a fresh database under the same schema (PostgreSQL).
+      const fresh = await tempDir('ops-backup-restore-');
+      cleanups.push(() => fresh.remove());
+      const restoreEnv: Record<string, string | undefined> = { DATA_DIR: fresh.dir };
+      if (dialect === 'postgres') {
+        const database = await freshPostgresDatabase();
+        cleanups.push(() => database.drop());
+        restoreEnv.DATABASE_URL = database.url;
+        restoreEnv.DB_SCHEMA = t.config.DB_SCHEMA;
+      }
+      const restore = await cli('restore.ts', [file], restoreEnv);
+      expect(restore.stderr).toBe('');
+      expect(restore.code).toBe(0);
+      expect(restore.stdout).toContain(`Restored ${file} into`);
+
+      const config = loadConfig({ ...restoreEnv, SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent' });
+      const restored = await openDatabase(config, createLogger(config));
+      cleanups.push(() => restored.close());
+      expect(await pendingMigrations(restored)).toEqual([]);
+
+      // Every reference holds.
+      const target = databaseTarget(config);
+      const problems =
+        target.dialect === 'sqlite'
+          ? await sqliteForeignKeyProblems(target.storage)
+          : await postgresForeignKeyProblems(target);
+      expect(problems).toEqual([]);
+
+      // A moment of the stream: between the counts before and after the backup, and whole.
+      const got = await moment(restored);
+      for (const key of ['paid', 'lines', 'complete', 'submissions'] as const) {
+        expect(got[key], key).toBeGreaterThanOrEqual(before[key]);
+        expect(got[key], key).toBeLessThanOrEqual(after[key]);
+      }
+      expect(
+        await count(
+          restored,
+          `SELECT COUNT(*) AS n FROM orders o WHERE o.status = 'paid'
+           AND NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id)`,
+        ),
+      ).toBe(0);
+      expect(
+        await count(
+          restored,
+          `SELECT COUNT(*) AS n FROM submission_files f WHERE f.status = 'complete'
+           AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.id = f.submission_id)`,
+        ),
+      ).toBe(0);
+      // What the copy says was paid or complete was so in the live database too (no half-made state).
+      for (const id of await ids(restored, PAID)) expect(paidAfter.has(id)).toBe(true);
+      for (const id of await ids(restored, COMPLETE)) expect(completeAfter.has(id)).toBe(true);
+    },
+    CLI_TEST_MS,
+  );
+
+  it(
+    'refuses a backup from a newer schema, and a target that already holds data unless --force',
+    async () => {
+      const source = await openTestDatabase(dialect);
+      cleanups.push(() => source.cleanup());
+      await source.db.sequelize.query(
+        `INSERT INTO ${MIGRATIONS_TABLE} (name) VALUES ('9999-from-the-future')`,
+      );
+      const work = await tempDir('ops-backup-');
+      cleanups.push(() => work.remove());
+      const newer = path.join(work.dir, 'newer.bak');
+      const target = databaseTarget(source.config);
+      if (target.dialect === 'sqlite') await backupSqlite(target.storage, newer);
+      else await backupPostgres(target, newer);
+
+      const fresh = await tempDir('ops-backup-restore-');
+      cleanups.push(() => fresh.remove());
+      const restoreEnv: Record<string, string | undefined> = { DATA_DIR: fresh.dir };
+      let database: Awaited<ReturnType<typeof freshPostgresDatabase>> | undefined;
+      if (dialect === 'postgres') {
+        database = await freshPostgresDatabase();
+        cleanups.push(() => database!.drop());
+        restoreEnv.DATABASE_URL = database.url;
+        restoreEnv.DB_SCHEMA = source.config.DB_SCHEMA;
+      }
+      const refused = await cli('restore.ts', [newer], restoreEnv);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe(
+        'Error: This backup comes from a newer version of the application: its database has migration(s) ' +
+          'this code does not know (9999-from-the-future). Restore it with that version or a later one.\n',
+      );
+      // Nothing was put in place.
+      if (dialect === 'sqlite') expect(await readdir(fresh.dir)).toEqual([]);
+      else {
+        const client = new pg.Client({ connectionString: database!.url });
+        await client.connect();
+        const { rows } = await client.query(
+          `SELECT 1 FROM information_schema.tables WHERE table_schema = $1`,
+          [source.config.DB_SCHEMA],
+        );
+        await client.end();
+        expect(rows).toEqual([]);
+      }
+
+      // A backup of this version, restored over a database that has data: refused, then --force.
+      await source.db.sequelize.query(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = '9999-from-the-future'`);
+      const current = path.join(work.dir, 'current.bak');
+      if (target.dialect === 'sqlite') await backupSqlite(target.storage, current);
+      else await backupPostgres(target, current);
+      await seedInto(source);
+
+      if (dialect === 'sqlite') {
+        // Over the source itself: while its connection is open, as a running server's is.
+        const running = await cli('restore.ts', [current], databaseEnv(source.config));
+        expect(running.code).toBe(1);
+        expect(running.stderr).toContain('is open in another process: stop the server');
+        await source.db.close();
+      }
+      const occupied = await cli('restore.ts', [current], databaseEnv(source.config));
+      expect(occupied.code).toBe(1);
+      expect(occupied.stderr).toMatch(
+        dialect === 'sqlite'
+          ? /already holds data: restore into an empty DATA_DIR, or add --force/
+          : /already has \d+ table\(s\): restore into an empty database or schema, or add --force/,
+      );
+      const forced = await cli('restore.ts', [current, '--force'], databaseEnv(source.config));
+      expect(forced.stderr).toBe('');
+      expect(forced.code).toBe(0);
+      if (dialect === 'sqlite') {
+        const kept = (await readdir(source.dataDir)).filter((name) =>
+          name.startsWith(`${SQLITE_FILE}.before-restore-`),
+        );
+        expect(kept).toHaveLength(1);
+      }
+      // The backup was taken before the stores were seeded: the restored database has none.
+      const config = loadConfig({
+        ...databaseEnv(source.config),
+        SESSION_SECRET: TEST_SECRET,
+        LOG_LEVEL: 'silent',
+      });
+      const restored = await openDatabase(config, createLogger(config));
+      cleanups.push(() => restored.close());
+      expect(await count(restored, 'SELECT COUNT(*) AS n FROM stores')).toBe(0);
+    },
+    CLI_TEST_MS,
+  );
 });
 
 async function seedInto(source: TestDatabase): Promise<void> {
   const { seedDemo } = await import('../src/db/seed-demo.js');
   await seedDemo(source.db, { timeZone: source.config.TZ_STORE });
 }
+
+describe('db:backup without pg_dump', () => {
+  it('says what to install when DATABASE_URL is PostgreSQL and pg_dump is not on PATH', async () => {
+    const work = await tempDir('ops-backup-');
+    cleanups.push(() => work.remove());
+    const file = path.join(work.dir, 'avp.dump');
+    const outcome = await cli('backup.ts', [file], {
+      DATA_DIR: work.dir,
+      DATABASE_URL: 'postgres://avp@127.0.0.1:9/avp',
+      PATH: path.join(work.dir, 'empty-path'),
+    });
+    expect(outcome).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        "Error: pg_dump was not found on PATH. Install the PostgreSQL client tools of the server's major version " +
+        'or newer (Debian/Ubuntu: apt-get install postgresql-client) and run this again.\n',
+    });
+    expect(existsSync(file)).toBe(false);
+  });
+});
 
 describe('uploads:check', () => {
   async function uploadTwo(t: TestApp) {
@@ -394,70 +429,78 @@ describe('uploads:check', () => {
     return { submissionId: submission.id, fileIds: queue.files.map((f) => f.fileId!) };
   }
 
-  it('reports a file without a row and a row without a file in the local folder, deleting only when asked', async () => {
-    const t = await startTestApp();
-    cleanups.push(() => t.close());
-    const clean = await cli('uploads-check.ts', [], databaseEnv(t.config));
-    expect(clean).toMatchObject({ code: 0, stderr: '' });
-    expect(clean.stdout).toContain('Storage and database agree.');
+  it(
+    'reports a file without a row and a row without a file in the local folder, deleting only when asked',
+    async () => {
+      const t = await startTestApp();
+      cleanups.push(() => t.close());
+      const clean = await cli('uploads-check.ts', [], databaseEnv(t.config));
+      expect(clean).toMatchObject({ code: 0, stderr: '' });
+      expect(clean.stdout).toContain('Storage and database agree.');
 
-    const { submissionId, fileIds } = await uploadTwo(t);
-    const uploads = localUploadsDir(t.config);
-    const orphanKey = `submissions/${randomUUID()}/${randomUUID()}`;
-    await mkdir(path.dirname(path.join(uploads, orphanKey)), { recursive: true });
-    await writeFile(path.join(uploads, orphanKey), randomBytes(10));
-    const lostKey = `submissions/${submissionId}/${fileIds[1]}`;
-    await rm(path.join(uploads, lostKey));
+      const { submissionId, fileIds } = await uploadTwo(t);
+      const uploads = localUploadsDir(t.config);
+      const orphanKey = `submissions/${randomUUID()}/${randomUUID()}`;
+      await mkdir(path.dirname(path.join(uploads, orphanKey)), { recursive: true });
+      await writeFile(path.join(uploads, orphanKey), randomBytes(10));
+      const lostKey = `submissions/${submissionId}/${fileIds[1]}`;
+      await rm(path.join(uploads, lostKey));
 
-    const found = await cli('uploads-check.ts', [], databaseEnv(t.config));
-    expect(found.stderr).toBe('');
-    expect(found.code).toBe(1);
-    expect(found.stdout).toContain(`Checked 2 stored file(s) in ${uploads} against 2 file row(s).`);
-    expect(found.stdout).toContain(`Files without rows: 1\n  ${orphanKey} (10 B)\n`);
-    expect(found.stdout).toContain(
-      `Rows without files: 1\n  file ${fileIds[1]} "b.mov" (2.4 KB) of submission ${submissionId}: ${lostKey}\n`,
-    );
-    expect(found.stdout).toContain('Nothing was deleted: run again with --remove-orphans');
-    expect(existsSync(path.join(uploads, orphanKey))).toBe(true);
+      const found = await cli('uploads-check.ts', [], databaseEnv(t.config));
+      expect(found.stderr).toBe('');
+      expect(found.code).toBe(1);
+      expect(found.stdout).toContain(`Checked 2 stored file(s) in ${uploads} against 2 file row(s).`);
+      expect(found.stdout).toContain(`Files without rows: 1\n  ${orphanKey} (10 B)\n`);
+      expect(found.stdout).toContain(
+        `Rows without files: 1\n  file ${fileIds[1]} "b.mov" (2.4 KB) of submission ${submissionId}: ${lostKey}\n`,
+      );
+      expect(found.stdout).toContain('Nothing was deleted: run again with --remove-orphans');
+      expect(existsSync(path.join(uploads, orphanKey))).toBe(true);
 
-    const removed = await cli('uploads-check.ts', ['--remove-orphans'], databaseEnv(t.config));
-    expect(removed.code).toBe(1);
-    expect(removed.stdout).toContain(`Files without rows: 1\n  ${orphanKey} (10 B)\n`);
-    expect(removed.stdout).toContain('Removed 1 file(s) without rows.');
-    expect(existsSync(path.join(uploads, orphanKey))).toBe(false);
-    // The files that have rows are untouched.
-    expect((await stat(path.join(uploads, `submissions/${submissionId}/${fileIds[0]}`))).size).toBe(1_500);
-  });
+      const removed = await cli('uploads-check.ts', ['--remove-orphans'], databaseEnv(t.config));
+      expect(removed.code).toBe(1);
+      expect(removed.stdout).toContain(`Files without rows: 1\n  ${orphanKey} (10 B)\n`);
+      expect(removed.stdout).toContain('Removed 1 file(s) without rows.');
+      expect(existsSync(path.join(uploads, orphanKey))).toBe(false);
+      // The files that have rows are untouched.
+      expect((await stat(path.join(uploads, `submissions/${submissionId}/${fileIds[0]}`))).size).toBe(1_500);
+    },
+    CLI_TEST_MS,
+  );
 
-  it('lists the S3 bucket (ListObjectsV2 on the stand-in) against the rows', async () => {
-    const s3 = await startS3StandIn();
-    cleanups.push(() => s3.close());
-    const env = {
-      STORAGE_DRIVER: 's3',
-      S3_BUCKET: S3_STAND_IN_BUCKET,
-      S3_ENDPOINT: s3.endpoint,
-      S3_FORCE_PATH_STYLE: 'true',
-      S3_REGION: 'us-east-1',
-    };
-    const t = await startTestApp({ env });
-    cleanups.push(() => t.close());
-    const { submissionId, fileIds } = await uploadTwo(t);
-    const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true });
-    const orphanKey = `submissions/${randomUUID()}/${randomUUID()}`;
-    await client.send(new PutObjectCommand({ Bucket: S3_STAND_IN_BUCKET, Key: orphanKey, Body: 'orphan' }));
-    const lostKey = `submissions/${submissionId}/${fileIds[0]}`;
-    await client.send(new DeleteObjectCommand({ Bucket: S3_STAND_IN_BUCKET, Key: lostKey }));
+  it(
+    'lists the S3 bucket (ListObjectsV2 on the stand-in) against the rows',
+    async () => {
+      const s3 = await startS3StandIn();
+      cleanups.push(() => s3.close());
+      const env = {
+        STORAGE_DRIVER: 's3',
+        S3_BUCKET: S3_STAND_IN_BUCKET,
+        S3_ENDPOINT: s3.endpoint,
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_REGION: 'us-east-1',
+      };
+      const t = await startTestApp({ env });
+      cleanups.push(() => t.close());
+      const { submissionId, fileIds } = await uploadTwo(t);
+      const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true });
+      const orphanKey = `submissions/${randomUUID()}/${randomUUID()}`;
+      await client.send(new PutObjectCommand({ Bucket: S3_STAND_IN_BUCKET, Key: orphanKey, Body: 'orphan' }));
+      const lostKey = `submissions/${submissionId}/${fileIds[0]}`;
+      await client.send(new DeleteObjectCommand({ Bucket: S3_STAND_IN_BUCKET, Key: lostKey }));
 
-    const found = await cli('uploads-check.ts', [], {
-      ...databaseEnv(t.config),
-      ...env,
-      AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID,
-      AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY,
-    });
-    expect(found.stderr).toBe('');
-    expect(found.code).toBe(1);
-    expect(found.stdout).toContain(`in s3://${S3_STAND_IN_BUCKET} against 2 file row(s).`);
-    expect(found.stdout).toContain(`Files without rows: 1\n  ${orphanKey} (6 B)\n`);
-    expect(found.stdout).toContain(`Rows without files: 1\n  file ${fileIds[0]} "a.mov"`);
-  });
+      const found = await cli('uploads-check.ts', [], {
+        ...databaseEnv(t.config),
+        ...env,
+        AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID,
+        AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY,
+      });
+      expect(found.stderr).toBe('');
+      expect(found.code).toBe(1);
+      expect(found.stdout).toContain(`in s3://${S3_STAND_IN_BUCKET} against 2 file row(s).`);
+      expect(found.stdout).toContain(`Files without rows: 1\n  ${orphanKey} (6 B)\n`);
+      expect(found.stdout).toContain(`Rows without files: 1\n  file ${fileIds[0]} "a.mov"`);
+    },
+    CLI_TEST_MS,
+  );
 });
