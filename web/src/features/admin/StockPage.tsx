@@ -78,7 +78,7 @@ export default function StockPage() {
           </thead>
           <tbody>
             {rows.map((row) => (
-              <StockRowEditor key={`${row.productId}:${limitText(row.limit)}`} storeKey={store} row={row} />
+              <StockRowEditor key={`${store}:${row.productId}`} storeKey={store} row={row} />
             ))}
           </tbody>
         </table>
@@ -90,6 +90,12 @@ export default function StockPage() {
 function StockRowEditor({ storeKey, row }: { storeKey: number; row: StockRow }) {
   const queryClient = useQueryClient();
   const [text, setText] = useState(limitText(row.limit));
+  const [shown, setShown] = useState(row.limit);
+  if (shown !== row.limit) {
+    // Saved here or changed elsewhere: the field starts again from the limit the server holds.
+    setShown(row.limit);
+    setText(limitText(row.limit));
+  }
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const save = useMutation({

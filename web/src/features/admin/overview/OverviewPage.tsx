@@ -83,6 +83,7 @@ function Overview({ overview }: { overview: StaffOverview }) {
               labelOf={shortDay}
               series={[{ name: 'Orders', values: overview.days.map((d) => d.orders) }]}
               format={whole}
+              whole
             />
           ) : null
         }
@@ -205,6 +206,7 @@ function Overview({ overview }: { overview: StaffOverview }) {
                   ),
                 }))}
                 format={whole}
+                whole
               />
               <ul className="staff-chart__legend" aria-hidden="true">
                 {events.map(({ event }, k) => (

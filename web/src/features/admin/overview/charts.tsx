@@ -50,12 +50,15 @@ export function ColumnChart({
   series,
   format,
   height = 220,
+  whole = false,
 }: {
   categories: string[];
   labelOf: (category: string) => string;
   series: Series[];
   format: (value: number) => string;
   height?: number;
+  /** Values are counts: only whole numbers on the axis. */
+  whole?: boolean;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const width = useWidth(box);
@@ -94,7 +97,8 @@ export function ColumnChart({
             })}
             <AxisLeft
               scale={y}
-              numTicks={4}
+              // Counts have whole ticks only (no '0.5 orders'); money keeps the scale's own.
+              tickValues={y.ticks(4).filter((v) => !whole || Number.isInteger(v))}
               tickFormat={(v) => format(Number(v))}
               tickLabelProps={() => ({ ...AXIS_TEXT, textAnchor: 'end', dx: -4, dy: 3 })}
             />

@@ -59,7 +59,8 @@ export function stockSummary(overview: StaffOverview): string {
     (low, row) => (low === null || (row.left ?? 0) < (low.left ?? 0) ? row : low),
     null,
   );
-  const parts = [`${limited.length} of ${plural(overview.stock.length, 'product')} have a limit.`];
+  const verb = limited.length === 1 ? 'has' : 'have';
+  const parts = [`${limited.length} of ${plural(overview.stock.length, 'product')} ${verb} a limit.`];
   if (soldOut.length) parts.push(`Sold out: ${soldOut.join(', ')}.`);
   if (lowest) parts.push(`Fewest left: ${lowest.name}, ${lowest.left} of ${lowest.limit}.`);
   return parts.join(' ');
