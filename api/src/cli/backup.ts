@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { formatBytes } from '@avp/shared';
+import { SECRETS_FILE } from '../config.js';
 import { databaseTarget } from '../db/index.js';
 import { fileAndFlags } from './backup-args.js';
 import { backupPostgres, dumpMigrations } from './backup-postgres.js';
@@ -42,4 +44,11 @@ await runTool(USAGE, async (config) => {
     `Backed up the ${what} to ${file}: ${formatBytes(size)} (${size} bytes) in ${seconds.toFixed(2)} s; ` +
       `schema at migration ${migrations.at(-1) ?? '(none)'}.\n`,
   );
+  const secrets = path.join(config.DATA_DIR, SECRETS_FILE);
+  if (!process.env.SESSION_SECRET?.trim() && existsSync(secrets)) {
+    process.stdout.write(
+      `SESSION_SECRET comes from ${secrets}: keep a copy of that file with the backups ` +
+        '(the Stripe keys staff entered and cloud import tokens are sealed with it).\n',
+    );
+  }
 });
