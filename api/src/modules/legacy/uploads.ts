@@ -11,6 +11,7 @@ import type { SubmissionInfo, UploadFileInfo } from '@avp/shared';
 import express from 'express';
 import type { RequestHandler, Router } from 'express';
 import { z } from 'zod';
+import { afterAnswerWork } from '../../http/after-answer.js';
 import { AppError } from '../../http/errors.js';
 import type { SessionUser } from '../accounts/index.js';
 import {
@@ -293,7 +294,8 @@ export function legacyUploadRoutes(deps: LegacyDeps): Router {
     >;
     const body = envelopeSchema.parse(raw);
     const user = req.user!;
-    const d = { ...deps, logger: req.log };
+    // The media facts read after a completion (#30) count as this request's after-answer work.
+    const d = { ...deps, logger: req.log, background: afterAnswerWork(req.app) };
     let answer;
     try {
       switch (body.action) {
