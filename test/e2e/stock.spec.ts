@@ -389,6 +389,30 @@ test.describe('stock', () => {
     await expect(card(page, 'Projector XGA').getByText(/left|Sold out/)).toHaveCount(0);
   });
 
+  test('the charts load with the staff overview only, never on the marketing or store pages', async ({
+    page,
+  }) => {
+    // visx's axis code names its class 'visx-axis': a script carrying it carries the charts.
+    const loaded: Promise<{ path: string; charts: boolean }>[] = [];
+    page.on('response', (res) => {
+      if (res.request().resourceType() !== 'script') return;
+      const path = new URL(res.url()).pathname;
+      loaded.push(res.text().then((body) => ({ path, charts: body.includes('visx-axis') })));
+    });
+    const withCharts = async () => (await Promise.all(loaded)).filter((s) => s.charts).map((s) => s.path);
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.goto('/exhibitor_order/demo-expo');
+    await expect(page.getByRole('region', { name: 'Products' })).toBeVisible();
+    await page.goto('/manage_order_forms');
+    await expect(page.getByRole('form', { name: 'Staff sign in' })).toBeVisible();
+    expect(loaded.length).toBeGreaterThan(3);
+    expect(await withCharts()).toEqual([]);
+    await signInAsStaff(page, '/staff/overview');
+    await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+    expect(await withCharts()).toEqual([expect.stringMatching(/OverviewPage/)]);
+  });
+
   test('the overview shows each chart with a summary in words and its numbers as a table', async ({
     page,
     request,
