@@ -257,6 +257,25 @@ describe.each(DIALECTS)('upload events (%s)', (dialect) => {
     expect(unreadable.body.file.check).toEqual({ verdict: 'unreadable', issues: [] });
   });
 
+  it('after the deadline a submission takes no new file; one registered before it resumes', async () => {
+    const made = await create(event({ name: 'Closing Soon', specs: {} }));
+    const submissionId = await submissionFor('Closing Soon');
+    const before = await register(submissionId, 'early.mov', undefined);
+    expect(before.status).toBe(201);
+    await t.db.models.UploadEvent.update(
+      { deadline: new Date(Date.now() - 60_000) },
+      { where: { id: made.body.event.id } },
+    );
+    const late = await register(submissionId, 'late.mov', undefined);
+    expect(late.status).toBe(422);
+    expect(late.body.error.message).toMatch(
+      /^Uploads for Closing Soon closed on [A-Z][a-z]{2} \d{1,2}, \d{4}, /,
+    );
+    const resumed = await register(submissionId, 'early.mov', undefined);
+    expect(resumed.status).toBe(200);
+    expect(resumed.body.file.id).toBe(before.body.file.id);
+  });
+
   it('registration: a warning spec records the issues with the file; free text has no check', async () => {
     const warnEvent = await create(
       event({ name: 'Warn Fest', specs: { sponsor: { ...FULL_HD_BLOCK, onMismatch: 'warn' } } }),

@@ -4,6 +4,7 @@
  */
 export { uploadEventsRoutes } from './routes.js';
 export {
+  assertTakesNewFiles,
   eventForSubmission,
   eventNamed,
   listOpenEvents,

@@ -295,6 +295,25 @@ export async function eventForSubmission(
   return event.id;
 }
 
+/**
+ * A new file for a submission whose event's deadline has passed is refused like a new submission (422,
+ * the deadline in the event's zone); files registered before it still complete and are sent.
+ */
+export async function assertTakesNewFiles(
+  db: Database,
+  submission: { uploadEventId: string | null },
+  now: Date = new Date(),
+): Promise<void> {
+  if (!submission.uploadEventId) return;
+  const event = await db.models.UploadEvent.findByPk(submission.uploadEventId);
+  if (!event || event.deadline.getTime() > now.getTime()) return;
+  throw new AppError(
+    422,
+    'uploads_closed',
+    uploadsClosed(event.name, formatDeadline(event.deadline, event.timeZone)),
+  );
+}
+
 /** The spec a submission's files are checked against: its event's, for its form type; null without one. */
 export async function specForSubmission(
   db: Database,

@@ -31,7 +31,7 @@ import type {
 import { AppError, toAppError } from '../../http/errors.js';
 import type { Logger } from '../../logger.js';
 import type { SessionUser } from '../accounts/index.js';
-import { eventForSubmission, specForSubmission } from '../upload-events/index.js';
+import { assertTakesNewFiles, eventForSubmission, specForSubmission } from '../upload-events/index.js';
 import { clientFactsRow, mediaBlocked, probesSettled, scheduleProbe } from './media-probe.js';
 import type { BackgroundTracker } from './media-probe.js';
 import { claimWrite, COMPLETION, liveClaims, nowMs } from './claims.js';
@@ -257,6 +257,9 @@ export async function registerFile(
       ? undefined
       : checkMediaFacts(await specForSubmission(deps.db, submission), body.facts);
   if (check?.verdict === 'block') throw mediaBlocked(check);
+  if (lastModified === null || !(await sameFile(deps.db, submissionId, body.name, body.size, lastModified))) {
+    await assertTakesNewFiles(deps.db, submission);
+  }
   return addFile(deps, user, submissionId, {
     ...(check ? { check, clientFacts: body.facts ?? null } : {}),
     name: body.name,
@@ -273,6 +276,11 @@ export async function registerFile(
               transaction,
             }),
   });
+}
+
+/** The file a registration resumes, if it names one already in the submission. */
+function sameFile(db: Database, submissionId: string, name: string, size: number, lastModified: number) {
+  return db.models.SubmissionFile.findOne({ where: { submissionId, name, size, lastModified } });
 }
 
 /** A new file of a submission, as registerFile and the cloud imports add them. */
