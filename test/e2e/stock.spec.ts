@@ -155,6 +155,7 @@ async function payElsewhere(
   const card = { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' };
   const paid = await request.post(`/api/orders/${orderId}/pay`, { data: { card }, headers: own });
   expect(((await paid.json()) as { status: string }).status).toBe('paid');
+  return orderId;
 }
 
 function card(page: Page, name: string): Locator {
@@ -387,6 +388,32 @@ test.describe('stock', () => {
     // The exhibitor sees it at once.
     await page.goto(`/exhibitor_order/${store.slug}`);
     await expect(card(page, 'Projector XGA').getByText(/left|Sold out/)).toHaveCount(0);
+  });
+
+  test('a refund with "Back in stock" ticked puts the units on sale again', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    const store = await makeStore(request, baseURL!, { 'Projector XGA': 3 });
+    const orderId = await payElsewhere(request, baseURL!, store.slug, store.products['Projector XGA']!, 3);
+    await page.goto(`/exhibitor_order/${store.slug}`);
+    await expect(card(page, 'Projector XGA').getByText('Sold out', { exact: true })).toBeVisible();
+
+    await signInAsStaff(page, `/staff/orders/${orderId}`);
+    const refund = page.getByRole('form', { name: 'Refund' });
+    await refund.getByRole('button', { name: 'Full amount' }).click();
+    await refund.getByRole('textbox', { name: 'Reason' }).fill('Show cancelled');
+    await refund.getByText('Back in stock', { exact: true }).click();
+    await expect(refund.getByRole('checkbox', { name: /Back in stock/ })).toBeChecked();
+    await refund.getByRole('button', { name: 'Refund…' }).click();
+    const dialog = page.getByRole('alertdialog').or(page.getByRole('dialog'));
+    await expect(dialog).toContainText('The units go back in stock.');
+    await dialog.getByRole('button', { name: /^Refund \$/ }).click();
+    await expect(page.getByText(/Refunded \$[\d.,]+\. Its units are back in stock\./)).toBeVisible();
+
+    await page.goto(`/exhibitor_order/${store.slug}`);
+    await expect(card(page, 'Projector XGA').getByText('Only 3 left', { exact: true })).toBeVisible();
   });
 
   test('the charts load with the staff overview only, never on the marketing or store pages', async ({
