@@ -4,7 +4,7 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { MEDIA_UNREADABLE, UPLOAD_PART_SIZE } from '@avp/shared';
-import type { InboxSubmission, MediaFacts, UploadSource } from '@avp/shared';
+import type { InboxFileMedia, InboxSubmission, MediaFacts, UploadFileInfo, UploadSource } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionCookieName } from '../src/modules/accounts/index.js';
 import { createSession } from '../src/modules/accounts/sessions.js';
@@ -150,7 +150,7 @@ describe.each(DIALECTS)('the server reads each completed file (%s, local disk)',
 
     expect((await client.post(`/api/uploads/submissions/${submissionId}/submit`, {})).status).toBe(200);
     const inbox = await staff.get<{ submissions: InboxSubmission[] }>('/api/uploads/inbox');
-    const files = inbox.body.submissions[0]!.files as Array<Record<string, unknown>>;
+    const files = inbox.body.submissions[0]!.files as Array<UploadFileInfo & InboxFileMedia>;
     expect(files.map((f) => [f.name, f.factsText, f.factsSource, f.check])).toEqual([
       [
         WRONG_SIZE,
