@@ -10,10 +10,12 @@ import pg from 'pg';
 import Stripe from 'stripe';
 import { QueryTypes } from 'sequelize';
 import { afterEach, describe, expect, it } from 'vitest';
-import { localUploadsDir } from '../src/adapters/storage/index.js';
+import { createUploadStorage, localUploadsDir } from '../src/adapters/storage/index.js';
 import { postgresForeignKeyProblems } from '../src/cli/backup-postgres.js';
 import { backupPostgres } from '../src/cli/backup-postgres.js';
 import { backupSqlite, sqliteForeignKeyProblems } from '../src/cli/backup-sqlite.js';
+import { restoreBackup } from '../src/cli/restore-backup.js';
+import { reconcileUploads } from '../src/cli/uploads-reconcile.js';
 import { loadConfig } from '../src/config.js';
 import type { Config } from '../src/config.js';
 import {
@@ -358,16 +360,29 @@ describe.each(DIALECTS)('db:backup and db:restore on %s', (dialect) => {
         expect(running.stderr).toContain('is open in another process: stop the server');
         await source.db.close();
       }
-      const occupied = await cli('restore.ts', [current], databaseEnv(source.config));
-      expect(occupied.code).toBe(1);
-      expect(occupied.stderr).toMatch(
+      // The same checks in-process (restore.ts only prints what restoreBackup returns or throws).
+      await expect(restoreBackup(source.config, current, { force: false })).rejects.toThrow(
         dialect === 'sqlite'
           ? /already holds data: restore into an empty DATA_DIR, or add --force/
           : /already has \d+ table\(s\): restore into an empty database or schema, or add --force/,
       );
-      const forced = await cli('restore.ts', [current, '--force'], databaseEnv(source.config));
-      expect(forced.stderr).toBe('');
-      expect(forced.code).toBe(0);
+      const other: Config =
+        dialect === 'sqlite'
+          ? { ...source.config, DATABASE_URL: 'postgres://avp@127.0.0.1:9/avp' }
+          : { ...source.config, DATABASE_URL: undefined, DB_SCHEMA: undefined };
+      await expect(restoreBackup(other, current, { force: true })).rejects.toThrow(
+        dialect === 'sqlite'
+          ? 'is a SQLite backup, but DATABASE_URL names a PostgreSQL server'
+          : 'is a PostgreSQL backup, but DATABASE_URL is not set',
+      );
+      const notBackup = path.join(work.dir, 'notes.txt');
+      await writeFile(notBackup, 'not a backup');
+      await expect(restoreBackup(source.config, notBackup, { force: true })).rejects.toThrow(
+        'is not a backup made by npm run db:backup',
+      );
+      expect(await restoreBackup(source.config, current, { force: true })).toContainEqual(
+        expect.stringMatching(/^Restored .*current\.bak into /),
+      );
       if (dialect === 'sqlite') {
         const kept = (await readdir(source.dataDir)).filter((name) =>
           name.startsWith(`${SQLITE_FILE}.before-restore-`),
@@ -434,11 +449,14 @@ describe('uploads:check', () => {
     async () => {
       const t = await startTestApp();
       cleanups.push(() => t.close());
-      const clean = await cli('uploads-check.ts', [], databaseEnv(t.config));
-      expect(clean).toMatchObject({ code: 0, stderr: '' });
-      expect(clean.stdout).toContain('Storage and database agree.');
-
       const { submissionId, fileIds } = await uploadTwo(t);
+      expect(await reconcileUploads(t.db, createUploadStorage(t.config))).toEqual({
+        storedCount: 2,
+        rowCount: 2,
+        orphans: [],
+        missing: [],
+        wrongSize: [],
+      });
       const uploads = localUploadsDir(t.config);
       const orphanKey = `submissions/${randomUUID()}/${randomUUID()}`;
       await mkdir(path.dirname(path.join(uploads, orphanKey)), { recursive: true });
