@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -482,6 +482,15 @@ describe('uploads:check', () => {
       expect(existsSync(path.join(uploads, orphanKey))).toBe(false);
       // The files that have rows are untouched.
       expect((await stat(path.join(uploads, `submissions/${submissionId}/${fileIds[0]}`))).size).toBe(1_500);
+
+      // A stored file cut short (a partial copy back from a storage backup) is named too.
+      await truncate(path.join(uploads, `submissions/${submissionId}/${fileIds[0]}`), 100);
+      const found2 = await reconcileUploads(t.db, createUploadStorage(t.config));
+      expect(found2.wrongSize).toEqual([
+        { row: expect.objectContaining({ id: fileIds[0], size: 1_500 }), stored: 100 },
+      ]);
+      expect(found2.missing.map((row) => row.id)).toEqual([fileIds[1]]);
+      expect(found2.orphans).toEqual([]);
     },
     CLI_TEST_MS,
   );
