@@ -217,8 +217,13 @@ async function signInAsStaff(page: Page, path: string) {
 }
 
 async function chooseStore(page: Page, slug: string) {
-  await page.getByRole('button', { name: 'Choose a store Store' }).click();
-  await page.getByRole('option', { name: new RegExp(`\\(${slug}\\)`) }).click();
+  const option = page.getByRole('option', { name: new RegExp(`\\(${slug}\\)`) });
+  // The list opens empty while the stores are still loading: open it again until this store is in it.
+  await expect(async () => {
+    if (!(await option.isVisible())) await page.getByRole('button', { name: 'Choose a store Store' }).click();
+    await expect(option).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  await option.click();
 }
 
 test.describe('stock', () => {
