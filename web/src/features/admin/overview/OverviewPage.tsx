@@ -114,6 +114,13 @@ function Overview({ overview }: { overview: StaffOverview }) {
             />
           ) : null
         }
+        table={
+          <DataTable
+            caption="Revenue per day"
+            head={['Day', 'Revenue']}
+            rows={overview.days.filter((d) => d.orders > 0).map((d) => [longDay(d.date), money(d.revenue)])}
+          />
+        }
       />
       <ChartPanel
         title="Early-bird share"
