@@ -80,8 +80,13 @@ async function staffSession(baseURL: string): Promise<APIRequestContext> {
   return api;
 }
 
-/** An open event (deadline next year) whose sponsor commercials must be 1920×1080. */
-async function createEvent(baseURL: string, name: string, onMismatch: 'block' | 'warn'): Promise<void> {
+/** An event (open: deadline next year) whose sponsor commercials must be 1920×1080. */
+async function createEvent(
+  baseURL: string,
+  name: string,
+  onMismatch: 'block' | 'warn',
+  deadline = `${NEXT_YEAR}-02-25T17:00`,
+): Promise<void> {
   const api = await staffSession(baseURL);
   const res = await api.post('/api/staff/upload-events', {
     data: {
@@ -89,7 +94,7 @@ async function createEvent(baseURL: string, name: string, onMismatch: 'block' | 
       startsOn: `${NEXT_YEAR}-03-01`,
       endsOn: `${NEXT_YEAR}-03-03`,
       timeZone: 'America/Chicago',
-      deadline: `${NEXT_YEAR}-02-25T17:00`,
+      deadline,
       specs: { creative: null, event: null, sponsor: spec(onMismatch) },
     },
   });
@@ -311,6 +316,32 @@ test.describe('media facts before upload (issue #30)', () => {
     await form.getByRole('button', { name: 'Submit' }).click();
     await expect(page.getByText(THANKS)).toBeVisible({ timeout: 30_000 });
     expect(seen.registrations).toHaveLength(1);
+  });
+
+  test('an event whose deadline has passed is not offered, and a submission naming it is refused with the deadline in its zone', async ({
+    page,
+    baseURL,
+  }) => {
+    const event = `Closed Expo ${suffix}`;
+    await createEvent(baseURL!, event, 'block', '2020-01-02T17:00');
+    const seen = watch(page);
+    const form = await signInAtSponsorForm(page, baseURL!);
+    const field = form.getByRole('combobox', { name: /^Event name/ });
+    await field.focus();
+    await page.keyboard.type('closed expo');
+    await expect(page.getByRole('listbox')).toContainText('-- empty --');
+    await page.keyboard.press('Escape');
+    await field.fill(event.toUpperCase());
+    await field.press('Tab');
+    await text(form, 'Sponsor company').fill(`Late Co ${suffix}`);
+    await form.getByTestId('upload-file-input').setInputFiles(RIGHT);
+    await form.getByRole('button', { name: 'Submit' }).click();
+    const refusal = page
+      .getByRole('alert')
+      .filter({ hasText: `Uploads for ${event} closed on Jan 2, 2020, 5:00 PM CST.` });
+    await expect(refusal).toBeVisible();
+    await expect(refusal).toBeFocused();
+    expect(seen.registrations).toHaveLength(0);
   });
 
   test('staff create an event with a sponsor spec in the staff shell', async ({ page }) => {

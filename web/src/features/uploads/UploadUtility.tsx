@@ -24,6 +24,7 @@ import {
   type UploadFileInfo,
   type UploadQueue,
 } from '@avp/shared';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Button } from '../../ui';
@@ -169,6 +170,9 @@ function FileRow({ upload }: { upload: FileUpload }) {
       <span className="uploads-file-size">{formatBytes(size)}</span>
       <span className="uploads-state">{upload.retrying ? 'Retrying' : STATE_LABELS[state]}</span>
       <ProgressLine progress={upload.progress()} label={`Progress of ${name}`} />
+      {state === 'failed' && upload.error && REFUSALS_IN_WORDS.has(upload.error.code) ? (
+        <span className="kit-error uploads-error uploads-import-error">{upload.error.message}</span>
+      ) : null}
       {state === 'uploading' || state === 'waiting' ? (
         <Button variant="secondary" dense onPress={() => upload.pause()} aria-label={`Pause ${name}`}>
           Pause
@@ -187,6 +191,12 @@ function FileRow({ upload }: { upload: FileUpload }) {
     </li>
   );
 }
+
+/**
+ * The server's refusals of a file that say what is wrong in words (issue #30): the event's spec stops it
+ * ('media_mismatch', its sentences) or the event's deadline has passed ('uploads_closed').
+ */
+const REFUSALS_IN_WORDS = new Set(['media_mismatch', 'uploads_closed']);
 
 const STATE_LABELS: Record<FileUpload['state'], string> = {
   waiting: 'Waiting',
@@ -286,6 +296,7 @@ export default function UploadUtility() {
   const navigate = useNavigate();
   const step = stepOf(hash);
   const session = useSession();
+  const queryClient = useQueryClient();
   const [files, setFiles] = useState<File[]>([]);
   const [cloudFiles, setCloudFiles] = useState<PickedCloudFile[]>([]);
   const providers = useCloudPickers();
@@ -415,7 +426,13 @@ export default function UploadUtility() {
         await sessionLost(status);
         return;
       }
-      // SPEC §8: a failed start.
+      // An event whose deadline has passed meanwhile (#30): the server's sentence, and the list of open
+      // events asked for again. Otherwise SPEC §8's text for a failed start.
+      if ((caught as { code?: string }).code === 'uploads_closed') {
+        setError((caught as Error).message);
+        void queryClient.invalidateQueries({ queryKey: ['upload-events'] });
+        return;
+      }
       setError(SESSION_EXPIRED);
       return;
     }
