@@ -149,6 +149,35 @@ describe('a 5xx is one log line that the answer leads to', () => {
     expect(JSON.stringify(lines[0]?.route)).not.toContain(fileId);
   });
 
+  it('/api/ready 503: one error line naming each failed check and why, nothing of it in the answer', async () => {
+    const logs = new LogCapture();
+    const t = await startTestApp({ logs });
+    cleanups.push(() => t.close());
+    const uploads = localUploadsDir(t.config);
+    await rm(uploads, { recursive: true, force: true });
+    await writeFile(uploads, 'not a folder');
+    cleanups.push(() => rm(uploads));
+
+    const res = await fetch(`${t.url}/api/ready`);
+    const id = res.headers.get('x-request-id');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({
+      status: 'unavailable',
+      checks: { database: 'ok', migrations: 'ok', storage: 'failed', mail: 'ok' },
+      failing: ['storage'],
+    });
+    await lineFor(logs, id);
+    expect(linesOf(logs, id)).toMatchObject([
+      {
+        level: 50,
+        route: '/api/ready',
+        code: 'not_ready',
+        msg: 'not ready: storage failed',
+        cause: expect.stringMatching(/^Error: storage: .*(ENOTDIR|EEXIST)/),
+      },
+    ]);
+  });
+
   it('refusals (4xx) are not logged as errors and carry no request id in the body', async () => {
     const logs = new LogCapture();
     const t = await startTestApp({ logs });

@@ -23,6 +23,8 @@ export interface ReadyReport {
   checks: Record<ReadyCheck, 'ok' | 'failed'>;
   /** The checks that failed, in the order above (empty when ready). */
   failing: ReadyCheck[];
+  /** Why each failed, for the log only (never sent: it may name hosts, paths and drivers' messages). */
+  causes: Partial<Record<ReadyCheck, unknown>>;
 }
 
 export interface ReadyDeps {
@@ -60,25 +62,27 @@ async function mailReady(config: Config): Promise<void> {
   if (mailTransportKind(config) === 'files') await assertWritable(mailFilesDir(config));
 }
 
-export async function checkReady({ config, db, logger, storage }: ReadyDeps): Promise<ReadyReport> {
+/** Runs every check; the caller logs the outcome (routes.ts: on the request's one line). */
+export async function checkReady({ config, db, storage }: ReadyDeps): Promise<ReadyReport> {
   const probes: Record<ReadyCheck, () => Promise<unknown>> = {
     database: () => db.ping(),
     migrations: () => migrationsCurrent(db),
     storage: () => (storage?.check ? storage.check() : checkStorage(config)),
     mail: () => mailReady(config),
   };
+  const causes: ReadyReport['causes'] = {};
   const results = await Promise.all(
     READY_CHECKS.map(async (check) => {
       try {
         await within(probes[check](), check);
         return [check, 'ok'] as const;
       } catch (error) {
-        logger.warn({ err: error, check }, `not ready: the ${check} check failed`);
+        causes[check] = error;
         return [check, 'failed'] as const;
       }
     }),
   );
   const checks = Object.fromEntries(results) as ReadyReport['checks'];
   const failing = READY_CHECKS.filter((check) => checks[check] === 'failed');
-  return { status: failing.length === 0 ? 'ready' : 'unavailable', checks, failing };
+  return { status: failing.length === 0 ? 'ready' : 'unavailable', checks, failing, causes };
 }

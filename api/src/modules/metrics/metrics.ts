@@ -117,7 +117,7 @@ export class ProcessMetrics {
 
   readonly dbPool = new Gauge({
     name: `${PREFIX}db_pool_connections`,
-    help: 'PostgreSQL connection pool: connections in use, idle, and requests waiting for one (SQLite has no pool)',
+    help: 'PostgreSQL connection pool: connections in use, idle, and requests waiting for one (none on SQLite)',
     labelNames: ['state'] as const,
     registers: [this.registry],
     collect: () => this.readPool(),
@@ -234,6 +234,8 @@ interface PoolCounts {
 
 /** Sequelize's PostgreSQL pool (sequelize-pool) counters; undefined for SQLite, which opens no pool. */
 function poolCounts(db: Database): PoolCounts | undefined {
+  // Sequelize builds a pool for SQLite too but never takes connections from it: its zeros would mislead.
+  if (db.dialect !== 'postgres') return undefined;
   const manager = (db.sequelize as unknown as { connectionManager?: { pool?: Partial<PoolCounts> } })
     .connectionManager;
   const pool = manager?.pool;
