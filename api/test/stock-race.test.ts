@@ -40,7 +40,7 @@ const STRIPE_KEYS = {
 };
 const CLIENTS = 4;
 /** Cases per target; each is a fresh store with its own scarce product. */
-const RUNS = { sqlite: 15, postgres: 15, cluster: 10 } as const;
+const RUNS = { sqlite: 10, postgres: 10, cluster: 6 } as const;
 
 type Step =
   | { kind: 'order'; client: number; count: number }
@@ -69,7 +69,9 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 );
 const caseArb = fc.record({
   limit: fc.integer({ min: 1, max: 6 }),
-  rounds: fc.array(fc.array(stepArb, { minLength: 1, maxLength: CLIENTS }), { minLength: 3, maxLength: 8 }),
+  /** Every client orders at once first (how a scarce product's launch looks), each for this many. */
+  rush: fc.option(fc.array(fc.integer({ min: 1, max: 3 }), { minLength: CLIENTS, maxLength: CLIENTS })),
+  rounds: fc.array(fc.array(stepArb, { minLength: 1, maxLength: CLIENTS }), { minLength: 3, maxLength: 6 }),
 });
 
 interface Target {
@@ -186,7 +188,7 @@ const EXPECTED: Record<string, number[]> = {
 
 async function runCase(
   target: Target,
-  { limit, rounds }: { limit: number; rounds: Step[][] },
+  { limit, rush, rounds }: { limit: number; rush: number[] | null; rounds: Step[][] },
   scheduler: fc.Scheduler,
   figures: Figures,
 ): Promise<void> {
@@ -304,7 +306,10 @@ async function runCase(
     }
   };
 
-  for (const round of rounds) {
+  const opening: Step[][] = rush
+    ? [rush.map((count, i) => ({ kind: 'order' as const, client: i, count }))]
+    : [];
+  for (const round of [...opening, ...rounds]) {
     figures.rounds++;
     // Every client's step starts when the scheduler says, all of them under way at once.
     await Promise.all([
