@@ -21,6 +21,7 @@ with npm run uploads:check (README 'Run in production').`;
 
 await runTool(USAGE, async (config) => {
   const { file, flags } = fileAndFlags(process.argv.slice(2), ['force'] as const);
+  if (!existsSync(path.dirname(file))) throw new Error(`The folder ${path.dirname(file)} does not exist.`);
   if (existsSync(file) && !flags.force) {
     throw new Error(`${file} already exists: choose another name, or add --force to replace it.`);
   }
