@@ -8,6 +8,9 @@ import * as fileImports from './0007-file-imports.js';
 import * as storeVersion from './0008-store-version.js';
 import * as uploadEvents from './0009-upload-events.js';
 import * as stock from './0010-stock.js';
+import * as staffRoles from './0011-staff-roles.js';
+import * as secondFactors from './0012-second-factors.js';
+import * as fileReviews from './0013-file-reviews.js';
 import type { MigrationContext } from './types.js';
 
 export type { MigrationContext };
@@ -33,4 +36,7 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; module: MigrationModule }
   { name: '0008-store-version', module: storeVersion },
   { name: '0009-upload-events', module: uploadEvents },
   { name: '0010-stock', module: stock },
+  { name: '0011-staff-roles', module: staffRoles },
+  { name: '0012-second-factors', module: secondFactors },
+  { name: '0013-file-reviews', module: fileReviews },
 ];

@@ -1,0 +1,6 @@
+import type { MigrationContext } from './types.js';
+
+// Slot reserved for #31 (review states, file versions, posters); its tables are added by that work.
+export async function up(_params: { context: MigrationContext }): Promise<void> {}
+
+export async function down(_params: { context: MigrationContext }): Promise<void> {}
