@@ -303,6 +303,9 @@ test.describe('stock', () => {
     await expect(page.getByRole('status').filter({ hasText: 'your cart now has' })).toHaveText(
       'Only 2 Projector XGA left; your cart now has 2.',
     );
+    await expect(page.getByRole('status').filter({ hasText: 'your cart now has' })).toBeFocused();
+    // The order is asked for again with the cart as it is now, and holds: no refusal comes back.
+    await expect(alert).toHaveCount(0);
     const order = page.getByRole('region', { name: 'Your order' });
     await expect(
       order

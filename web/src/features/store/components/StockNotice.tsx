@@ -70,5 +70,10 @@ export function useShortages(
     // Only a change of the cart asks again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [signature]);
-  return refused ? refusal.lines : cartShortages(cart, intent);
+  if (!refused) return cartShortages(cart, intent);
+  // Until the order is asked for again, the refusal stands for the lines the cart still has too many of.
+  const counts = new Map(cart.map((line) => [line.product.id, line.count]));
+  return refusal.lines
+    .map((line) => ({ ...line, requested: counts.get(line.productId) ?? 0 }))
+    .filter((line) => line.requested > line.left);
 }
