@@ -408,6 +408,34 @@ async function seedInto(source: TestDatabase): Promise<void> {
   await seedDemo(source.db, { timeZone: source.config.TZ_STORE });
 }
 
+describe.each(DIALECTS)('the foreign-key check on %s', (dialect) => {
+  it('finds a row whose parent is gone (so an empty answer above means something)', async () => {
+    const source = await openTestDatabase(dialect);
+    cleanups.push(() => source.cleanup());
+    const insert = `INSERT INTO submission_files (id, submission_id, name, size, type, part_size, part_count,
+        storage_key, status, created_at, updated_at)
+      VALUES ('${randomUUID()}', '${randomUUID()}', 'lost.mov', 1, '', 1, 1, 'submissions/x/y', 'complete',
+        CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`;
+    const target = databaseTarget(source.config);
+    if (target.dialect === 'sqlite') {
+      await source.db.sequelize.query('PRAGMA foreign_keys=OFF');
+      await source.db.sequelize.query(insert);
+      expect(await sqliteForeignKeyProblems(target.storage)).toEqual([
+        expect.stringMatching(/^submission_files row \d+ → submissions$/),
+      ]);
+    } else {
+      await source.db.sequelize.transaction(async (transaction) => {
+        // Triggers, foreign keys' among them, off for this transaction only (the test user is a superuser).
+        await source.db.sequelize.query('SET LOCAL session_replication_role = replica', { transaction });
+        await source.db.sequelize.query(insert, { transaction });
+      });
+      expect(await postgresForeignKeyProblems(target)).toEqual([
+        `${target.schema}.submission_files (submission_id) → ${target.schema}.submissions: 1 row(s)`,
+      ]);
+    }
+  });
+});
+
 describe('db:backup without pg_dump', () => {
   it('says what to install when DATABASE_URL is PostgreSQL and pg_dump is not on PATH', async () => {
     const work = await tempDir('ops-backup-');
