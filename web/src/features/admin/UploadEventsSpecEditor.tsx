@@ -96,6 +96,7 @@ export function SpecEditor({ formType, value, onChange, errors }: SpecEditorProp
   const error = (field: string) => errors[`${at}${field}`];
   const set = <K extends keyof SpecDraft>(key: K, next: SpecDraft[K]) => onChange({ ...value, [key]: next });
   const rowsRef = useRef<HTMLDivElement>(null);
+  const addButton = useRef<HTMLButtonElement>(null);
   const label = FORM_TYPE_LABELS[formType];
 
   const addRow = (row = { width: '', height: '' }) => {
@@ -177,12 +178,14 @@ export function SpecEditor({ formType, value, onChange, errors }: SpecEditorProp
                   dense
                   variant="secondary"
                   aria-label={`Remove resolution ${index + 1}${row.width && row.height ? ` (${row.width}×${row.height})` : ''}`}
-                  onPress={() =>
+                  onPress={() => {
                     set(
                       'resolutions',
                       value.resolutions.filter((_, i) => i !== index),
-                    )
-                  }
+                    );
+                    // The pressed button goes with its row: the focus stays in the list, on Add resolution.
+                    addButton.current?.focus();
+                  }}
                 >
                   Remove
                 </Button>
@@ -193,7 +196,7 @@ export function SpecEditor({ formType, value, onChange, errors }: SpecEditorProp
             <p className="staff-muted upload-events__help">No rows: any resolution.</p>
           ) : null}
           <div className="staff-actions">
-            <Button dense variant="secondary" onPress={() => addRow()}>
+            <Button ref={addButton} dense variant="secondary" onPress={() => addRow()}>
               Add resolution
             </Button>
             {RESOLUTION_PRESETS.filter(
