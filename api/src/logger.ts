@@ -35,7 +35,8 @@ function prettyStream(): DestinationStream {
     // Synchronous: the last lines before process.exit() (shutdown, a start-up failure) must not be lost.
     sync: true,
     translateTime: 'SYS:HH:MM:ss.l',
-    ignore: 'pid,hostname,req,res,responseTime,reqId',
+    // The route pattern repeats the URL shown at the start of a request's line.
+    ignore: 'pid,hostname,req,res,responseTime,reqId,route',
     singleLine: true,
     messageFormat: (log, messageKey) => {
       const message = String(log[messageKey] ?? '');
