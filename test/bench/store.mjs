@@ -6,14 +6,24 @@
 //   GET  /api/stores/demo-expo                     the store page's data (store, products, prices)
 //   GET  /api/stores/demo-expo + If-None-Match     a repeat visit: the browser revalidates, 304 with no body
 //   POST /api/stores/demo-expo/payment-intents     intent creation: a pending order with its lines
+//   POST … payment-intents, scarce product           intents for one unit of a product limited to 50 (issue
+//                                                    #32): the first 50 are held (201), the rest refused 409
+//                                                    stock_short; no warm-up (it would take the units)
 //
-// Each row says how many answers had another status than the call's own (200, 304, 201), and its req/s as
-// a ratio of health's in the same run.
+// Each row says how many answers had another status than the call's own (200, 304, 201; 201 or 409 for the
+// scarce row), and its req/s as a ratio of health's in the same run. The scarce row also says how many
+// intents were held and the oversell count: units held or sold past the limit, from the staff stock table
+// and from the 201s (must be 0).
 //
 // Environment: BENCH_SECONDS (per call, default 10), BENCH_CONNECTIONS (default 50), BENCH_SERVER_NODE_ARGS
 // (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the server), BENCH_SKIP_BUILD=1 to
 // use api/dist as it is, BENCH_LOG_LEVEL (server log level, default warn: one log line per request would
 // measure the logger).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { compileTypeScript } from '../../build/scripts/lib.mjs';
 import { startBenchServer } from './server.mjs';
@@ -21,6 +31,8 @@ import { startBenchServer } from './server.mjs';
 const SECONDS = Math.max(1, Number(process.env.BENCH_SECONDS ?? 10));
 const CONNECTIONS = Math.max(1, Number(process.env.BENCH_CONNECTIONS ?? 50));
 const WARM_UP_SECONDS = 2;
+const SCARCE_LIMIT = 50;
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 function run(options, duration) {
   return autocannon({ connections: CONNECTIONS, duration, ...options });
@@ -28,8 +40,11 @@ function run(options, duration) {
 
 if (!process.env.BENCH_SKIP_BUILD) compileTypeScript();
 
+// The data folder is the bench's own, so the staff account for the stock limit can be made in it.
+const dataDir = mkdtempSync(join(tmpdir(), 'avp-bench-store-'));
 const { url, stop } = await startBenchServer({
   name: 'store',
+  dataDir,
   // The built-in test gateway, whatever the environment says.
   env: { STRIPE_SECRET_KEY: '', STRIPE_PUBLISHABLE_KEY: '', STRIPE_WEBHOOK_SECRET: '' },
   stdout: 'ignore',
@@ -87,12 +102,90 @@ try {
       errors: result.errors + result.timeouts,
     });
   }
+  // Last: it uses up the scarce product's units.
+  rows.push(await scarceRow(url, store.products[3]));
   const ceiling = rows[0]['req/s'] || 1;
   for (const row of rows) row['× health'] = Number((row['req/s'] / ceiling).toFixed(2));
   console.table(rows);
+  const scarce = rows[rows.length - 1];
+  console.log(
+    `Scarce product (limit ${SCARCE_LIMIT}): ${scarce.held} intents held, oversells: ${scarce.oversells}` +
+      (scarce.oversells === 0 ? '' : ' — MORE UNITS OUT THAN THE LIMIT'),
+  );
   if (!etag) console.log('The store answer carried no ETag: no repeat-visit row.');
   // Requests whose client hung up at the end of a run still finish on the server; let them before stopping it.
   await new Promise((r) => setTimeout(r, 3_000));
 } finally {
   await stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** A staff bearer token: the account made with the admin command in the server's data folder. */
+async function staffToken(url) {
+  const email = 'bench-staff@example.com';
+  const password = 'Bench staff passphrase 2026!';
+  const made = spawnSync(
+    process.execPath,
+    [
+      join(root, 'api', 'dist', 'cli', 'admin.js'),
+      'create',
+      '--email',
+      email,
+      '--first',
+      'Bench',
+      '--last',
+      'Staff',
+    ],
+    { input: password, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' } },
+  );
+  if (made.status !== 0) throw new Error(`admin create exited ${made.status}: ${made.stderr}`);
+  const login = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, token: true }),
+  });
+  const { token } = await login.json();
+  if (!token) throw new Error(`staff login answered ${login.status} without a token`);
+  return token;
+}
+
+/** 50 connections race for a product limited to 50 units, one unit per intent. */
+async function scarceRow(url, product) {
+  const auth = { authorization: `Bearer ${await staffToken(url)}`, 'content-type': 'application/json' };
+  const { stores } = await (await fetch(`${url}/api/staff/stores`, { headers: auth })).json();
+  const storeKey = stores.find((s) => s.store_id === 'demo-expo').id;
+  const stockUrl = `${url}/api/staff/stores/${storeKey}/stock`;
+  const set = await fetch(`${stockUrl}/${product.id}`, {
+    method: 'PUT',
+    headers: auth,
+    body: JSON.stringify({ limit: SCARCE_LIMIT }),
+  });
+  if (set.status !== 200) throw new Error(`setting the limit answered ${set.status}`);
+  const result = await run(
+    {
+      url: `${url}/api/stores/demo-expo/payment-intents`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: url },
+      body: JSON.stringify({ cart: [{ productId: product.id, count: 1 }] }),
+    },
+    SECONDS,
+  );
+  // Let requests cut off at the end finish before the counts are read.
+  await new Promise((r) => setTimeout(r, 3_000));
+  const { rows } = await (await fetch(stockUrl, { headers: auth })).json();
+  const row = rows.find((r) => r.productId === product.id);
+  const held = result.statusCodeStats?.['201']?.count ?? 0;
+  const refused = result.statusCodeStats?.['409']?.count ?? 0;
+  const answered = Object.values(result.statusCodeStats ?? {}).reduce((sum, s) => sum + s.count, 0);
+  return {
+    call: `POST … payment-intents, scarce (limit ${SCARCE_LIMIT})`,
+    'req/s': Math.round(result.requests.average),
+    'p99 ms': result.latency.p99,
+    'mean ms': Number(result.latency.average.toFixed(1)),
+    requests: result.requests.total,
+    'other status': answered - held - refused,
+    errors: result.errors + result.timeouts,
+    held,
+    oversells: Math.max(0, row.sold + row.held - SCARCE_LIMIT, held - SCARCE_LIMIT),
+  };
 }

@@ -63,7 +63,7 @@ export async function createIntent(
   if (isClosed(store, config, now)) throw storeClosed();
   const priced = await priceCart(db, store, cart, now, config.TZ_STORE);
   // A cart that cannot be held is refused before the provider is asked for anything.
-  await assertLeft(db, store.id, null, priced.lines);
+  const limited = await assertLeft(db, store.id, null, priced.lines);
   const gateway = paymentGatewayFor(config, store);
   const token = randomBytes(32).toString('base64url');
 
@@ -80,7 +80,6 @@ export async function createIntent(
   }
   const { Order, OrderLine } = db.models;
   const expiresAt = now.getTime() + config.STOCK_HOLD_MINUTES * 60_000;
-  let limited = false;
   // The order, its lines and its hold in one transaction: units that went meanwhile leave no order (409).
   const order = await withHold(db, store.id, null, priced.lines, () =>
     db.sequelize.transaction(async (transaction) => {
@@ -104,13 +103,8 @@ export async function createIntent(
         { transaction },
       );
       await OrderLine.bulkCreate(lineRows(created.id, priced), { transaction });
-      limited = await holdOrder(
-        db,
-        { id: created.id, storeId: store.id },
-        priced.lines,
-        expiresAt,
-        transaction,
-      );
+      const ref = { id: created.id, storeId: store.id };
+      await holdOrder(db, ref, priced.lines, expiresAt, transaction, { fresh: true });
       return created;
     }),
   );
@@ -170,11 +164,10 @@ export async function updateIntent(
     })
     .parse(body);
   const priced = await priceCart(db, store, cart, now, config.TZ_STORE);
-  await assertLeft(db, store.id, order.id, priced.lines);
+  const limited = await assertLeft(db, store.id, order.id, priced.lines);
   const gateway = orderGateway(config, store, order);
   const intentId = order.gatewayIntentId;
   const expiresAt = now.getTime() + config.STOCK_HOLD_MINUTES * 60_000;
-  let limited = false;
 
   // Frozen once the buyer has confirmed with the provider: what they confirmed is what the order is.
   if (gateway.kind === 'stripe') {
@@ -207,7 +200,7 @@ export async function updateIntent(
         if (changed === 0) throw new AppError(409, 'order_changed', ORDER_CHANGED);
         // The hold moves from the old lines to the new before the old lines are gone (stock/holds.ts).
         const ref = { id: order.id, storeId: store.id };
-        limited = await holdOrder(db, ref, priced.lines, expiresAt, transaction);
+        await holdOrder(db, ref, priced.lines, expiresAt, transaction);
         await OrderLine.destroy({ where: { orderId: order.id }, transaction });
         await OrderLine.bulkCreate(lineRows(order.id, priced), { transaction });
       }),

@@ -123,8 +123,8 @@ async function writeHold(
  * Holds `lines` for the order until `expiresAt` (ms), replacing the hold it had: in the caller's
  * transaction, before the order's lines are replaced. The old hold is claimed first (only a hold still
  * 'held' counts), then each product moves by the difference: up only when the units are left, else
- * StockShortSignal and the caller's transaction rolls back with nothing held. Answers whether any line
- * has a limit (only then does the hold mean something to the buyer).
+ * StockShortSignal and the caller's transaction rolls back with nothing held. A new order (`fresh`) has
+ * no hold to replace.
  */
 export async function holdOrder(
   db: Database,
@@ -132,13 +132,16 @@ export async function holdOrder(
   lines: readonly UnitLine[],
   expiresAt: number,
   transaction: Transaction,
-): Promise<boolean> {
-  const hadHold = await moved(
-    db,
-    `UPDATE stock_holds SET state = 'released' WHERE order_id = :orderId AND state = 'held' RETURNING order_id`,
-    { orderId: order.id },
-    transaction,
-  );
+  { fresh = false }: { fresh?: boolean } = {},
+): Promise<void> {
+  const hadHold =
+    !fresh &&
+    (await moved(
+      db,
+      `UPDATE stock_holds SET state = 'released' WHERE order_id = :orderId AND state = 'held' RETURNING order_id`,
+      { orderId: order.id },
+      transaction,
+    ));
   const before = new Map(
     (hadHold ? perProduct(await orderUnits(db, order.id, transaction)) : []).map((l) => [
       l.productId,
@@ -165,12 +168,6 @@ export async function holdOrder(
     }
   }
   await writeHold(db, order, 'held', expiresAt, null, transaction);
-  const limited = await readCounts(db, order.storeId, {
-    productIds: wanted.map((l) => l.productId),
-    limitedOnly: true,
-    transaction,
-  });
-  return limited.length > 0;
 }
 
 /**
@@ -183,6 +180,15 @@ export async function shortLines(
   orderId: string | null,
   lines: readonly NamedLine[],
 ): Promise<StockShortLine[]> {
+  return (await shortOf(db, storeId, orderId, lines)).short;
+}
+
+async function shortOf(
+  db: Database,
+  storeId: number,
+  orderId: string | null,
+  lines: readonly NamedLine[],
+): Promise<{ short: StockShortLine[]; limited: boolean }> {
   const wanted = perProduct(lines);
   const counts = new Map(
     (await readCounts(db, storeId, { productIds: wanted.map((l) => l.productId), limitedOnly: true })).map(
@@ -190,7 +196,7 @@ export async function shortLines(
     ),
   );
   const own = new Map<number, number>();
-  if (orderId !== null) {
+  if (orderId !== null && counts.size > 0) {
     const rows = await db.sequelize.query<{ state: string }>(
       'SELECT state FROM stock_holds WHERE order_id = :orderId',
       { replacements: { orderId }, type: QueryTypes.SELECT },
@@ -212,7 +218,7 @@ export async function shortLines(
       short.push({ productId: line.productId, name, left, requested: line.quantity });
     }
   }
-  return short;
+  return { short, limited: counts.size > 0 };
 }
 
 /** Attempts at a hold whose units were there when read but taken before the update (then it is a 409). */
@@ -251,15 +257,19 @@ export async function withHold<T>(
   }
 }
 
-/** Before anything is asked of the payment provider: a cart that cannot be held is refused at once. */
+/**
+ * Before anything is asked of the payment provider: a cart that cannot be held is refused at once. Answers
+ * whether any line has a limit (only then does the hold mean something to the buyer).
+ */
 export async function assertLeft(
   db: Database,
   storeId: number,
   orderId: string | null,
   lines: readonly NamedLine[],
-): Promise<void> {
-  const short = await shortLines(db, storeId, orderId, lines);
+): Promise<boolean> {
+  const { short, limited } = await shortOf(db, storeId, orderId, lines);
   if (short.length > 0) throw new StockShortError(short);
+  return limited;
 }
 
 export type CommitOutcome = { ok: true } | { ok: false; reason: string };
