@@ -206,9 +206,11 @@ const schema = z
     // range that sends nothing for this long is abandoned and asked for again from its start.
     IMPORT_IDLE_TIMEOUT_SECONDS: integer(60, 1, 3600),
     // #30: the server's reading of a completed file's media facts gives up after this long (stored as
-    // unreadable); also the most a staff notice waits for the readings of its files.
+    // unreadable).
     MEDIA_PROBE_TIMEOUT_SECONDS: integer(30, 1, 3600),
     MEDIA_PROBE_CONCURRENCY: integer(2, 1, 16),
+    // The most a sent submission's staff notice waits for this process's readings of its files (0: never).
+    MEDIA_PROBE_NOTICE_WAIT_SECONDS: integer(2, 0, 60),
     // A part PUT whose body sends nothing for this long is ended and its write claim given up.
     UPLOAD_PART_IDLE_SECONDS: integer(60, 1, 3600),
     // S3: connecting, then silence on the socket for one request; attempts per call (503 SlowDown, 500,

@@ -15,7 +15,8 @@ import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { registration, TestBrowser } from './helpers/browser.js';
 import { startDriveStandIn } from './helpers/cloud-standins/drive.js';
-import { DIALECTS, LogCapture } from './helpers/env.js';
+import { DIALECTS, LogCapture, TEST_SECRET } from './helpers/env.js';
+import { loadConfig } from '../src/config.js';
 import { S3_STAND_IN_BUCKET, startS3StandIn } from './helpers/s3-stand-in.js';
 import { nodeClient } from './helpers/uploads.js';
 
@@ -199,6 +200,21 @@ describe.each(DIALECTS)('the server reads each completed file (%s, local disk)',
       factsText: MEDIA_UNREADABLE,
       check: { verdict: 'unreadable', issues: [] },
     });
+  });
+});
+
+describe('settings', () => {
+  it('MEDIA_PROBE_NOTICE_WAIT_SECONDS defaults to 2, may be 0 (never wait), and is bounded', () => {
+    expect(loadConfig({ SESSION_SECRET: TEST_SECRET })).toMatchObject({
+      MEDIA_PROBE_NOTICE_WAIT_SECONDS: 2,
+      MEDIA_PROBE_CONCURRENCY: 2,
+    });
+    expect(loadConfig({ SESSION_SECRET: TEST_SECRET, MEDIA_PROBE_NOTICE_WAIT_SECONDS: '0' })).toMatchObject({
+      MEDIA_PROBE_NOTICE_WAIT_SECONDS: 0,
+    });
+    expect(() => loadConfig({ SESSION_SECRET: TEST_SECRET, MEDIA_PROBE_NOTICE_WAIT_SECONDS: '61' })).toThrow(
+      /MEDIA_PROBE_NOTICE_WAIT_SECONDS/,
+    );
   });
 });
 

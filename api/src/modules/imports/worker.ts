@@ -22,6 +22,7 @@ import {
   COMPLETION,
   liveClaims,
   nowMs,
+  probesSettled,
   receivedParts,
   RunningHashes,
   sendPendingNotice,
@@ -287,6 +288,8 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
       await copyParts(lease, file, (range, signal) => source.read(ref, token, range, signal), log);
       await complete(lease, file);
     }
+    // The staff notice sent below lists the file's media facts when the server reads them in time (#30).
+    await probesSettled([file.id], config.MEDIA_PROBE_NOTICE_WAIT_SECONDS * 1000);
     await lease.settle({ status: 'complete', error: null, accessToken: null });
     await FileImport.update({ bytesDone: Number(file.size) }, { where: { fileId: file.id } });
     log.info({ size: Number(file.size), provider: row.provider }, 'cloud import complete');

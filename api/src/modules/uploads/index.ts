@@ -37,3 +37,4 @@ export { claimWrite, COMPLETION, liveClaims, nowMs } from './claims.js';
 export type { WriteClaim } from './claims.js';
 export type { UploadsDeps } from './service.js';
 export { inboxPath, formLabel } from './mail.js';
+export { probesSettled } from './media-probe.js';

@@ -317,7 +317,7 @@ export function scheduleProbe(deps: ProbeDeps, fileId: string, tracker?: Backgro
  */
 export async function probesSettled(fileIds: string[], ms: number): Promise<void> {
   const pending = fileIds.map((id) => running.get(id)).filter((p): p is Promise<unknown> => p !== undefined);
-  if (pending.length === 0) return;
+  if (pending.length === 0 || ms <= 0) return;
   await withTimeout(Promise.allSettled(pending), ms).catch(() => undefined);
 }
 

@@ -837,7 +837,7 @@ export async function submitSubmission(
   if (!waiting)
     await probesSettled(
       kept.map((f) => f.id),
-      deps.config.MEDIA_PROBE_TIMEOUT_SECONDS * 1000,
+      deps.config.MEDIA_PROBE_NOTICE_WAIT_SECONDS * 1000,
     );
   const owner = await User.findByPk(user.id);
   const sent = await deps.db.sequelize.transaction(async (transaction) => {
@@ -880,10 +880,6 @@ export async function sendPendingNotice(
   if (!submission || submission.status !== 'submitted' || !submission.noticePending) return false;
   const files = await SubmissionFile.findAll({ where: { submissionId }, order: [['createdAt', 'ASC']] });
   if (files.some((f) => f.status !== 'complete')) return false;
-  await probesSettled(
-    files.map((f) => f.id),
-    deps.config.MEDIA_PROBE_TIMEOUT_SECONDS * 1000,
-  );
   const owner = await User.findByPk(submission.userId);
   const sent = await deps.db.sequelize.transaction(async (transaction) => {
     const [changed] = await Submission.update(
