@@ -92,7 +92,8 @@ describe('deadlines in the event’s zone', () => {
   });
 
   it('compares names trimmed and case-folded', () => {
-    expect(eventNameKey('  EXPO 2027 ')).toBe(eventNameKey('expo 2027'));
+    expect(eventNameKey('  EXPO   2027 ')).toBe(eventNameKey('expo 2027'));
+    expect(eventNameKey('Expo 2027')).not.toBe(eventNameKey('Expo 2028'));
   });
 });
 

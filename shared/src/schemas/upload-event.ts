@@ -76,9 +76,12 @@ export function formatDeadline(instant: Date, timeZone: string): string {
     .replace(/\u202f/g, ' ');
 }
 
-/** The trimmed, case-folded form two event names are compared in (a form's event name included). */
+/**
+ * The form two event names are compared in (a form's event name included): trimmed, runs of spaces as one,
+ * case-folded, so ' expo  2027' names 'Expo 2027'.
+ */
 export function eventNameKey(name: string): string {
-  return name.trim().toLocaleLowerCase('en-US');
+  return name.trim().replace(/\s+/g, ' ').toLocaleLowerCase('en-US');
 }
 
 const specsSchema = z.object({

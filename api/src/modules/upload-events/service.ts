@@ -266,9 +266,12 @@ export async function eventNamed(
   eventName: unknown,
   transaction?: Transaction,
 ): Promise<UploadEventInstance | null> {
-  if (typeof eventName !== 'string' || eventName.trim() === '') return null;
+  if (typeof eventName !== 'string') return null;
+  const nameKey = eventNameKey(eventName);
+  // No event's name is empty or longer than its column: such a name is free text.
+  if (nameKey === '' || nameKey.length > 120) return null;
   return db.models.UploadEvent.findOne({
-    where: { nameKey: eventNameKey(eventName).slice(0, 120), archivedAt: null },
+    where: { nameKey, archivedAt: null },
     transaction: transaction ?? null,
   });
 }
