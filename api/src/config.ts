@@ -235,6 +235,12 @@ const schema = z
     STOCK_HOLD_MINUTES: integer(20, 1, 1440),
     STOCK_LOW_THRESHOLD: integer(5, 0, 100_000),
     STOCK_SWEEP_SECONDS: integer(30, 1, 3600),
+    // Passkeys and second factor (#33): relying party id (a host name; default PUBLIC_URL's) and name, the origins passkeys are used from (default PUBLIC_URL's), and fresh sign-in (minutes, and refunds above this many cents).
+    WEBAUTHN_RP_ID: pattern(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/, 'a host name without scheme or port'),
+    WEBAUTHN_RP_NAME: raw.transform((value) => value ?? 'Northbeam Event Productions'),
+    WEBAUTHN_ORIGINS: urlList(''),
+    FRESH_SIGN_IN_MINUTES: integer(10, 1, 1440),
+    REFUND_FRESH_SIGN_IN_ABOVE: integer(50_000, 0, 1_000_000_000),
     TZ_STORE: timeZone('America/New_York'),
     MAILING_LIST_URL: url(['http:', 'https:']),
     MEDIA_BASE_URL: url(['http:', 'https:']),

@@ -32,6 +32,7 @@ const API_DIR = fileURLToPath(new URL('..', import.meta.url));
 const ALL_MIGRATIONS = MIGRATIONS.map((migration) => migration.name);
 
 const TABLES = [
+  'app_settings',
   'audit_log',
   'client_logs',
   'contact_messages',
@@ -42,9 +43,12 @@ const TABLES = [
   'order_lines',
   'order_refunds',
   'orders',
+  'passkeys',
   'password_resets',
+  'pending_sign_ins',
   'products',
   'rate_limits',
+  'recovery_codes',
   'sessions',
   'stock',
   'stock_holds',
@@ -53,9 +57,11 @@ const TABLES = [
   'stores',
   'submission_files',
   'submissions',
+  'totp_secrets',
   'upload_claims',
   'upload_events',
   'users',
+  'webauthn_challenges',
   'webhook_events',
 ];
 
