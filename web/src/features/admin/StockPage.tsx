@@ -149,6 +149,10 @@ function StockRowEditor({ storeKey, row }: { storeKey: number; row: StockRow }) 
         <p className="staff-status staff-stock__saved" role="status">
           {saved ?? ''}
         </p>
+        {/* The refusal is on the field; this says it aloud when it appears. */}
+        <p className="visually-hidden" role="alert">
+          {problem ?? ''}
+        </p>
       </td>
       <td className="num" data-label="Held">
         {row.held}
