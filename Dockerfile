@@ -44,7 +44,8 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/var/lib/avp \
-    LOG_FORMAT=json
+    LOG_FORMAT=json \
+    SEED_DEMO=false
 USER node
 EXPOSE 3000
 

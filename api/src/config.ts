@@ -241,6 +241,8 @@ const schema = z
     WEBAUTHN_ORIGINS: urlList(''),
     FRESH_SIGN_IN_MINUTES: integer(10, 1, 1440),
     REFUND_FRESH_SIGN_IN_ABOVE: integer(50_000, 0, 1_000_000_000),
+    // Whether an empty database gets the demo stores and products at start-up (off in production).
+    SEED_DEMO: boolean(true),
     TZ_STORE: timeZone('America/New_York'),
     MAILING_LIST_URL: url(['http:', 'https:']),
     MEDIA_BASE_URL: url(['http:', 'https:']),

@@ -138,7 +138,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 }
 
 async function seedIfEmpty(db: Database, config: Config, logger: Logger): Promise<void> {
-  if (!(await hasNoStores(db))) return;
+  if (!config.SEED_DEMO || !(await hasNoStores(db))) return;
   try {
     const result = await seedDemo(db, { timeZone: config.TZ_STORE });
     logger.info(result, 'empty database: demo content seeded');

@@ -101,7 +101,8 @@ function main() {
     console.error("See README 'Run in production' for every setting.");
     process.exit(1);
   }
-  const env = { ...process.env, NODE_ENV: 'production' };
+  // A production database starts empty of demo stores and accounts unless SEED_DEMO says otherwise.
+  const env = { SEED_DEMO: 'false', ...process.env, NODE_ENV: 'production' };
 
   if (!noBuild) {
     // tsc -b is incremental: when nothing changed it only compares timestamps.
