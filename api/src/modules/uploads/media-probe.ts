@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { checkMediaFacts, describeMediaFacts, sameName } from '@avp/shared';
 import type { InboxFileMedia, MediaCheck, MediaFacts, MediaReadResult, ReadChunk } from '@avp/shared';
-import { UniqueConstraintError } from 'sequelize';
+import { ForeignKeyConstraintError, UniqueConstraintError } from 'sequelize';
 import type { Transaction } from 'sequelize';
 import { LocalStorage } from '../../adapters/storage/local.js';
 import type { UploadStorage } from '../../adapters/storage/index.js';
@@ -244,6 +244,8 @@ export async function probeFile(deps: ProbeDeps, fileId: string): Promise<MediaF
     // Another process read it at the same time: its row stands.
     if (error instanceof UniqueConstraintError)
       return MediaFacts.findOne({ where: { fileId, source: 'server' } });
+    // The file was removed while it was being read: there is nothing to record it for.
+    if (error instanceof ForeignKeyConstraintError) return null;
     throw error;
   }
   deps.logger.info(
