@@ -1,4 +1,5 @@
 import type { PublicStore, StaffOrderDetail, StockShortError } from '@avp/shared';
+import fc from 'fast-check';
 import Stripe from 'stripe';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimSweep, releaseExpiredHolds } from '../src/modules/stock/index.js';
@@ -359,6 +360,26 @@ describe.each(DIALECTS)('stock on %s', (dialect) => {
       [3, null],
     ]);
     expect(audit[0]).toMatchObject({ entityId: String(product.id), storeId: storeKey });
+  });
+
+  it('answers any body or address on the staff stock calls in words, never a 500 (fast-check)', async () => {
+    const { staff, storeKey, product } = await start(dialect);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.jsonValue(), fc.record({ limit: fc.jsonValue() })),
+        fc.constantFrom(String(product.id), '0', '-1', '1e3', 'x', '99999999999', '%00'),
+        async (body, productKey) => {
+          const res = await staff.put<StockTableJson>(
+            `/api/staff/stores/${storeKey}/stock/${productKey}`,
+            body,
+          );
+          expect([200, 400, 404, 409]).toContain(res.status);
+          if (res.status !== 200) expect(res.body.error.message).toMatch(/\.$/);
+        },
+      ),
+      { numRuns: 40 },
+    );
+    expect((await staff.get<StockTableJson>(`/api/staff/stores/x/stock`)).status).toBe(404);
   });
 
   it('keeps sold + held within the limit even against a direct write (the CHECK constraint)', async () => {
