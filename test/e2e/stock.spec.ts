@@ -158,6 +158,33 @@ async function payElsewhere(
   return orderId;
 }
 
+/** Files sent through the upload protocol for an event (any signed-in account may upload: staff here). */
+async function uploadFiles(request: APIRequestContext, baseURL: string, eventName: string, files: number) {
+  const headers = { origin: baseURL };
+  const created = await request.post('/api/uploads/submissions', {
+    data: { form_type: 'sponsor', event_name: eventName, sponsor_company: 'Acme AV' },
+    headers,
+  });
+  expect(created.status()).toBe(201);
+  const { submission } = (await created.json()) as { submission: { id: string } };
+  for (let i = 0; i < files; i++) {
+    const file = await request.post(`/api/uploads/submissions/${submission.id}/files`, {
+      data: { name: `spot-${i}.mov`, size: 5, lastModified: 1 },
+      headers,
+    });
+    expect(file.status()).toBe(201);
+    const { file: info } = (await file.json()) as { file: { id: string } };
+    const part = await request.put(`/api/uploads/files/${info.id}/parts/1`, {
+      data: Buffer.from('hello'),
+      headers: { ...headers, 'content-type': 'application/octet-stream' },
+    });
+    expect(part.status()).toBe(200);
+    expect(
+      (await request.post(`/api/uploads/files/${info.id}/complete`, { data: {}, headers })).status(),
+    ).toBe(200);
+  }
+}
+
 function card(page: Page, name: string): Locator {
   return page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
 }
@@ -457,6 +484,8 @@ test.describe('stock', () => {
     await payElsewhere(request, baseURL!, store.slug, store.products['Projector XGA']!, 2);
     await payElsewhere(request, baseURL!, store.slug, store.products['Lectern Mic']!, 1);
     await holdElsewhere(request, baseURL!, store.slug, store.products['Projector XGA']!, 2);
+    const event = `Stock Summit ${Date.now().toString(36)}`;
+    await uploadFiles(request, baseURL!, event, 2);
     await signInAsStaff(page, '/staff/overview');
     await expect(page.getByText('Choose a store to see its orders, stock and uploads.')).toBeVisible();
     await chooseStore(page, store.slug);
@@ -480,9 +509,16 @@ test.describe('stock', () => {
     await expect(
       top.getByText('Most ordered: Projector XGA, 2 units; then Lectern Mic, 1 unit.'),
     ).toBeVisible();
-    // Nothing uploaded in the span: the empty state in words, no empty chart.
+    // Uploads are every client's: this run's event is among them, with its 2 files today.
     const uploads = page.getByRole('region', { name: 'Uploads received per event per day' });
-    await expect(uploads.getByText(/^No uploads received from |files? received from /)).toBeVisible();
+    await expect(uploads.getByText(/ files? received from .* for \d+ events?\. Most: /)).toBeVisible();
+    await expect(uploads.locator('.staff-chart > svg')).toHaveCount(1);
+    await uploads.getByText('Show the numbers as a table').click();
+    await expect(
+      uploads
+        .getByRole('table', { name: 'Files received per event per day' })
+        .getByRole('row', { name: event }),
+    ).toContainText('2');
 
     const stock = page.getByRole('region', { name: 'Stock left per product' });
     await expect(
