@@ -50,6 +50,8 @@ const TABLES = [
   'rate_limits',
   'recovery_codes',
   'sessions',
+  'staff_invitations',
+  'staff_roles',
   'stock',
   'stock_holds',
   'stock_sweeps',

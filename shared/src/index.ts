@@ -23,5 +23,6 @@ export type * from './api/overview.js';
 export type * from './api/imports.js';
 export type * from './api/upload-events.js';
 export { IMPORT_STATUSES } from './api/imports.js';
+export * from './api/staff-roles.js';
 export type * from './media/types.js';
 export * from './media/index.js';

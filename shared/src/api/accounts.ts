@@ -1,3 +1,5 @@
+import type { StaffRole } from './staff-roles.js';
+
 /**
  * What the account calls answer (docs/api.md 'Accounts'), typed once for the API and the web pages.
  */
@@ -11,4 +13,6 @@ export interface SessionUser {
   firstName: string;
   lastName: string;
   role: UserRole;
+  /** #33: the staff member's roles; empty for a client. */
+  staffRoles?: StaffRole[];
 }
