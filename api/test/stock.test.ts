@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import Stripe from 'stripe';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimSweep, releaseExpiredHolds } from '../src/modules/stock/index.js';
-import { startTestApp } from './helpers/app.js';
+import { startPeerApp, startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
-import type { TestBrowser } from './helpers/browser.js';
+import { TestBrowser } from './helpers/browser.js';
 import { DIALECTS } from './helpers/env.js';
 import type { TestDialect } from './helpers/env.js';
 import { countsOf, holdRunsOut, holdState, setLimit, staffBrowser, storeKeyOf } from './helpers/stock.js';
@@ -360,6 +360,33 @@ describe.each(DIALECTS)('stock on %s', (dialect) => {
       [3, null],
     ]);
     expect(audit[0]).toMatchObject({ entityId: String(product.id), storeId: storeKey });
+  });
+
+  it('shows units left fresh on every process: a hold made through one is seen by the next request to another, never a stale 304', async () => {
+    const { app, staff, storeKey, store, product } = await start(dialect);
+    const peer = await startPeerApp(app);
+    try {
+      const other = new TestBrowser(peer.url);
+      await setLimit(staff, storeKey, product.id, 4);
+      const first = await other.get<StoreAnswer>('/api/stores/demo-expo');
+      const etag = first.headers.get('etag')!;
+      expect(first.body.store.products.find((p) => p.id === product.id)!.stock).toEqual({
+        left: 4,
+        low: true,
+      });
+      expect((await other.get('/api/stores/demo-expo', { 'if-none-match': etag })).status).toBe(304);
+
+      // Held through the first process; the peer's held page (same store version) must not be served.
+      expect((await submitted(app, store, [{ productId: product.id, count: 3 }])).created.status).toBe(201);
+      const after = await other.get<StoreAnswer>('/api/stores/demo-expo', { 'if-none-match': etag });
+      expect(after.status).toBe(200);
+      expect(after.body.store.products.find((p) => p.id === product.id)!.stock).toEqual({
+        left: 1,
+        low: true,
+      });
+    } finally {
+      await peer.close();
+    }
   });
 
   it('answers any body or address on the staff stock calls in words, never a 500 (fast-check)', async () => {
