@@ -39,7 +39,7 @@ describe.each(DIALECTS)('GET /api/health on %s', (dialect) => {
     expect(await (await t.request('/api/health')).json()).toMatchObject({ mail: 'smtp', payments: 'stripe' });
   });
 
-  it('answers 503 degraded with storage error when the data folder cannot be written', async () => {
+  it('stays 200 while the data folder cannot be written: liveness; /api/ready names storage', async () => {
     t = await startTestApp({
       dialect,
       // Tests run as root, which ignores permission bits; a path below a regular file fails for anyone.
@@ -47,21 +47,22 @@ describe.each(DIALECTS)('GET /api/health on %s', (dialect) => {
     });
     await writeFile(path.join(t.dataDir, 'blocker'), 'a file where a folder should be');
     const res = await t.request('/api/health');
-    expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({
-      status: 'degraded',
-      db: dialect,
-      storage: 'error',
-      mail: 'files',
-      payments: 'test-gateway',
-    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: 'ok', storage: 'local' });
+    const ready = await t.request('/api/ready');
+    expect(ready.status).toBe(503);
+    // The mail folder lives in the data folder too.
+    expect(await ready.json()).toMatchObject({ status: 'unavailable', failing: ['storage', 'mail'] });
   });
 
-  it('answers 503 degraded with db error when the database is gone', async () => {
+  it('stays 200 while the database is gone, without asking it; /api/ready names the database', async () => {
     t = await startTestApp({ dialect });
     await t.db.close();
     const res = await t.request('/api/health');
-    expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ status: 'degraded', db: 'error', storage: 'local' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: 'ok', db: dialect });
+    const ready = await t.request('/api/ready');
+    expect(ready.status).toBe(503);
+    expect((await ready.json()).failing).toContain('database');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Offline-first: the calls that wait for the server, and the connection monitor that says when to try
  * them. A job is registered (its submission created) with one attempt; a call that gets no answer or a
- * 5xx is held, not failed: the monitor probes the server with backoff (GET /api/health), and when it
+ * 5xx is held, not failed: the monitor probes the server with backoff (GET /api/ready), and when it
  * answers the held registrations, uploads and submissions go on. A bounded run that gives up fails them
  * with the cause in words. What is held lives in memory: a restarted engine simply tries them all again.
  */
@@ -137,9 +137,9 @@ export class Registrar {
   /** The connection monitor's try: is the server there? Then everything that waited for it goes on. */
   private async tryWaiting(): Promise<void> {
     try {
-      await call(this.host.transport, 'GET', '/api/health');
+      await call(this.host.transport, 'GET', '/api/ready');
     } catch (error) {
-      // Any answer but a failing one means the server is there (an old server without /api/health, say).
+      // Any answer but a failing one means the server is there (an old server without /api/ready, say).
       const judged = verdict(error, this.host.lastFailure());
       if (judged.kind === 'wait') {
         this.monitor.fail(judged.failure, this.waitingWhat());
