@@ -13,7 +13,7 @@ import { securityHeaders } from './http/security.js';
 import { webApp } from './http/web.js';
 import { createUploadStorage } from './adapters/storage/index.js';
 import type { Logger } from './logger.js';
-import { accountsRoutes, loadSession } from './modules/accounts/index.js';
+import { accountsRoutes, loadSession, loadStaffRoles } from './modules/accounts/index.js';
 import { contactRoutes } from './modules/contact/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { countRequests, METRICS_PATH, metricsOf, metricsRoute } from './modules/metrics/index.js';
@@ -88,6 +88,8 @@ export function createApp(deps: AppDeps): Express {
   api.use(LEGACY_PATHS, legacyCredentials(config));
   // Who is asking: req.user for every route after this line.
   api.use(loadSession(deps));
+  // Their staff roles (#33), and a deactivated member's session ended.
+  api.use(loadStaffRoles(deps));
   // Upload parts are raw bytes streamed to storage; express.json above reads application/json only.
   const storage = createUploadStorage(config);
   api.use(healthRoutes({ ...deps, storage }));

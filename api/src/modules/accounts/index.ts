@@ -33,6 +33,18 @@ export {
 } from './sessions.js';
 export { isCommonPassword, newPasswordError, PASSWORD_TOO_COMMON } from './password-policy.js';
 export {
+  ACCOUNT_DEACTIVATED,
+  ensureSomeStaffRole,
+  forbiddenRole,
+  loadStaffRoles,
+  ownerForFields,
+  requireAnyStaffRole,
+  requireStaffRole,
+  staffRolesOf,
+  staffStanding,
+  storePaymentKeysOwnerOnly,
+} from './roles.js';
+export {
   FORGOT_PASSWORD_SENT,
   login,
   logout,

@@ -4,6 +4,7 @@ import type { Database } from '../../db/index.js';
 import { normaliseEmail } from '../../db/models/index.js';
 import type { UserInstance } from '../../db/models/index.js';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
+import { ensureSomeStaffRole } from './roles.js';
 
 export const staffAccountInput = z.object({
   email: z
@@ -29,7 +30,8 @@ export type StaffAccountInput = z.input<typeof staffAccountInput>;
 
 /**
  * Creates a staff account, or turns the account with that e-mail into a staff account with the given name
- * and a new password (so a forgotten admin password is reset the same way it was set).
+ * and a new password (so a forgotten admin password is reset the same way it was set). A staff account
+ * with no role becomes an owner (#33: the first owner comes from `npm run admin -- create`).
  */
 export async function upsertStaffAccount(
   db: Database,
@@ -41,12 +43,14 @@ export async function upsertStaffAccount(
     const existing = await db.models.User.findOne({ where: { email: normaliseEmail(email) }, transaction });
     if (existing) {
       await existing.update({ passwordHash, firstName, lastName, role: 'staff' }, { transaction });
+      await ensureSomeStaffRole(db, existing.id, transaction);
       return { user: existing, created: false };
     }
     const user = await db.models.User.create(
       { email, passwordHash, firstName, lastName, role: 'staff' },
       { transaction },
     );
+    await ensureSomeStaffRole(db, user.id, transaction);
     return { user, created: true };
   });
 }

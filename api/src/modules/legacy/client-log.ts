@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { ClientLogAttributes, UserInstance } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
 import { clientIp, rateLimit } from '../../http/rate-limit.js';
-import { requireStaff } from '../accounts/index.js';
+import { requireStaffRole } from '../accounts/index.js';
 import type { LegacyDeps } from './routes.js';
 
 /**
@@ -84,8 +84,8 @@ export function legacyLogRoutes(deps: LegacyDeps): Router {
     },
   );
 
-  // Staff read the reports, newest first: ?type= keeps one kind, ?before=<id> pages back.
-  router.get('/log.php', requireStaff, async (req, res) => {
+  // Owners read the reports (#33: like the audit log, they name accounts), newest first: ?type= keeps one kind, ?before=<id> pages back.
+  router.get('/log.php', requireStaffRole('owner'), async (req, res) => {
     const query = listSchema.parse(req.query);
     const where: WhereOptions<ClientLogAttributes> = {};
     if (query.type !== undefined) Object.assign(where, { type: query.type });

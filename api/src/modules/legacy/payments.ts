@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { paymentGatewayFor } from '../../adapters/payments/index.js';
 import { AppError } from '../../http/errors.js';
 import { rateLimit } from '../../http/rate-limit.js';
-import { requireStaff } from '../accounts/index.js';
+import { requireStaffRole } from '../accounts/index.js';
 import { actorOf, recordChange } from '../staff/index.js';
 import { confirmPayment, createIntent, updateIntent } from '../orders/index.js';
 import type { CreatedIntent, UpdatedIntent } from '../orders/index.js';
@@ -185,7 +185,8 @@ export function legacyPaymentRoutes(deps: LegacyDeps): Router {
   router.post(
     '/charge.php',
     express.urlencoded({ extended: false, limit: '16kb' }),
-    requireStaff,
+    // Finance's (#33).
+    requireStaffRole('finance'),
     rateLimit({
       name: 'payment-test',
       windowSeconds: 3600,

@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Router } from 'express';
 import { STORE_ID_PATTERN } from '@avp/shared';
 import type { PublicStore } from '@avp/shared';
 import { AppError } from '../../http/errors.js';
-import { requireStaff } from '../accounts/index.js';
+import { requireStaffRole, storePaymentKeysOwnerOnly } from '../accounts/index.js';
 import {
   actorOf,
   createStore,
@@ -69,6 +69,8 @@ const noStore: RequestHandler = (_req, res, next) => {
 
 export function legacyStoreRoutes(deps: LegacyDeps): Router {
   const router = express.Router();
+  // Changing stores is the store manager's (#33).
+  const storeManager = requireStaffRole('store_manager');
 
   const storeData: RequestHandler = async (req, res) => {
     const fields = payload(req);
@@ -95,7 +97,7 @@ export function legacyStoreRoutes(deps: LegacyDeps): Router {
   router.get('/getAllStores.php', allStores);
   router.post('/getAllStores.php', allStores);
 
-  router.post('/updateStore.php', requireStaff, noStore, async (req, res) => {
+  router.post('/updateStore.php', storeManager, storePaymentKeysOwnerOnly, noStore, async (req, res) => {
     const body = decodeFields(req.body, BASE64_STORE_FIELDS);
     delete body.token;
     body.is_active = flag(body.is_active);
@@ -110,7 +112,7 @@ export function legacyStoreRoutes(deps: LegacyDeps): Router {
     res.json(await updateStore(deps, actorOf(req), key, { ...body, id: key }));
   });
 
-  router.post('/deleteStore.php', requireStaff, noStore, async (req, res) => {
+  router.post('/deleteStore.php', storeManager, noStore, async (req, res) => {
     const body = payload(req);
     const key = await storeKeyOf(deps, body.storeId ?? body.id ?? body.store_id);
     res.json(await deleteStore(deps, actorOf(req), key));

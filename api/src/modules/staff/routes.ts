@@ -4,7 +4,12 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Logger } from '../../logger.js';
-import { requireStaff } from '../accounts/index.js';
+import {
+  requireAnyStaffRole,
+  requireStaff,
+  requireStaffRole,
+  storePaymentKeysOwnerOnly,
+} from '../accounts/index.js';
 import { actorOf, listAudit } from './audit.js';
 import {
   createProduct,
@@ -17,6 +22,7 @@ import {
 } from './catalogue.js';
 import { IMAGE_TOO_LARGE, imageBody, listStoreImages, saveProductImage, saveStoreImage } from './media.js';
 import { refundOrder } from '../orders/index.js';
+import { assertFreshSignInForRefund } from '../accounts/fresh-sign-in.js';
 import { stockStaffRoutes } from '../stock/routes.js';
 import { orderDetail } from './order-detail.js';
 import { listOrders } from './order-list.js';
@@ -58,8 +64,15 @@ const image: RequestHandler = (req, res, next) => {
  * The staff calls (docs/api.md 'Staff'), all under /api/staff and all staff-only (401 signed out, 403 for
  * a client account). Nothing here is cached by a browser.
  */
+const anyStaff = requireAnyStaffRole;
+const storeManager = requireStaffRole('store_manager');
+const pullSheetReaders = requireStaffRole('store_manager', 'finance');
+const finance = requireStaffRole('finance');
+const owner = requireStaffRole('owner');
+
 export function staffRoutes(deps: StaffRouteDeps): Router {
   const router = express.Router();
+  // Staff only, whatever else a route says; then each route names the roles it is for (#33).
   router.use(requireStaff);
   router.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store');
@@ -67,84 +80,85 @@ export function staffRoutes(deps: StaffRouteDeps): Router {
   });
 
   // The zone staff screens print dates and times in (TZ_STORE, the company's and its stores' zone).
-  router.get('/settings', (_req, res) => {
+  router.get('/settings', anyStaff, (_req, res) => {
     res.json({ time_zone: deps.config.TZ_STORE });
   });
 
   // Stores: SPEC §2 'Admin page', §7 'Admin update / delete' (each change answers the full list).
-  router.get('/stores', async (_req, res) => {
+  router.get('/stores', storeManager, async (_req, res) => {
     res.json({ stores: await listStaffStores(deps) });
   });
-  router.post('/stores', async (req, res) => {
+  router.post('/stores', storeManager, storePaymentKeysOwnerOnly, async (req, res) => {
     res.status(201).json(await createStore(deps, actorOf(req), req.body));
   });
-  router.put('/stores/:id', async (req, res) => {
+  router.put('/stores/:id', storeManager, storePaymentKeysOwnerOnly, async (req, res) => {
     res.json(await updateStore(deps, actorOf(req), parseStoreKey(param(req, 'id')), req.body));
   });
-  router.post('/stores/:id/active', async (req, res) => {
+  router.post('/stores/:id/active', storeManager, async (req, res) => {
     res.json(await setStoreFlag(deps, actorOf(req), parseStoreKey(param(req, 'id')), 'is_active', req.body));
   });
-  router.post('/stores/:id/archive', async (req, res) => {
+  router.post('/stores/:id/archive', storeManager, async (req, res) => {
     res.json(
       await setStoreFlag(deps, actorOf(req), parseStoreKey(param(req, 'id')), 'is_archived', req.body),
     );
   });
-  router.delete('/stores/:id', async (req, res) => {
+  router.delete('/stores/:id', storeManager, async (req, res) => {
     res.json(await deleteStore(deps, actorOf(req), parseStoreKey(param(req, 'id'))));
   });
-  router.get('/store-images', async (_req, res) => {
+  router.get('/store-images', storeManager, async (_req, res) => {
     res.json({ images: await listStoreImages(deps.config) });
   });
-  router.post('/store-images', image, async (req, res) => {
+  router.post('/store-images', storeManager, image, async (req, res) => {
     res.status(201).json(await saveStoreImage(deps, actorOf(req), req.body, queryText(req, 'name')));
   });
 
   // Prices of one store.
-  router.get('/stores/:id/prices', async (req, res) => {
+  router.get('/stores/:id/prices', storeManager, async (req, res) => {
     res.json({ prices: await listPrices(deps.db, parseStoreKey(param(req, 'id'))) });
   });
-  router.put('/stores/:id/prices', async (req, res) => {
+  router.put('/stores/:id/prices', storeManager, async (req, res) => {
     res.json({ prices: await setPrices(deps.db, actorOf(req), parseStoreKey(param(req, 'id')), req.body) });
   });
-  router.get('/stores/:id/pull-sheet', async (req, res) => {
+  router.get('/stores/:id/pull-sheet', pullSheetReaders, async (req, res) => {
     res.json(await pullSheet(deps.db, parseStoreKey(param(req, 'id')), req.query));
   });
   // Stock per product of one store (issue #32).
   router.use(stockStaffRoutes(deps));
 
   // Products, shared by every store.
-  router.get('/products', async (_req, res) => {
+  router.get('/products', storeManager, async (_req, res) => {
     res.json({ products: await listProducts(deps.db) });
   });
-  router.post('/products', async (req, res) => {
+  router.post('/products', storeManager, async (req, res) => {
     res.status(201).json({ products: await createProduct(deps.db, actorOf(req), req.body) });
   });
-  router.put('/products/:id', async (req, res) => {
+  router.put('/products/:id', storeManager, async (req, res) => {
     res.json({
       products: await updateProduct(deps.db, actorOf(req), parseProductKey(param(req, 'id')), req.body),
     });
   });
-  router.post('/products/reorder', async (req, res) => {
+  router.post('/products/reorder', storeManager, async (req, res) => {
     res.json({ products: await reorderProducts(deps.db, actorOf(req), req.body) });
   });
-  router.post('/product-images', image, async (req, res) => {
+  router.post('/product-images', storeManager, image, async (req, res) => {
     res.status(201).json(await saveProductImage(deps, actorOf(req), req.body, queryText(req, 'name')));
   });
 
   // Orders.
-  router.get('/orders', async (req, res) => {
+  router.get('/orders', finance, async (req, res) => {
     res.json({ orders: await listOrders(deps, req.query) });
   });
-  router.get('/orders.csv', async (req, res) => {
+  router.get('/orders.csv', finance, async (req, res) => {
     const csv = await ordersCsv(deps, req.query);
     const stamp = new Date().toISOString().slice(0, 10);
     // text/csv; charset=utf-8 from the name's extension.
     res.attachment(`orders-${stamp}.csv`).send(csv);
   });
-  router.get('/orders/:orderId', async (req, res) => {
+  router.get('/orders/:orderId', finance, async (req, res) => {
     res.json({ order: await orderDetail(deps.db, param(req, 'orderId')) });
   });
-  router.post('/orders/:orderId/refunds', async (req, res) => {
+  router.post('/orders/:orderId/refunds', finance, async (req, res) => {
+    assertFreshSignInForRefund(req, deps.config, Number((req.body as { amount?: unknown })?.amount) || 0);
     const outcome = await refundOrder(
       { ...deps, logger: req.log },
       actorOf(req),
@@ -153,16 +167,16 @@ export function staffRoutes(deps: StaffRouteDeps): Router {
     );
     res.status(outcome.replayed ? 200 : 201).json(outcome);
   });
-  router.post('/orders/:orderId/resend-confirmation', async (req, res) => {
+  router.post('/orders/:orderId/resend-confirmation', finance, async (req, res) => {
     res.status(202).json(await resendConfirmation(deps, actorOf(req), param(req, 'orderId')));
   });
 
-  router.get('/overview', async (req, res) => {
+  router.get('/overview', anyStaff, async (req, res) => {
     res.json(await staffOverview(deps, req.query));
   });
 
   // Audit log.
-  router.get('/audit', async (req, res) => {
+  router.get('/audit', owner, async (req, res) => {
     const store = queryText(req, 'store');
     const before = queryText(req, 'before');
     const limit = queryText(req, 'limit');

@@ -1,6 +1,7 @@
 import express from 'express';
 import type { Request, Router } from 'express';
 import type { Database } from '../../db/index.js';
+import { requireStaffRole } from '../accounts/index.js';
 import { actorOf } from '../staff/audit.js';
 import { parseProductKey } from '../staff/catalogue.js';
 import { parseStoreKey } from '../staff/stores.js';
@@ -16,10 +17,12 @@ const param = (req: Request, name: string) => String(req.params[name] ?? '');
  */
 export function stockStaffRoutes(deps: { db: Database }): Router {
   const router = express.Router();
-  router.get('/stores/:id/stock', async (req, res) => {
+  // Store managers' (#33).
+  const storeManager = requireStaffRole('store_manager');
+  router.get('/stores/:id/stock', storeManager, async (req, res) => {
     res.json({ rows: await listStock(deps.db, parseStoreKey(param(req, 'id'))) });
   });
-  router.put('/stores/:id/stock/:productId', async (req, res) => {
+  router.put('/stores/:id/stock/:productId', storeManager, async (req, res) => {
     const rows = await setStockLimit(
       deps.db,
       actorOf(req),

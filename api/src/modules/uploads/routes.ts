@@ -9,7 +9,7 @@ import { afterAnswerWork } from '../../http/after-answer.js';
 import { AppError } from '../../http/errors.js';
 import { endIdleBody } from '../../http/idle-body.js';
 import type { Logger } from '../../logger.js';
-import { requireStaff, requireUser } from '../accounts/index.js';
+import { requireStaffRole, requireUser } from '../accounts/index.js';
 import { inboxFile, listInbox, markHandled } from './inbox.js';
 import { MediaBlockedError } from './media-probe.js';
 import { RunningHashes } from './running-hash.js';
@@ -114,6 +114,8 @@ export function uploadsRoutes(deps: {
   const d = { ...deps, storage, hashes: deps.hashes ?? new RunningHashes() };
   const router = express.Router();
   const user = (req: Request) => req.user!;
+  // The inbox and its downloads are Media's (#33).
+  const media = requireStaffRole('media');
 
   router.post('/uploads/submissions', requireUser, async (req, res) => {
     const { created, submission } = await createSubmission({ ...d, logger: req.log }, user(req), req.body);
@@ -209,18 +211,18 @@ export function uploadsRoutes(deps: {
     res.status(204).end();
   });
 
-  router.get('/uploads/inbox', requireStaff, async (req, res) => {
+  router.get('/uploads/inbox', media, async (req, res) => {
     res.set('Cache-Control', 'no-store').json({ submissions: await listInbox(d.db, req.query) });
   });
 
-  router.put('/uploads/inbox/:submissionId/handled', requireStaff, async (req, res) => {
+  router.put('/uploads/inbox/:submissionId/handled', media, async (req, res) => {
     const actor = { userId: user(req).id, ip: req.ip ?? null };
     res
       .set('Cache-Control', 'no-store')
       .json(await markHandled(d.db, actor, param(req, 'submissionId'), req.body));
   });
 
-  router.get('/uploads/inbox/files/:fileId/download', requireStaff, async (req, res) => {
+  router.get('/uploads/inbox/files/:fileId/download', media, async (req, res) => {
     const file = await inboxFile(d.db, param(req, 'fileId'));
     const size = Number(file.size);
     const range = requestedRange(req, size);
