@@ -2,6 +2,7 @@ import type { PublicStore, StaffOrderDetail, StockShortError } from '@avp/shared
 import fc from 'fast-check';
 import Stripe from 'stripe';
 import { afterEach, describe, expect, it } from 'vitest';
+import { migrateDown, migrateUp } from '../src/db/index.js';
 import { claimSweep, releaseExpiredHolds } from '../src/modules/stock/index.js';
 import { startPeerApp, startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
@@ -407,6 +408,21 @@ describe.each(DIALECTS)('stock on %s', (dialect) => {
       { numRuns: 40 },
     );
     expect((await staff.get<StockTableJson>(`/api/staff/stores/x/stock`)).status).toBe(404);
+  });
+
+  it('migration 0010 counts orders paid before it as sold, with holds a refund can return; down() removes its tables', async () => {
+    const { app, store, product } = await start(dialect);
+    const paid = await submitted(app, store, [{ productId: product.id, count: 2 }]);
+    expect((await paid.exhibitor.pay(paid.intent)).body.status).toBe('paid');
+    // Back to before 0010 (later migrations first), then up again.
+    expect((await migrateDown(app.db, '0010-stock')).at(-1)).toBe('0010-stock');
+    for (const table of ['stock', 'stock_holds', 'stock_sweeps']) {
+      await expect(app.db.sequelize.query(`SELECT 1 FROM ${table}`)).rejects.toThrow();
+    }
+    expect(await migrateUp(app.db)).toContain('0010-stock');
+    const storeKey = await storeKeyOf(app.db);
+    expect(await countsOf(app.db, storeKey, product.id)).toEqual({ limit: null, held: 0, sold: 2 });
+    expect(await holdState(app.db, paid.intent.orderId)).toBe('committed');
   });
 
   it('keeps sold + held within the limit even against a direct write (the CHECK constraint)', async () => {
