@@ -243,6 +243,7 @@ export async function withHold<T>(
       const short = await shortLines(db, storeId, orderId, lines);
       if (short.length > 0) throw new StockShortError(short);
       if (n >= HOLD_ATTEMPTS) {
+        // Units kept coming and going under this cart: it is refused as short by at least one unit.
         const line = lines.find((l) => l.productId === error.productId);
         throw new StockShortError([
           {
