@@ -586,6 +586,26 @@ async function claimedFile(
   };
 }
 
+const FILE_SYSTEM_CODES = new Set([
+  'EACCES',
+  'EPERM',
+  'ENOENT',
+  'ENOTDIR',
+  'EISDIR',
+  'EROFS',
+  'EIO',
+  'EMFILE',
+  'ENFILE',
+  'EBADF',
+  'EEXIST',
+]);
+
+/** A Node system error raised by a file system call (they carry a `syscall` and a `path`). */
+function isFileSystemError(error: unknown): boolean {
+  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  return typeof code === 'string' && FILE_SYSTEM_CODES.has(code) && typeof path === 'string';
+}
+
 /** What to answer for a part write that failed part-way. */
 async function partFailure(
   db: Database,
@@ -612,6 +632,9 @@ async function partFailure(
   // So is the database gone mid-part (a restart, a cut connection), though the body was destroyed on the
   // way: 503 with Retry-After, for the client to send the part again, not a 400 blaming the client.
   if (toAppError(error)?.status === 503) return error;
+  // A file system error is storage's own (a folder gone or replaced, a read-only mount, a bad disk): the
+  // server's failure, answered 500 and logged, though the body was destroyed with it.
+  if (isFileSystemError(error)) return error;
   // The client went away mid-part (paused, closed the tab, lost the network): nothing was recorded,
   // and the part will come again.
   const code = (error as { code?: unknown } | null)?.code;

@@ -1,0 +1,55 @@
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { localUploadsDir } from '../src/adapters/storage/index.js';
+import { startTestApp } from './helpers/app.js';
+import { registration, TestBrowser } from './helpers/browser.js';
+import { DIALECTS } from './helpers/env.js';
+import { sponsorForm } from './helpers/uploads.js';
+
+/**
+ * A part that local storage cannot write (its folder replaced by a file, a read-only mount, a bad disk)
+ * is the server's failure: answered 5xx, for the client to try again later, never the 400 'part_aborted'
+ * that blames the client for cutting the body short (the body is destroyed on the way in both cases).
+ */
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!().catch(() => undefined);
+});
+
+describe.each(DIALECTS)('a part local storage cannot write, on %s', (dialect) => {
+  it('is answered 500, not 400 part_aborted, and the part goes through once storage is back', async () => {
+    const t = await startTestApp({ dialect });
+    cleanups.push(() => t.close());
+    const ada = new TestBrowser(t.url);
+    expect((await ada.post('/api/auth/register', registration())).status).toBe(201);
+    const submission = await ada.post<{ submission: { id: string } }>(
+      '/api/uploads/submissions',
+      sponsorForm,
+    );
+    const registered = await ada.post<{ file: { id: string } }>(
+      `/api/uploads/submissions/${submission.body.submission.id}/files`,
+      { name: 'clip.mov', size: 1000 },
+    );
+    const fileId = registered.body.file.id;
+    const put = () =>
+      fetch(`${t.url}/api/uploads/files/${fileId}/parts/1`, {
+        method: 'PUT',
+        headers: { cookie: ada.cookieHeader()!, origin: t.url, 'content-type': 'application/octet-stream' },
+        body: Buffer.alloc(1000, 7),
+      });
+
+    const uploads = localUploadsDir(t.config);
+    // The folder moved away (an unmounted volume, say) and a file in its place: nothing can be written.
+    await rename(uploads, `${uploads}.away`);
+    await writeFile(uploads, 'not a folder');
+    const refused = await put();
+    expect(refused.status).toBe(500);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).not.toBe('part_aborted');
+
+    await rm(uploads);
+    await rename(`${uploads}.away`, uploads);
+    const again = await put();
+    expect(again.status).toBe(200);
+  });
+});
