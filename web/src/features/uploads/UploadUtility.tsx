@@ -34,7 +34,7 @@ import { startCloudImport } from './cloud/api';
 import { useCloudPickers } from './cloud/CloudButtons';
 import { CloudImportsPanel, ImportRow, useImportProgress } from './cloud/CloudImports';
 import type { PickedCloudFile } from './cloud/pickers';
-import { readFileFacts } from './media-facts';
+import { factsIfRead, readFileFacts } from './media-facts';
 import type { AppliedSpec } from './media-spec';
 import { browserUploadClient, fileSource } from './transport';
 import { fromSubmissionFields, UploadForm } from './UploadForms';
@@ -452,18 +452,19 @@ export default function UploadUtility() {
       }
     }
     const queue = api.queue(submissionId, { onChange: () => setTick((n) => n + 1) });
-    // Each file joins the queue once its facts are read (at once when the form already read them), with
-    // those facts for the server; reading one never holds up the others. One the spec blocks stays out.
+    // Under an event's spec each file joins the queue once its facts are read (at once when the form
+    // already read them), with those facts for the server; reading one never holds up the others, and
+    // one the spec blocks stays out. Without a spec nothing waits: the facts go along if already read.
     const held: HeldFile[] = files.map((file) => ({ file, blocked: null }));
     const spec = applied?.spec ?? null;
     const joined = files.map(async (file) => {
-      const read = await readFileFacts(file);
-      const check = checkMediaFacts(spec, read.facts);
+      const read = spec === null ? factsIfRead(file) : await readFileFacts(file);
+      const check = checkMediaFacts(spec, read?.facts ?? null);
       const at = held.findIndex((h) => h.file === file);
       if (check.verdict === 'block') held[at] = { file, blocked: check.issues };
       else {
         held.splice(at, 1);
-        queue.add({ ...fileSource(file), facts: read.facts });
+        queue.add({ ...fileSource(file), ...(read ? { facts: read.facts } : {}) });
       }
       setTick((n) => n + 1);
     });

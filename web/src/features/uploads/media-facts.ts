@@ -123,11 +123,14 @@ class FactsPool {
   }
 }
 
+type ReadFacts = FileFacts & { status: 'read' };
+
 let pool: FactsPool | null = null;
-const answers = new WeakMap<File, Promise<FileFacts & { status: 'read' }>>();
+const answers = new WeakMap<File, Promise<ReadFacts>>();
+const settled = new WeakMap<File, ReadFacts>();
 
 /** The file's facts, read once per File (the same promise for the row and for the upload). */
-export function readFileFacts(file: File): Promise<FileFacts & { status: 'read' }> {
+export function readFileFacts(file: File): Promise<ReadFacts> {
   let answer = answers.get(file);
   if (!answer) {
     if (typeof Worker === 'undefined') {
@@ -139,8 +142,14 @@ export function readFileFacts(file: File): Promise<FileFacts & { status: 'read' 
         .then((reply) => ({ status: 'read', facts: reply.facts, bytesRead: reply.bytesRead }));
     }
     answers.set(file, answer);
+    void answer.then((read) => settled.set(file, read));
   }
   return answer;
+}
+
+/** The file's facts if they have been read already (nothing waits for them). */
+export function factsIfRead(file: File): ReadFacts | undefined {
+  return settled.get(file);
 }
 
 /** The facts of each file as they come in ('reading' until then). */
