@@ -39,7 +39,9 @@ test.afterAll(async () => {
 
 async function fillSponsor(page: Page, event: string): Promise<void> {
   const form = page.getByRole('form', { name: 'Sponsor Commercial form' });
-  await form.getByRole('textbox', { name: 'Event name', exact: true }).fill(event);
+  // The Event name suggests the open upload events (issue #30); Tab closes its list.
+  await form.getByRole('combobox', { name: /^Event name/ }).fill(event);
+  await form.getByRole('combobox', { name: /^Event name/ }).press('Tab');
   await form.getByRole('textbox', { name: 'Sponsor company', exact: true }).fill('Acme AV');
 }
 

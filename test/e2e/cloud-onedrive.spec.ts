@@ -199,7 +199,9 @@ test('a first OneDrive pick, with no earlier sign-in, opens only the sign-in pop
 
   standIn.delayMs = 800;
   const form = page.getByRole('form', { name: 'Sponsor Commercial form' });
-  await form.getByRole('textbox', { name: 'Event name', exact: true }).fill(`OneDrive Expo ${suffix}`);
+  // The Event name suggests the open upload events (issue #30); Tab closes its list.
+  await form.getByRole('combobox', { name: /^Event name/ }).fill(`OneDrive Expo ${suffix}`);
+  await form.getByRole('combobox', { name: /^Event name/ }).press('Tab');
   await form.getByRole('textbox', { name: 'Sponsor company', exact: true }).fill('Acme AV');
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText('Thank you! Your files were received.')).toBeVisible();

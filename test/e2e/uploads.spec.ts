@@ -33,6 +33,17 @@ function text(scope: Page | Locator, name: string): Locator {
   return scope.getByRole('textbox', { name, exact: true });
 }
 
+/** The Event name, a suggestions field over the open upload events (issue #30). */
+function eventName(form: Locator): Locator {
+  return form.getByRole('combobox', { name: /^Event name/ });
+}
+
+/** Types a free-text Event name and leaves the field (Tab), which closes its list of suggestions. */
+async function fillEventName(form: Locator, value: string): Promise<void> {
+  await eventName(form).fill(value);
+  await eventName(form).press('Tab');
+}
+
 let registered: Promise<void> | undefined;
 /** Registers the client account once per file (through the API: the registration page has its own spec). */
 function ensureClient(baseURL: string): Promise<void> {
@@ -322,7 +333,7 @@ test.describe('client upload portal', () => {
 
       await signInAtClient(page, baseURL!, '#sponsor');
       const form = page.getByRole('form', { name: 'Sponsor Commercial form' });
-      await text(form, 'Event name').fill(marker);
+      await fillEventName(form, marker);
       await text(form, 'Sponsor company').fill('Acme AV');
       await form.getByTestId('upload-file-input').setInputFiles([big, small]);
       await expect(form.getByRole('list', { name: 'Chosen files' }).getByRole('listitem')).toHaveCount(2);
@@ -331,7 +342,7 @@ test.describe('client upload portal', () => {
       await expect(page.getByText('Thank you! Your files were received.')).toBeVisible({ timeout: 90_000 });
       // A clean form after success.
       const clean = page.getByRole('form', { name: 'Sponsor Commercial form' });
-      await expect(text(clean, 'Event name')).toHaveValue('');
+      await expect(eventName(clean)).toHaveValue('');
       await expect(text(clean, 'Sponsor company')).toHaveValue('');
       await expect(clean.getByRole('list', { name: 'Chosen files' })).toHaveCount(0);
       // Hashed in a worker per file, under the production CSP, each ended once it answered.
@@ -378,7 +389,7 @@ test.describe('client upload portal', () => {
 
       await signInAtClient(page, baseURL!, '#sponsor');
       const form = page.getByRole('form', { name: 'Sponsor Commercial form' });
-      await text(form, 'Event name').fill(marker);
+      await fillEventName(form, marker);
       await text(form, 'Sponsor company').fill('Acme AV');
       await form.getByTestId('upload-file-input').setInputFiles([keynote, bumper]);
       gate.holdAfter(1);
@@ -453,7 +464,7 @@ test.describe('client upload portal', () => {
       const gate = await PartGate.on(page);
       await signInAtClient(page, baseURL!, '#event');
       const form = page.getByRole('form', { name: 'Event Asset form' });
-      await text(form, 'Event name').fill(`In view ${suffix}`);
+      await fillEventName(form, `In view ${suffix}`);
       const date = text(form, 'Session date');
       await date.fill(new Date().toLocaleDateString('en-US'));
       await date.press('Enter');
@@ -483,8 +494,8 @@ test.describe('client upload portal', () => {
       await expect(thanks).toBeFocused();
       // The spec reloads the page after a send: the same form, as new, under the thank-you.
       const fresh = page.getByRole('form', { name: 'Event Asset form' });
-      for (const name of ['Event name', 'Session date', 'Speaker name'])
-        await expect(text(fresh, name)).toHaveValue('');
+      await expect(eventName(fresh)).toHaveValue('');
+      for (const name of ['Session date', 'Speaker name']) await expect(text(fresh, name)).toHaveValue('');
       await expect(fresh.getByRole('button', { name: /hour/i })).not.toContainText('9');
       await expect(fresh.getByRole('list', { name: 'Chosen files' })).toHaveCount(0);
     });
@@ -519,7 +530,7 @@ test.describe('client upload portal', () => {
         await page.clock.install();
         await signInAtClient(page, baseURL!, '#sponsor');
         const form = page.getByRole('form', { name: 'Sponsor Commercial form' });
-        await text(form, 'Event name').fill(marker);
+        await fillEventName(form, marker);
         await text(form, 'Sponsor company').fill('Acme AV');
         await text(form, 'Description').fill('Cut 3, with captions');
         await form.getByTestId('upload-file-input').setInputFiles(reel);
@@ -553,7 +564,7 @@ test.describe('client upload portal', () => {
         const before = sent.length;
 
         const again = page.getByRole('form', { name: 'Sponsor Commercial form' });
-        await expect(text(again, 'Event name')).toHaveValue(marker);
+        await expect(eventName(again)).toHaveValue(marker);
         await expect(text(again, 'Sponsor company')).toHaveValue('Acme AV');
         await expect(text(again, 'Description')).toHaveValue('Cut 3, with captions');
         const message = page
@@ -579,7 +590,7 @@ test.describe('client upload portal', () => {
         await expect(page.getByText(/This upload can continue/)).toHaveCount(0);
         // The fresh form under the thank-you is as new: not sent again, no messages.
         const fresh = page.getByRole('form', { name: 'Sponsor Commercial form' });
-        await expect(text(fresh, 'Event name')).toHaveValue('');
+        await expect(eventName(fresh)).toHaveValue('');
         await expect(fresh.getByText('Please enter an event name.')).toHaveCount(0);
 
         const inbox = await inboxSubmission(browser, baseURL!, marker);
