@@ -2,6 +2,7 @@ import express from 'express';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import { secondFactorModels } from '../src/db/models/second-factors.js';
 import { sessionCookieName } from '../src/modules/accounts/index.js';
 import { createSession } from '../src/modules/accounts/sessions.js';
 import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
@@ -65,6 +66,7 @@ interface World {
   sentSubmission: string;
   sentFile: string;
   uploadEvent?: string;
+  passkey?: number;
 }
 
 /** Client A's open submission with one registered 5-byte file, made fresh for a route that may change it. */
@@ -116,6 +118,32 @@ const ROUTES: Record<string, { rule: Rule } & Call> = {
   'POST /api/auth/forgot-password': { rule: 'public', body: () => ({ email: 'nobody@example.com' }) },
   'POST /api/auth/reset-password': { rule: 'public', body: () => ({}) },
   'GET /api/account': { rule: 'user' },
+  // Passkeys, two-step sign-in and fresh sign-in (#33): the pending token or the passkey is the credential.
+  'POST /api/auth/second-factor': { rule: 'public', body: () => ({}) },
+  'POST /api/auth/second-factor/passkey-options': {
+    rule: 'public',
+    body: () => ({}),
+  },
+  'POST /api/auth/second-factor/passkey': { rule: 'public', body: () => ({}) },
+  'POST /api/auth/passkey-options': { rule: 'public' },
+  'POST /api/auth/passkey': { rule: 'public', body: () => ({}) },
+  'GET /api/account/second-factor': { rule: 'user' },
+  'POST /api/account/passkeys/options': { rule: 'user' },
+  'POST /api/account/passkeys': { rule: 'user', body: () => ({}) },
+  'PATCH /api/account/passkeys/:id': {
+    rule: 'own',
+    params: (w) => ({ id: w.passkey! }),
+    body: () => ({ name: 'Renamed' }),
+  },
+  'DELETE /api/account/passkeys/:id': { rule: 'own', params: (w) => ({ id: w.passkey! }) },
+  'POST /api/account/totp': { rule: 'user' },
+  'POST /api/account/totp/confirm': { rule: 'user', body: () => ({ code: '000000' }) },
+  'DELETE /api/account/totp': { rule: 'user' },
+  'POST /api/account/recovery-codes': { rule: 'user' },
+  'POST /api/accounts/reauthenticate/options': { rule: 'user' },
+  'POST /api/accounts/reauthenticate': { rule: 'user', body: () => ({}) },
+  'GET /api/staff-settings/second-factor': { rule: 'staff' },
+  'PUT /api/staff-settings/second-factor': { rule: 'staff', body: () => ({ required: false }) },
   'PUT /api/account': { rule: 'user', body: () => ({}) },
   'POST /api/contact': { rule: 'public', body: () => ({}) },
   'POST /api/submitContact.php': { rule: 'public', body: () => ({}) },
@@ -351,6 +379,8 @@ describe.each(DIALECTS)('authorization matrix (%s)', (dialect: TestDialect) => {
         ...{ timeZone: 'UTC', deadline: new Date('2098-12-31T00:00:00Z'), specs: {} as never },
       })
     ).id;
+    const passkey = { credentialId: 'matrix', publicKey: 'AA', name: 'Matrix key', createdAt: new Date() };
+    w.passkey = (await secondFactorModels(t.db.sequelize).Passkey.create({ ...passkey, userId: clientA })).id;
   });
 
   afterAll(async () => {

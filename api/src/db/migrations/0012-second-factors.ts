@@ -17,7 +17,9 @@ import type { MigrationContext } from './types.js';
  * process can verify the answer to a challenge another one made.
  * app_settings: settings an owner changes from the staff screens, one row per key.
  * sessions.proven_at: when the session's holder last proved who they are (password, passkey, second
- * factor), for the fresh sign-in rule; null reads as the session's creation.
+ * factor), for the fresh sign-in rule; null reads as the session's creation. sessions.factor_setup_required:
+ * the owner requires staff to have a passkey or a second factor and this staff member had none at sign-in:
+ * the session may only set one up until then.
  */
 export async function up({ context: { queryInterface: qi } }: { context: MigrationContext }): Promise<void> {
   const user = (allowNull = false) => ({
@@ -86,7 +88,10 @@ export async function up({ context: { queryInterface: qi } }: { context: Migrati
       },
       { transaction },
     );
-    await qi.addIndex('pending_sign_ins', ['expires_at'], { name: 'pending_sign_ins_expires_at', transaction });
+    await qi.addIndex('pending_sign_ins', ['expires_at'], {
+      name: 'pending_sign_ins_expires_at',
+      transaction,
+    });
 
     await qi.createTable(
       'webauthn_challenges',
@@ -121,11 +126,22 @@ export async function up({ context: { queryInterface: qi } }: { context: Migrati
     );
 
     await qi.addColumn('sessions', 'proven_at', date(true), { transaction });
+    await qi.addColumn(
+      'sessions',
+      'factor_setup_required',
+      { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      { transaction },
+    );
   });
 }
 
-export async function down({ context: { queryInterface: qi } }: { context: MigrationContext }): Promise<void> {
+export async function down({
+  context: { queryInterface: qi },
+}: {
+  context: MigrationContext;
+}): Promise<void> {
   await qi.sequelize.transaction(async (transaction: Transaction) => {
+    await qi.removeColumn('sessions', 'factor_setup_required', { transaction });
     await qi.removeColumn('sessions', 'proven_at', { transaction });
     for (const table of [
       'app_settings',

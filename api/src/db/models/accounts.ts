@@ -69,8 +69,15 @@ export interface SessionAttributes {
   lastSeenAt: Date;
   ip: string | null;
   userAgent: string | null;
+  /** When the holder last proved who they are (#33 fresh sign-in); null: at createdAt. */
+  provenAt: Date | null;
+  /** The owner's second-factor rule applied at sign-in and this staff member had no factor yet (#33). */
+  factorSetupRequired: boolean;
 }
-export type SessionCreation = Optional<SessionAttributes, 'createdAt' | 'lastSeenAt' | 'ip' | 'userAgent'>;
+export type SessionCreation = Optional<
+  SessionAttributes,
+  'createdAt' | 'lastSeenAt' | 'ip' | 'userAgent' | 'provenAt' | 'factorSetupRequired'
+>;
 export interface SessionInstance extends Model<SessionAttributes, SessionCreation>, SessionAttributes {}
 
 export function defineSession(sequelize: Sequelize): ModelStatic<SessionInstance> {
@@ -84,6 +91,8 @@ export function defineSession(sequelize: Sequelize): ModelStatic<SessionInstance
       lastSeenAt: { type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW },
       ip: { type: DataTypes.STRING(64), allowNull: true },
       userAgent: { type: DataTypes.STRING(512), allowNull: true },
+      provenAt: { type: DataTypes.DATE, allowNull: true },
+      factorSetupRequired: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     },
     { tableName: 'sessions', underscored: true, updatedAt: false },
   );

@@ -91,16 +91,6 @@ export interface SecondFactorModels {
 
 const defined = new WeakMap<Sequelize, SecondFactorModels>();
 
-/** PostgreSQL hands BIGINT back as a string; the numbers kept here stay far below 2^53. */
-const bigint = (allowNull: boolean) => ({
-  type: DataTypes.BIGINT,
-  allowNull,
-  get(this: Model, key: string) {
-    const value = this.getDataValue(key) as unknown;
-    return value === null || value === undefined ? null : Number(value);
-  },
-});
-
 function define(sequelize: Sequelize): SecondFactorModels {
   const options = (tableName: string) => ({ tableName, underscored: true, timestamps: false });
   const Passkey = sequelize.define<PasskeyInstance>(
@@ -131,7 +121,15 @@ function define(sequelize: Sequelize): SecondFactorModels {
       userId: { type: DataTypes.INTEGER, primaryKey: true },
       secretSealed: { type: DataTypes.STRING(255), allowNull: false },
       confirmedAt: { type: DataTypes.DATE, allowNull: true },
-      lastStep: bigint(true),
+      lastStep: {
+        type: DataTypes.BIGINT,
+        allowNull: true,
+        // PostgreSQL hands BIGINT back as a string; a time step stays far below 2^53.
+        get() {
+          const value = this.getDataValue('lastStep') as number | string | null;
+          return value === null ? null : Number(value);
+        },
+      },
       createdAt: { type: DataTypes.DATE, allowNull: false },
     },
     options('totp_secrets'),

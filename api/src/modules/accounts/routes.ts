@@ -7,6 +7,8 @@ import { afterAnswerWork } from '../../http/after-answer.js';
 import { AppError } from '../../http/errors.js';
 import { clientIp, rateLimit } from '../../http/rate-limit.js';
 import { admitLoginAttempt } from './login-attempts.js';
+import { secondFactorState } from './second-factor.js';
+import { handledSecondFactor, secondFactorRoutes } from './second-factor-routes.js';
 import {
   dummyPasswordHash,
   FORGOT_PASSWORD_SENT,
@@ -159,6 +161,7 @@ function sessionBody(signedIn: SignedIn) {
     loginAt: session.createdAt.toISOString(),
     expiresAt: session.expiresAt.toISOString(),
     expiresInSeconds: secondsLeft(session.expiresAt),
+    secondFactorSetupRequired: session.factorSetupRequired,
   };
 }
 
@@ -183,23 +186,31 @@ export function accountsRoutes(deps: AccountsDeps): Router {
     res.status(status).set('Cache-Control', 'no-store').json(sessionBody(result));
   };
 
-  router.get('/session', (req, res) => {
+  router.get('/session', async (req, res) => {
     res.set('Cache-Control', 'no-store');
     if (req.user === undefined || req.authSession === undefined) {
       res.json({ user: null, expired: req.sessionEnded === true });
       return;
     }
-    const { createdAt, expiresAt } = req.authSession;
+    const { createdAt, expiresAt, factorSetupRequired } = req.authSession;
     res.json({
       user: req.user,
       loginAt: createdAt.toISOString(),
       expiresAt: expiresAt.toISOString(),
       expiresInSeconds: secondsLeft(expiresAt),
+      secondFactor: await secondFactorState(deps.db, req.user.id),
+      secondFactorSetupRequired: factorSetupRequired,
     });
   });
 
   router.post('/auth/login', ...accountRateLimits.login(), async (req, res) => {
-    const result = await signInGuarded(deps, req, res, req.body);
+    let result: SignedIn | undefined;
+    try {
+      result = await signInGuarded(deps, req, res, req.body);
+    } catch (error) {
+      if (handledSecondFactor(res, error)) return;
+      throw error;
+    }
     if (result === undefined) return;
     if (result.created.session.via === 'bearer') {
       // The desktop uploader: the token in the answer, no cookie.
@@ -253,6 +264,9 @@ export function accountsRoutes(deps: AccountsDeps): Router {
     const user = await updateAccount(deps, req.user?.id ?? 0, req.body, requestMeta(req));
     res.set('Cache-Control', 'no-store').json(accountBody(user));
   });
+
+  // Passkeys, two-step sign-in and fresh sign-in (#33).
+  router.use(secondFactorRoutes(deps));
 
   return router;
 }

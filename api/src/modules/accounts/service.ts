@@ -21,12 +21,23 @@ import { AppError } from '../../http/errors.js';
 import { enqueueMailToAccount } from '../mail/index.js';
 import { isCommonPassword, newPasswordError, PASSWORD_TOO_COMMON } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { mustSetUpFactor, secondStepMethods, startPendingSignIn } from './second-factor.js';
 import { createSession, endSessionsOfUser, hashToken, newToken, NOT_AUTHORISED } from './sessions.js';
 import type { CreatedSession, SessionConfig } from './sessions.js';
 import type { AuthSession } from './types.js';
 
 export interface AccountsDeps {
-  config: SessionConfig & Pick<Config, 'PUBLIC_URL' | 'REGISTRATIONS_PER_HOUR_PER_ADDRESS'>;
+  config: SessionConfig &
+    Pick<
+      Config,
+      | 'PUBLIC_URL'
+      | 'REGISTRATIONS_PER_HOUR_PER_ADDRESS'
+      | 'SESSION_SECRET'
+      | 'WEBAUTHN_RP_ID'
+      | 'WEBAUTHN_RP_NAME'
+      | 'WEBAUTHN_ORIGINS'
+      | 'FRESH_SIGN_IN_MINUTES'
+    >;
   db: Database;
 }
 
@@ -51,7 +62,8 @@ export const RESET_MAIL_SUBJECT = 'Reset your password';
 /** The error code of a wrong address or password: the one answer a password guess gets. */
 export const INVALID_CREDENTIALS = 'invalid_credentials';
 
-export type AuditAction = 'sign_in' | 'sign_out' | 'password_change' | 'password_reset' | 'account_create';
+export type AuditAction =
+  'sign_in' | 'sign_out' | 'password_change' | 'password_reset' | 'account_create' | 'second_factor_change';
 
 export async function audit(
   db: Database,
@@ -148,6 +160,7 @@ async function startSession(
   via: AuthSession['via'],
   transaction: Transaction,
   after: Record<string, unknown>,
+  factorSetupRequired = false,
 ): Promise<CreatedSession> {
   const { db, config } = deps;
   // The session the browser arrived with is replaced, never reused (a new id at every sign-in).
@@ -157,7 +170,7 @@ async function startSession(
     db,
     config,
     user.id,
-    { ip: meta.ip, userAgent: meta.userAgent, via },
+    { ip: meta.ip, userAgent: meta.userAgent, via, factorSetupRequired },
     transaction,
   );
   await user.update({ lastLoginAt: created.session.createdAt }, { transaction });
@@ -218,8 +231,26 @@ export async function login(deps: AccountsDeps, body: unknown, meta: RequestMeta
     throw new AppError(403, 'forbidden', NOT_AUTHORISED);
   }
   const via = input.token === true ? 'bearer' : 'cookie';
-  const created = await db.sequelize.transaction((transaction) =>
-    startSession(deps, user, meta, via, transaction, { how: 'password' }),
+  // #33: an account with a second factor gets a pending sign-in, not a session (second-factor.ts).
+  const methods = await secondStepMethods(db, user);
+  if (methods !== null) throw await startPendingSignIn(db, user.id, via, methods);
+  return completeSignIn(deps, user, meta, via, 'password');
+}
+
+/**
+ * A session for an account that has proved who it is (`how`: 'password', 'passkey', 'second_factor'),
+ * flagged when the owner requires staff to set up a factor and this member has none (#33).
+ */
+export async function completeSignIn(
+  deps: AccountsDeps,
+  user: UserInstance,
+  meta: RequestMeta,
+  via: AuthSession['via'],
+  how: string,
+): Promise<SignedIn> {
+  const setup = await mustSetUpFactor(deps.db, user);
+  const created = await deps.db.sequelize.transaction((transaction) =>
+    startSession(deps, user, meta, via, transaction, { how }, setup),
   );
   return { user, created };
 }

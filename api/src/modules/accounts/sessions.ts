@@ -20,6 +20,9 @@ export type SessionConfig = Pick<Config, 'PUBLIC_URL' | 'SESSION_MAX_SECONDS'>;
 
 export const NOT_SIGNED_IN = 'You are not signed in, or your session has expired.';
 export const NOT_AUTHORISED = 'You are not authorised to use this page.';
+/** #33: the owner's rule "Staff must use a passkey or a second factor", for a member without one. */
+export const SECOND_FACTOR_SETUP_REQUIRED =
+  'Set up a passkey or two-step sign-in before using the staff pages.';
 
 // How stale last_seen_at may get before a request refreshes it: one write per user per minute at most.
 const LAST_SEEN_RESOLUTION_MS = 60_000;
@@ -101,9 +104,15 @@ export async function createSession(
   db: Database,
   config: SessionConfig,
   userId: number,
-  meta: { ip: string | null; userAgent: string | null; via: AuthSession['via'] },
+  meta: {
+    ip: string | null;
+    userAgent: string | null;
+    via: AuthSession['via'];
+    factorSetupRequired?: boolean | undefined;
+  },
   transaction?: Transaction,
 ): Promise<CreatedSession> {
+  const factorSetupRequired = meta.factorSetupRequired === true;
   const token = newToken();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + config.SESSION_MAX_SECONDS * 1000);
@@ -116,12 +125,22 @@ export async function createSession(
       lastSeenAt: now,
       ip: meta.ip?.slice(0, 64) ?? null,
       userAgent: meta.userAgent?.slice(0, 512) ?? null,
+      provenAt: now,
+      factorSetupRequired,
     },
     { transaction },
   );
   return {
     token,
-    session: { id: row.id, userId, createdAt: now, expiresAt, via: meta.via },
+    session: {
+      id: row.id,
+      userId,
+      createdAt: now,
+      expiresAt,
+      via: meta.via,
+      provenAt: now,
+      factorSetupRequired,
+    },
   };
 }
 
@@ -145,6 +164,8 @@ interface SessionRow {
   createdAt: Date;
   expiresAt: Date;
   lastSeenAt: Date;
+  provenAt: Date;
+  factorSetupRequired: boolean;
 }
 
 /**
@@ -154,7 +175,7 @@ interface SessionRow {
  */
 async function findSession(db: Database, id: string): Promise<SessionRow | null> {
   const rows = await db.sequelize.query<Record<string, string | number | Date>>(
-    `SELECT s.created_at, s.expires_at, s.last_seen_at, u.id, u.email, u.first_name, u.last_name, u.role
+    `SELECT s.created_at, s.expires_at, s.last_seen_at, s.proven_at, s.factor_setup_required, u.id, u.email, u.first_name, u.last_name, u.role
        FROM sessions s JOIN users u ON u.id = s.user_id
       WHERE s.id = $1`,
     { bind: [id], type: QueryTypes.SELECT },
@@ -173,6 +194,10 @@ async function findSession(db: Database, id: string): Promise<SessionRow | null>
     createdAt: new Date(row.created_at!),
     expiresAt: new Date(row.expires_at!),
     lastSeenAt: new Date(row.last_seen_at!),
+    provenAt: new Date(row.proven_at ?? row.created_at!),
+    // SQLite answers 0 or 1, PostgreSQL a boolean.
+    factorSetupRequired:
+      String(row.factor_setup_required) === 'true' || Number(row.factor_setup_required) === 1,
   };
 }
 
@@ -218,6 +243,8 @@ export function loadSession(deps: { config: SessionConfig; db: Database }): Requ
       createdAt: row.createdAt,
       expiresAt: row.expiresAt,
       via: presented.via,
+      provenAt: row.provenAt,
+      factorSetupRequired: row.factorSetupRequired,
     };
     next();
   };
@@ -240,6 +267,10 @@ export const requireStaff: RequestHandler = (req, _res, next) => {
   }
   if (req.user.role !== 'staff') {
     next(new AppError(403, 'forbidden', NOT_AUTHORISED));
+    return;
+  }
+  if (req.authSession?.factorSetupRequired === true) {
+    next(new AppError(403, 'second_factor_setup_required', SECOND_FACTOR_SETUP_REQUIRED));
     return;
   }
   next();

@@ -13,6 +13,10 @@ export interface AuthSession {
   expiresAt: Date;
   /** How the request named the session: the httpOnly cookie or `Authorization: Bearer`. */
   via: 'cookie' | 'bearer';
+  /** When the holder last proved who they are (password, passkey, second factor): the fresh sign-in rule. */
+  provenAt: Date;
+  /** Staff who must set up a passkey or a second factor before any staff route (#33). */
+  factorSetupRequired: boolean;
 }
 
 declare module 'express-serve-static-core' {
