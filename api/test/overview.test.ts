@@ -63,8 +63,9 @@ async function paidOrder(app: TestApp, cart: { productId: number; count: number 
 describe.each(DIALECTS)('staff overview on %s', (dialect) => {
   it('counts paid orders per day with their totals, the early-bird share, top products and stock left', async () => {
     const { app, staff, storeKey } = await start(dialect);
-    const products = ((await new Exhibitor(app).store()).body.store as StoreJson).products;
-    const [first, second] = products as [{ id: number; name: string }, { id: number; name: string }];
+    const products: StoreJson['products'] = (await new Exhibitor(app).store()).body.store.products;
+    const first = products[0]!;
+    const second = products[1]!;
     const limit = await staff.put<ErrorJson>(`/api/staff/stores/${storeKey}/stock/${first.id}`, {
       limit: 10,
     });
