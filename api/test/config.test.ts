@@ -297,3 +297,52 @@ describe('metrics settings (issue 35)', () => {
     for (const name of ['METRICS_TOKEN', 'METRICS_PORT']) expect(readme).toContain(`| \`${name}\``);
   });
 });
+
+describe('passkey and fresh sign-in settings (issue #33)', () => {
+  const NAMES = [
+    'WEBAUTHN_RP_ID',
+    'WEBAUTHN_RP_NAME',
+    'WEBAUTHN_ORIGINS',
+    'FRESH_SIGN_IN_MINUTES',
+    'REFUND_FRESH_SIGN_IN_ABOVE',
+  ];
+
+  it('have defaults, take a value, and refuse what is malformed with a line naming the setting', () => {
+    const defaults = loadConfig({ SESSION_SECRET: TEST_SECRET });
+    expect(defaults.WEBAUTHN_RP_ID).toBeUndefined();
+    expect(defaults).toMatchObject({
+      WEBAUTHN_RP_NAME: 'Northbeam Event Productions',
+      WEBAUTHN_ORIGINS: [],
+      FRESH_SIGN_IN_MINUTES: 10,
+      REFUND_FRESH_SIGN_IN_ABOVE: 50_000,
+    });
+    expect(
+      loadConfig({
+        SESSION_SECRET: TEST_SECRET,
+        WEBAUTHN_RP_ID: 'example.com',
+        WEBAUTHN_ORIGINS: 'https://shop.example.com, https://example.com',
+        FRESH_SIGN_IN_MINUTES: '5',
+        REFUND_FRESH_SIGN_IN_ABOVE: '0',
+      }),
+    ).toMatchObject({
+      WEBAUTHN_RP_ID: 'example.com',
+      WEBAUTHN_ORIGINS: ['https://shop.example.com', 'https://example.com'],
+      FRESH_SIGN_IN_MINUTES: 5,
+      REFUND_FRESH_SIGN_IN_ABOVE: 0,
+    });
+    expect(errorLines({ SESSION_SECRET: TEST_SECRET, WEBAUTHN_RP_ID: 'https://example.com' })).toEqual([
+      'WEBAUTHN_RP_ID: must be a host name without scheme or port (got "https://example.com")',
+    ]);
+    expect(errorLines({ SESSION_SECRET: TEST_SECRET, WEBAUTHN_ORIGINS: 'example.com' })).toEqual([
+      'WEBAUTHN_ORIGINS: must be comma-separated http(s) URLs (got "example.com")',
+    ]);
+    expect(errorLines({ SESSION_SECRET: TEST_SECRET, FRESH_SIGN_IN_MINUTES: '0' })).toEqual([
+      'FRESH_SIGN_IN_MINUTES: must be an integer between 1 and 1440 (got "0")',
+    ]);
+  });
+
+  it('are in the README configuration table', async () => {
+    const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    for (const name of NAMES) expect(readme).toContain(`\`${name}\``);
+  });
+});

@@ -33,6 +33,7 @@ import {
 } from './second-factor.js';
 import { audit, completeSignIn } from './service.js';
 import type { AccountsDeps, RequestMeta, SignedIn } from './service.js';
+import { requireStaffRole } from './roles.js';
 import { requireStaff, requireUser, setSessionCookie, toSessionUser } from './sessions.js';
 import { checkTotp, enrolTotp, hasConfirmedTotp, removeTotp } from './totp.js';
 
@@ -352,20 +353,26 @@ export function secondFactorRoutes(deps: AccountsDeps): Router {
     res.json({ required: await staffFactorRequired(db) });
   });
 
-  router.put('/staff-settings/second-factor', requireStaff, noStore, async (req, res) => {
-    const { required } = z.object({ required: z.boolean() }).parse(req.body ?? {});
-    const id = userId(req);
-    await setStaffFactorRequired(db, required, id);
-    await factorAudit(
-      req,
-      id,
-      required
-        ? 'Required staff to use a passkey or a second factor.'
-        : 'Stopped requiring staff to use a passkey or a second factor.',
-      required ? 'staff_factor_required' : 'staff_factor_optional',
-    );
-    res.json({ required });
-  });
+  router.put(
+    '/staff-settings/second-factor',
+    requireStaff,
+    requireStaffRole('owner'),
+    noStore,
+    async (req, res) => {
+      const { required } = z.object({ required: z.boolean() }).parse(req.body ?? {});
+      const id = userId(req);
+      await setStaffFactorRequired(db, required, id);
+      await factorAudit(
+        req,
+        id,
+        required
+          ? 'Required staff to use a passkey or a second factor.'
+          : 'Stopped requiring staff to use a passkey or a second factor.',
+        required ? 'staff_factor_required' : 'staff_factor_optional',
+      );
+      res.json({ required });
+    },
+  );
 
   return router;
 }
