@@ -49,6 +49,7 @@ const TABLES = [
   'products',
   'rate_limits',
   'recovery_codes',
+  'review_rounds',
   'sessions',
   'staff_invitations',
   'staff_roles',

@@ -24,5 +24,6 @@ export type * from './api/imports.js';
 export type * from './api/upload-events.js';
 export { IMPORT_STATUSES } from './api/imports.js';
 export * from './api/staff-roles.js';
+export * from './api/reviews.js';
 export type * from './media/types.js';
 export * from './media/index.js';

@@ -11,7 +11,13 @@ import {
   defineStore,
   defineStorePrice,
 } from './store.js';
-import { defineFileImport, defineFilePart, defineSubmission, defineSubmissionFile } from './uploads.js';
+import {
+  defineFileImport,
+  defineFilePart,
+  defineReviewRound,
+  defineSubmission,
+  defineSubmissionFile,
+} from './uploads.js';
 import { defineMediaFacts, defineUploadEvent } from './upload-events.js';
 
 export * from './accounts.js';
@@ -42,6 +48,7 @@ export function defineModels(sequelize: Sequelize) {
     SubmissionFile: defineSubmissionFile(sequelize),
     FilePart: defineFilePart(sequelize),
     FileImport: defineFileImport(sequelize),
+    ReviewRound: defineReviewRound(sequelize),
     UploadEvent: defineUploadEvent(sequelize),
     MediaFacts: defineMediaFacts(sequelize),
     MailOutbox: defineMailOutbox(sequelize),

@@ -82,6 +82,18 @@ export interface SubmissionFileAttributes {
   /** The check computed at registration from the client's facts (#30); null when none was reported. */
   checkVerdict: 'ok' | 'warn' | 'block' | 'unreadable' | null;
   checkIssues: string[] | null;
+  /** Staff review (#31): 'new' until reviewed, and again for a new version. */
+  reviewState: 'new' | 'accepted' | 'needs_new_version';
+  reviewMessage: string | null;
+  reviewedAt: Date | null;
+  reviewedBy: number | null;
+  /** 1 for a first upload; a new version is the replaced file's version + 1. */
+  version: number;
+  /** The previous version, which is kept. */
+  replacesFileId: string | null;
+  /** null: no poster tried yet; 'made' (posterKey holds it); 'none': nothing could be drawn. */
+  posterState: 'made' | 'none' | null;
+  posterKey: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -95,6 +107,14 @@ export type SubmissionFileCreation = Optional<
   | 'completedAt'
   | 'checkVerdict'
   | 'checkIssues'
+  | 'reviewState'
+  | 'reviewMessage'
+  | 'reviewedAt'
+  | 'reviewedBy'
+  | 'version'
+  | 'replacesFileId'
+  | 'posterState'
+  | 'posterKey'
   | 'createdAt'
   | 'updatedAt'
 >;
@@ -125,6 +145,19 @@ export function defineSubmissionFile(sequelize: Sequelize): ModelStatic<Submissi
       completedAt: { type: DataTypes.DATE, allowNull: true },
       checkVerdict: { type: DataTypes.STRING(16), allowNull: true },
       checkIssues: { type: DataTypes.JSON, allowNull: true },
+      reviewState: {
+        type: DataTypes.STRING(24),
+        allowNull: false,
+        defaultValue: 'new',
+        validate: { isIn: [['new', 'accepted', 'needs_new_version']] },
+      },
+      reviewMessage: { type: DataTypes.TEXT, allowNull: true },
+      reviewedAt: { type: DataTypes.DATE, allowNull: true },
+      reviewedBy: { type: DataTypes.INTEGER, allowNull: true },
+      version: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1 },
+      replacesFileId: { type: DataTypes.UUID, allowNull: true },
+      posterState: { type: DataTypes.STRING(8), allowNull: true },
+      posterKey: { type: DataTypes.STRING(512), allowNull: true },
       createdAt: { type: DataTypes.DATE, allowNull: false },
       updatedAt: { type: DataTypes.DATE, allowNull: false },
     },
@@ -229,5 +262,45 @@ export function defineFileImport(sequelize: Sequelize): ModelStatic<FileImportIn
       updatedAt: { type: DataTypes.DATE, allowNull: false },
     },
     { tableName: 'file_imports', underscored: true },
+  );
+}
+
+export interface ReviewRoundChange {
+  fileId: string;
+  name: string;
+  version: number;
+  state: 'new' | 'accepted' | 'needs_new_version';
+  message: string | null;
+}
+
+/** The review changes of one submission reported by one client e-mail (#31). */
+export interface ReviewRoundAttributes {
+  id: number;
+  submissionId: string;
+  /** The round's outbox row; the round is open while that row is still queued and unclaimed. */
+  mailId: number | null;
+  changes: ReviewRoundChange[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+export type ReviewRoundCreation = Optional<
+  ReviewRoundAttributes,
+  'id' | 'mailId' | 'createdAt' | 'updatedAt'
+>;
+export interface ReviewRoundInstance
+  extends Model<ReviewRoundAttributes, ReviewRoundCreation>, ReviewRoundAttributes {}
+
+export function defineReviewRound(sequelize: Sequelize): ModelStatic<ReviewRoundInstance> {
+  return sequelize.define<ReviewRoundInstance>(
+    'ReviewRound',
+    {
+      id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+      submissionId: { type: DataTypes.UUID, allowNull: false },
+      mailId: { type: DataTypes.INTEGER, allowNull: true },
+      changes: { type: DataTypes.JSON, allowNull: false },
+      createdAt: { type: DataTypes.DATE, allowNull: false },
+      updatedAt: { type: DataTypes.DATE, allowNull: false },
+    },
+    { tableName: 'review_rounds', underscored: true },
   );
 }
