@@ -26,6 +26,7 @@ import {
   legacyRoutes,
 } from './modules/legacy/index.js';
 import { staffMediaRoutes, staffRoutes } from './modules/staff/index.js';
+import { staffMembersRoutes } from './modules/staff-members/index.js';
 import { storePageExists, storeRoutes, stripeWebhookRoutes } from './modules/store/index.js';
 import { RunningHashes, uploadsRoutes } from './modules/uploads/index.js';
 import { importsRoutes, TokenBox } from './modules/imports/index.js';
@@ -101,6 +102,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(importsRoutes({ ...deps, storage, hashes, ...cloud, onQueued: () => deps.importWorker?.wake() }));
   api.use(uploadsRoutes({ ...deps, storage, hashes }));
   api.use('/staff', staffRoutes(deps));
+  api.use(staffMembersRoutes(deps));
   api.use(legacyRoutes({ ...deps, storage, hashes, ...cloud }));
   api.use(apiNotFound);
   app.use('/api', api);

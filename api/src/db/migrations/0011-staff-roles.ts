@@ -1,5 +1,7 @@
 import { DataTypes } from 'sequelize';
 import type { Transaction } from 'sequelize';
+import { dateParam } from '../bind.js';
+import type { Dialect } from '../connection.js';
 import type { MigrationContext } from './types.js';
 
 /**
@@ -60,7 +62,7 @@ export async function up({ context: { queryInterface: qi } }: { context: Migrati
 
     await qi.sequelize.query(
       `INSERT INTO staff_roles (user_id, role, created_at) SELECT id, 'owner', $1 FROM users WHERE role = 'staff'`,
-      { bind: [new Date()], transaction },
+      { bind: [dateParam(qi.sequelize.getDialect() as Dialect, new Date())], transaction },
     );
   });
 }

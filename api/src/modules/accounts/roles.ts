@@ -3,6 +3,7 @@ import { QueryTypes } from 'sequelize';
 import type { Transaction } from 'sequelize';
 import { FORBIDDEN_ROLE_MESSAGE, isStaffRole, STAFF_ROLES, staffRolesAllow } from '@avp/shared';
 import type { StaffRole } from '@avp/shared';
+import { dateParam } from '../../db/bind.js';
 import type { Database } from '../../db/index.js';
 import { AppError } from '../../http/errors.js';
 import { clearSessionCookie, requireStaff } from './sessions.js';
@@ -43,6 +44,12 @@ export async function staffStanding(
   };
 }
 
+/** Sign-in's check (password, passkey, second factor): a deactivated member gets no session (#33). */
+export async function assertNotDeactivated(db: Database, userId: number): Promise<void> {
+  if ((await staffStanding(db, userId)).deactivated)
+    throw new AppError(403, 'account_deactivated', ACCOUNT_DEACTIVATED);
+}
+
 export async function staffRolesOf(db: Database, userId: number, transaction?: Transaction) {
   return (await staffStanding(db, userId, transaction)).roles;
 }
@@ -52,7 +59,7 @@ export async function ensureSomeStaffRole(db: Database, userId: number, transact
   const { roles } = await staffStanding(db, userId, transaction);
   if (roles.length > 0) return;
   await db.sequelize.query(`INSERT INTO staff_roles (user_id, role, created_at) VALUES ($1, 'owner', $2)`, {
-    bind: [userId, new Date()],
+    bind: [userId, dateParam(db.dialect, new Date())],
     transaction,
   });
 }

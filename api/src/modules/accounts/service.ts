@@ -21,6 +21,7 @@ import { AppError } from '../../http/errors.js';
 import { enqueueMailToAccount } from '../mail/index.js';
 import { isCommonPassword, newPasswordError, PASSWORD_TOO_COMMON } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { assertNotDeactivated } from './roles.js';
 import { mustSetUpFactor, secondStepMethods, startPendingSignIn } from './second-factor.js';
 import { createSession, endSessionsOfUser, hashToken, newToken, NOT_AUTHORISED } from './sessions.js';
 import type { CreatedSession, SessionConfig } from './sessions.js';
@@ -230,6 +231,7 @@ export async function login(deps: AccountsDeps, body: unknown, meta: RequestMeta
   if (input.requireRole === 'staff' && user.role !== 'staff') {
     throw new AppError(403, 'forbidden', NOT_AUTHORISED);
   }
+  await assertNotDeactivated(db, user.id);
   const via = input.token === true ? 'bearer' : 'cookie';
   // #33: an account with a second factor gets a pending sign-in, not a session (second-factor.ts).
   const methods = await secondStepMethods(db, user);
@@ -248,6 +250,7 @@ export async function completeSignIn(
   via: AuthSession['via'],
   how: string,
 ): Promise<SignedIn> {
+  await assertNotDeactivated(deps.db, user.id);
   const setup = await mustSetUpFactor(deps.db, user);
   const created = await deps.db.sequelize.transaction((transaction) =>
     startSession(deps, user, meta, via, transaction, { how }, setup),
