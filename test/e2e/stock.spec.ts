@@ -121,6 +121,7 @@ async function payElsewhere(
   slug: string,
   productId: number,
   count: number,
+  { pay = true } = {},
 ) {
   const headers = { origin: baseURL };
   const cart = [{ productId, count }];
@@ -152,6 +153,8 @@ async function payElsewhere(
   expect(
     (await request.put(`/api/orders/${orderId}`, { data: { cart, customer }, headers: own })).status(),
   ).toBe(200);
+  // Not paid: the order stays pending, its units held, with its delivery day filled in.
+  if (!pay) return orderId;
   const card = { number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' };
   const paid = await request.post(`/api/orders/${orderId}/pay`, { data: { card }, headers: own });
   expect(((await paid.json()) as { status: string }).status).toBe('paid');
@@ -423,6 +426,23 @@ test.describe('stock', () => {
     // The exhibitor sees it at once.
     await page.goto(`/exhibitor_order/${store.slug}`);
     await expect(card(page, 'Projector XGA').getByText(/left|Sold out/)).toHaveCount(0);
+  });
+
+  test('the pull sheet shows paid and held units apart', async ({ page, request, baseURL }) => {
+    const store = await makeStore(request, baseURL!, { 'Projector XGA': 9 });
+    const projector = store.products['Projector XGA']!;
+    await payElsewhere(request, baseURL!, store.slug, projector, 2);
+    await payElsewhere(request, baseURL!, store.slug, projector, 3, { pay: false });
+    await signInAsStaff(page, '/staff/pull-sheet');
+    await chooseStore(page, store.slug);
+    const table = page.getByRole('table', { name: 'Equipment to load' });
+    await expect(table.getByRole('columnheader')).toHaveText(['Equipment', 'Paid', 'Held']);
+    await expect(table.getByRole('row', { name: /Projector XGA/ }).getByRole('cell')).toHaveText([
+      'Projector XGA',
+      '2',
+      '3',
+    ]);
+    await shoot(page, 'pull-sheet', page.getByRole('region', { name: /^Delivery / }));
   });
 
   test('a refund with "Back in stock" ticked puts the units on sale again', async ({

@@ -56,7 +56,7 @@ export default function PullSheetPage() {
         >
           <h2>Delivery {day.date ? formatDate(day.date) : '(no date)'}</h2>
           <div className="staff-table-scroll">
-            <table className="staff-table" aria-label="Equipment to load">
+            <table className="staff-table staff-table--fit" aria-label="Equipment to load">
               <thead>
                 <tr>
                   <th>Equipment</th>
