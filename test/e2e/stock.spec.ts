@@ -310,6 +310,10 @@ test.describe('stock', () => {
     await expect(done).toBeFocused();
     await expect(cart.getByRole('textbox', { name: 'Count of Projector XGA' })).toHaveValue('2');
     await expect(cart.getByRole('alert')).toHaveCount(0);
+    // All that is left is in the cart: the card says so and adds no more.
+    const projector = card(page, 'Projector XGA');
+    await expect(projector.getByText('In your cart: 2 (all that is left)')).toBeVisible();
+    await expect(projector.getByRole('button', { name: 'Add Projector XGA to cart' })).toBeDisabled();
     await shoot(page, 'cart-adjusted', cart);
   });
 

@@ -16,7 +16,7 @@ import { StoreFrame } from '../components/StoreFrame';
 import { currencyOf, currentCart, previewAmounts } from '../pricing';
 import { applyPendingCounts, setCount, setPendingCount, useCart, useStoredIntent } from '../state';
 import { StockNotice } from '../components/StockNotice';
-import { cartShortages, SOLD_OUT, stockLabel } from '../stock';
+import { availableTo, cartShortages, SOLD_OUT, stockLabel } from '../stock';
 
 /** /exhibitor_order/{storeId} (SPEC §2): the products and the cart. */
 export default function ProductsPage() {
@@ -91,7 +91,11 @@ function ProductCard({ storeId, product }: { storeId: string; product: StoreProd
   const stock = stockLabel(product, intent);
   const soldOut = stock === SOLD_OUT;
   const stockId = `product-${product.id}-stock`;
+  const inCartId = `product-${product.id}-in-cart`;
   const inCart = cart.find((line) => line.product.id === product.id)?.count ?? 0;
+  const available = availableTo(product, intent);
+  // Everything that is left is in the cart already: adding more would only make the cart short.
+  const allInCart = available !== null && available > 0 && inCart >= available;
   const image = product.images[0];
   const add = () => {
     const wanted = Math.min(QUANTITY_MAX, inCart + (quantity ?? QUANTITY_DEFAULT));
@@ -139,14 +143,19 @@ function ProductCard({ storeId, product }: { storeId: string; product: StoreProd
           />
           <Button
             onPress={add}
-            isDisabled={inCart >= QUANTITY_MAX || soldOut}
+            isDisabled={inCart >= QUANTITY_MAX || soldOut || allInCart}
             aria-label={`Add ${product.name} to cart`}
-            aria-describedby={stock ? stockId : undefined}
+            aria-describedby={[stock ? stockId : '', allInCart ? inCartId : ''].join(' ').trim() || undefined}
           >
             Add to cart
           </Button>
         </div>
-        {inCart > 0 ? <p className="store-product__in-cart">In your cart: {inCart}</p> : null}
+        {inCart > 0 ? (
+          <p className="store-product__in-cart" id={inCartId}>
+            In your cart: {inCart}
+            {allInCart ? ' (all that is left)' : ''}
+          </p>
+        ) : null}
       </div>
     </li>
   );
