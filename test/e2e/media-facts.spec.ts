@@ -26,6 +26,7 @@ const suffix = `${Date.now().toString(36)}.${process.pid}`;
 const CLIENT_EMAIL = `facts.${suffix}@example.com`;
 const STAFF_EMAIL = `events.${suffix}@example.com`;
 const THANKS = 'Thank you! Your files were received.';
+const READING = 'Reading this file’s details…';
 const SHOTS = process.env.E2E_SHOTS_DIR ?? join(tmpdir(), 'avp-e2e-shots');
 const NEXT_YEAR = new Date().getUTCFullYear() + 1;
 
@@ -112,7 +113,7 @@ async function signInAtSponsorForm(page: Page, baseURL: string): Promise<Locator
   const login = page.getByRole('form', { name: 'Sign in' });
   await text(login, 'Email').fill(CLIENT_EMAIL);
   await text(login, 'Password').fill(PASSWORD);
-  await login.getByRole('button', { name: 'Sign in' }).click();
+  await login.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText('Logged in as Ada Facts')).toBeVisible();
   return page.getByRole('form', { name: 'Sponsor Commercial form' });
 }
@@ -211,7 +212,7 @@ test.describe('media facts before upload (issue #30)', () => {
     await expect(row.getByTestId('file-issues')).toContainText('This file cannot be sent for this event.');
     const submit = form.getByRole('button', { name: 'Submit' });
     await expect(submit).toHaveAccessibleDescription(/h264-1280x720-25-aa.*cannot be sent/);
-    await shoot(page, 'upload-blocked', row);
+    await shoot(page, 'upload-blocked');
 
     await submit.click();
     const reason = form
@@ -249,6 +250,39 @@ test.describe('media facts before upload (issue #30)', () => {
     expect(seen.factsWorkers).toBeGreaterThan(0);
     expect(seen.wasm).toBeGreaterThan(0);
     expect(seen.csp).toEqual([]);
+  });
+
+  test('reading never holds up the others: files still being read at Submit join when read; a blocked one is kept back and named', async ({
+    page,
+    baseURL,
+  }) => {
+    const event = `Late Read Expo ${suffix}`;
+    await createEvent(baseURL!, event, 'block');
+    const seen = watch(page);
+    // The WebAssembly is held back until after Submit, so that no file has been read by then.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.context().route('**/*.wasm', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const form = await signInAtSponsorForm(page, baseURL!);
+    await chooseEvent(form, event);
+    await text(form, 'Sponsor company').fill(`Late Co ${suffix}`);
+    await form.getByTestId('upload-file-input').setInputFiles([WRONG, RIGHT]);
+    await expect(form.getByTestId('file-facts')).toHaveText([READING, READING]);
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByTestId('upload-held-row')).toHaveCount(2);
+    await expect(page.getByTestId('upload-held-row').first()).toContainText('Reading its details');
+    release();
+    await expect(page.getByText(THANKS)).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText(`Not sent: h264-1280x720-25-aac.mp4. ${WRONG_SENTENCE}`)).toBeVisible();
+    expect(seen.registrations).toEqual([
+      expect.objectContaining({
+        name: 'h264-1920x1080-29.97-aac-faststart.mp4',
+        facts: expect.objectContaining({ width: 1920, height: 1080 }),
+      }),
+    ]);
   });
 
   test('a warning event sends the wrong-resolution file with its facts, and staff see it flagged in the inbox', async ({
@@ -290,7 +324,7 @@ test.describe('media facts before upload (issue #30)', () => {
     const login = staff.getByRole('form', { name: 'Staff sign in' });
     await text(login, 'Email').fill(STAFF_EMAIL);
     await text(login, 'Password').fill(STAFF_PASSWORD);
-    await login.getByRole('button', { name: 'Sign in' }).click();
+    await login.getByRole('button', { name: 'Sign in', exact: true }).click();
     const submission = staff.getByRole('article').filter({ hasText: company });
     await expect(submission).toHaveCount(1, { timeout: 15_000 });
     await expect(submission).toContainText('1280×720');
@@ -351,7 +385,7 @@ test.describe('media facts before upload (issue #30)', () => {
     const login = page.getByRole('form', { name: 'Staff sign in' });
     await text(login, 'Email').fill(STAFF_EMAIL);
     await text(login, 'Password').fill(STAFF_PASSWORD);
-    await login.getByRole('button', { name: 'Sign in' }).click();
+    await login.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Upload events' })).toBeVisible();
 
     await page.getByRole('button', { name: 'New event' }).click();

@@ -79,6 +79,11 @@ export function retryingText(notice: RetryNotice, now: number, fileName?: string
   return notice.message ? `${when} ${notice.message}` : when;
 }
 
+/** not in SPEC (issue #30): a file kept back because its event's spec blocks it, with the mismatches. */
+export function notSentText(name: string, issues: readonly string[]): string {
+  return `Not sent: ${name}. ${issues.join(' ')}`;
+}
+
 /** not in SPEC (issue #29): a file of an open submission that the page can send on once chosen again. */
 export function canContinueText(file: { name: string; size: number }): string {
   return `This upload can continue: choose the same file again (${file.name}, ${formatBytes(file.size)})`;
@@ -232,7 +237,7 @@ type Phase =
       imports: StartedImport[];
       held?: HeldFile[];
     }
-  | { kind: 'done' };
+  | { kind: 'done'; notSent?: HeldFile[] };
 
 const NO_IMPORTS: StartedImport[] = [];
 
@@ -311,6 +316,8 @@ export default function UploadUtility() {
   const [callRetry, setCallRetry] = useState<RetryNotice | null>(null);
   // Files of a continued submission that the server already holds whole: sent with it as they are.
   const carried = useRef<string[]>([]);
+  // The files of the current send not in its queue (HeldFile).
+  const keptBack = useRef<HeldFile[]>([]);
   const client = useRef(browserUploadClient());
   const notice = useRef<HTMLDivElement>(null);
   const errorText = useRef<HTMLParagraphElement>(null);
@@ -456,6 +463,7 @@ export default function UploadUtility() {
     // already read them), with those facts for the server; reading one never holds up the others, and
     // one the spec blocks stays out. Without a spec nothing waits: the facts go along if already read.
     const held: HeldFile[] = files.map((file) => ({ file, blocked: null }));
+    keptBack.current = held;
     const spec = applied?.spec ?? null;
     const joined = files.map(async (file) => {
       const read = spec === null ? factsIfRead(file) : await readFileFacts(file);
@@ -499,6 +507,13 @@ export default function UploadUtility() {
         setPhase({ kind: 'sending', queue, failed: refused, imports });
         return;
       }
+      // Every file kept back by its event's spec: they stay chosen, and the form says why.
+      const blocked = keptBack.current.filter((h) => h.blocked !== null);
+      if (blocked.length > 0) {
+        setPhase({ kind: 'editing' });
+        setError(blocked.map((h) => notSentText(h.file.name, h.blocked ?? [])).join(' '));
+        return;
+      }
       setFiles([]);
       setCloudFiles([]);
       setPhase({ kind: 'editing' });
@@ -524,7 +539,8 @@ export default function UploadUtility() {
     setFiles([]);
     setCloudFiles([]);
     setRound((n) => n + 1);
-    setPhase({ kind: 'done' });
+    // A file whose reading ended after Submit with a mismatch its event blocks was kept back: said here.
+    setPhase({ kind: 'done', notSent: keptBack.current.filter((h) => h.blocked !== null) });
   }
 
   /**
@@ -554,6 +570,13 @@ export default function UploadUtility() {
       <div ref={notice} className="uploads-notice" role="status" tabIndex={-1}>
         {sending && !failed ? <p className="uploads-warning">{DO_NOT_CLOSE}</p> : null}
         {phase.kind === 'done' ? <p className="uploads-success">{UPLOAD_SUCCESS}</p> : null}
+        {phase.kind === 'done'
+          ? phase.notSent?.map(({ file, blocked }) => (
+              <p key={`${file.name}-${file.size}-${file.lastModified}`} className="kit-error uploads-error">
+                {notSentText(file.name, blocked ?? [])}
+              </p>
+            ))
+          : null}
       </div>
       {failed ? (
         <p className="kit-error uploads-error" role="alert">
