@@ -211,6 +211,8 @@ const schema = z
     MEDIA_PROBE_CONCURRENCY: integer(2, 1, 16),
     // The most a sent submission's staff notice waits for this process's readings of its files (0: never).
     MEDIA_PROBE_NOTICE_WAIT_SECONDS: integer(2, 0, 60),
+    // #31: a client's review e-mail leaves once this long passes without another review change to the submission.
+    REVIEW_MAIL_DELAY_SECONDS: integer(120, 0, 86_400),
     // A part PUT whose body sends nothing for this long is ended and its write claim given up.
     UPLOAD_PART_IDLE_SECONDS: integer(60, 1, 3600),
     // S3: connecting, then silence on the socket for one request; attempts per call (503 SlowDown, 500,

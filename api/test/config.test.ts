@@ -346,3 +346,17 @@ describe('passkey and fresh sign-in settings (issue #33)', () => {
     for (const name of NAMES) expect(readme).toContain(`\`${name}\``);
   });
 });
+
+describe('review mail setting (issue #31)', () => {
+  it('defaults to 120 s, takes 0 (at once), refuses a word, and is in the README table', async () => {
+    expect(loadConfig({ SESSION_SECRET: TEST_SECRET }).REVIEW_MAIL_DELAY_SECONDS).toBe(120);
+    expect(
+      loadConfig({ SESSION_SECRET: TEST_SECRET, REVIEW_MAIL_DELAY_SECONDS: '0' }).REVIEW_MAIL_DELAY_SECONDS,
+    ).toBe(0);
+    expect(errorLines({ SESSION_SECRET: TEST_SECRET, REVIEW_MAIL_DELAY_SECONDS: 'soon' })).toEqual([
+      'REVIEW_MAIL_DELAY_SECONDS: must be an integer between 0 and 86400 (got "soon")',
+    ]);
+    const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    expect(readme).toContain('`REVIEW_MAIL_DELAY_SECONDS`');
+  });
+});

@@ -61,6 +61,8 @@ export const inboxQuerySchema = z.object({
   /** An event's name (free-text names match by their text, case and runs of spaces aside). */
   event: z.string().trim().max(200).optional(),
   review: z.enum(REVIEW_STATES).optional(),
+  /** Whether staff marked the submission handled (the first inbox's filter). */
+  handled: z.enum(['yes', 'no']).optional(),
   spec: z.enum(INBOX_SPEC_FILTERS).optional(),
   /** Received on or after this day / instant (YYYY-MM-DD or ISO). */
   from: z.string().trim().max(40).optional(),

@@ -20,11 +20,16 @@ export const inboxQuerySchema = z.object({
  * Staff inbox: sent submissions newest first, with client, fields and files; filtered by type and state.
  * Each file carries its media facts in words and its check against the event's spec (issue #30).
  */
-export async function listInbox(db: Database, query: unknown): Promise<InboxSubmission[]> {
+export async function listInbox(
+  db: Database,
+  query: unknown,
+  onlyIds?: string[],
+): Promise<InboxSubmission[]> {
   const q = inboxQuerySchema.parse(query);
   const { Submission, SubmissionFile, User } = db.models;
   const where: WhereOptions<SubmissionAttributes> = {
     status: 'submitted',
+    ...(onlyIds ? { id: onlyIds } : {}),
     ...(q.form_type ? { formType: q.form_type } : {}),
     ...(q.handled === 'yes'
       ? { handledAt: { [Op.ne]: null } }
@@ -68,7 +73,7 @@ export async function listInbox(db: Database, query: unknown): Promise<InboxSubm
 }
 
 /** The submissions whose event has a media spec for their form type: their files' badges mean something. */
-async function specsApplying(db: Database, rows: SubmissionInstance[]): Promise<Set<string>> {
+export async function specsApplying(db: Database, rows: SubmissionInstance[]): Promise<Set<string>> {
   const eventIds = [...new Set(rows.map((r) => r.uploadEventId).filter((id): id is string => !!id))];
   if (eventIds.length === 0) return new Set();
   const events = await db.models.UploadEvent.findAll({ where: { id: eventIds } });

@@ -11,6 +11,11 @@ import { endIdleBody } from '../../http/idle-body.js';
 import type { Logger } from '../../logger.js';
 import { requireStaffRole, requireUser } from '../accounts/index.js';
 import { inboxFile, listInbox, markHandled } from './inbox.js';
+import { listInboxPage } from './inbox-list.js';
+import { listMine } from './mine.js';
+import { inlineDisposition, posterOf } from './posters-route.js';
+import { setReview } from './reviews.js';
+import { isVersionRegistration, registerVersionOf } from './versions.js';
 import { MediaBlockedError } from './media-probe.js';
 import { RunningHashes } from './running-hash.js';
 import {
@@ -131,7 +136,9 @@ export function uploadsRoutes(deps: {
   });
 
   router.post('/uploads/submissions/:submissionId/files', requireUser, async (req, res) => {
-    const { created, file } = await registerFile(d, user(req), param(req, 'submissionId'), req.body).catch(
+    // With `replaces`: a new version of a file of the caller's sent submission (#31).
+    const register = isVersionRegistration(req.body) ? registerVersionOf : registerFile;
+    const { created, file } = await register(d, user(req), param(req, 'submissionId'), req.body).catch(
       (error: unknown) => {
         // 422 with the issues as a list, for the form to show each sentence (issue #30).
         if (error instanceof MediaBlockedError) {
@@ -212,7 +219,28 @@ export function uploadsRoutes(deps: {
   });
 
   router.get('/uploads/inbox', media, async (req, res) => {
-    res.set('Cache-Control', 'no-store').json({ submissions: await listInbox(d.db, req.query) });
+    const page = await listInboxPage(d.db, req.query);
+    // submissions: the page's submissions in the first inbox's shape, for the screens and tools made for it.
+    const ids = page.groups.flatMap((g) => g.companies.flatMap((c) => c.files.map((f) => f.submission.id)));
+    const submissions = await listInbox(d.db, {}, [...new Set(ids)]);
+    res.set('Cache-Control', 'no-store').json({ ...page, submissions });
+  });
+
+  router.put('/uploads/inbox/files/:fileId/review', media, async (req, res) => {
+    const actor = { userId: user(req).id, ip: req.ip ?? null };
+    const file = await setReview(d, actor, param(req, 'fileId'), req.body);
+    res.set('Cache-Control', 'no-store').json({ file });
+  });
+
+  router.get('/uploads/inbox/files/:fileId/poster', media, async (req, res) => {
+    const poster = await posterOf(d, param(req, 'fileId'));
+    res.set({ 'Content-Type': 'image/jpeg', 'Cache-Control': 'private, max-age=3600' });
+    poster.on('error', (error) => res.destroy(error));
+    poster.pipe(res);
+  });
+
+  router.get('/uploads/mine', requireUser, async (req, res) => {
+    res.set('Cache-Control', 'no-store').json({ submissions: await listMine(d.db, user(req)) });
   });
 
   router.put('/uploads/inbox/:submissionId/handled', media, async (req, res) => {
@@ -233,6 +261,8 @@ export function uploadsRoutes(deps: {
       'Content-Type': 'application/octet-stream',
       ETag: `"${file.sha256 ?? file.id}"`,
     });
+    // ?inline=1: the inbox's preview (<video>, <img>) plays it in place, typed as a browser can show it.
+    if (req.query.inline === '1') inlineDisposition(res, file);
     if (range === 'unsatisfiable') {
       res.status(416).set('Content-Range', `bytes */${size}`).end();
       return;

@@ -37,6 +37,8 @@ import type { BackgroundTracker } from './media-probe.js';
 import { claimWrite, COMPLETION, liveClaims, nowMs } from './claims.js';
 import type { WriteClaim } from './claims.js';
 import { queueSubmissionMails } from './mail.js';
+import { schedulePoster } from './posters.js';
+import { queueVersionNotice } from './versions-notice.js';
 import { quotaExceeded, unfinishedBytes } from './quota.js';
 import { metricsOf } from '../metrics/index.js';
 import type { RunningHashes } from './running-hash.js';
@@ -229,7 +231,7 @@ export async function getSubmission(
   return describeSubmission(deps, await ownSubmission(deps.db, user, id));
 }
 
-const registrationSchema = uploadFileRegistrationSchema.extend({
+export const registrationSchema = uploadFileRegistrationSchema.extend({
   lastModified: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).nullable().optional(),
   /** The client's own reading of the file (#30); null: its reader could not read it. */
   facts: mediaFactsSchema.nullable().optional(),
@@ -297,6 +299,8 @@ export interface NewFile {
   /** The check of the client's reported facts (#30), recorded with the file and its 'client' facts row. */
   check?: MediaCheck;
   clientFacts?: MediaFacts | null;
+  /** A new version (#31): the file it replaces and its number. */
+  replaces?: { fileId: string; version: number };
 }
 
 /**
@@ -346,6 +350,7 @@ export async function addFile(
         storageUploadId: null,
         checkVerdict: spec.check?.verdict ?? null,
         checkIssues: spec.check?.issues ?? null,
+        ...(spec.replaces ? { replacesFileId: spec.replaces.fileId, version: spec.replaces.version } : {}),
       },
       { transaction },
     );
@@ -409,7 +414,8 @@ export async function putPart(
   body: Readable,
 ): Promise<{ partNumber: number; size: number }> {
   const { file, submission } = await partTarget(deps.db, user, fileId);
-  assertOpen(submission);
+  // A new version (#31) arrives in a submission already sent.
+  if (!file.version) assertOpen(submission);
   if (file.status === 'complete') throw FILE_COMPLETE();
   if (file.imported) throw IMPORTED_BY_SERVER();
   const plan = planUpload(file.size);
@@ -448,7 +454,7 @@ async function partTarget(
   user: SessionUser,
   fileId: string,
 ): Promise<{
-  file: { size: number; status: SubmissionFileAttributes['status']; imported: boolean };
+  file: { size: number; status: SubmissionFileAttributes['status']; imported: boolean; version: boolean };
   submission: { id: string; status: SubmissionAttributes['status']; updatedAt: Date };
 }> {
   const [row] = isUuid(fileId)
@@ -459,8 +465,9 @@ async function partTarget(
         submission_status: SubmissionAttributes['status'];
         submission_updated_at: Date | string;
         imported: number | string;
+        replaces_file_id: string | null;
       }>(
-        `SELECT f.size, f.status, s.id AS submission_id, s.status AS submission_status,
+        `SELECT f.size, f.status, f.replaces_file_id, s.id AS submission_id, s.status AS submission_status,
            s.updated_at AS submission_updated_at,
            CASE WHEN EXISTS (SELECT 1 FROM file_imports i WHERE i.file_id = f.id) THEN 1 ELSE 0 END AS imported
          FROM submission_files f JOIN submissions s ON s.id = f.submission_id
@@ -470,7 +477,12 @@ async function partTarget(
     : [];
   if (!row) throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
   return {
-    file: { size: Number(row.size), status: row.status, imported: Number(row.imported) === 1 },
+    file: {
+      size: Number(row.size),
+      status: row.status,
+      imported: Number(row.imported) === 1,
+      version: row.replaces_file_id !== null,
+    },
     submission: {
       id: row.submission_id,
       status: row.submission_status,
@@ -702,7 +714,7 @@ export async function completeFile(
   const { file, submission } = await ownFile(deps.db, user, fileId);
   const body = completeSchema.parse(input ?? {});
   if (file.status === 'complete') return completed(file, body.sha256);
-  assertOpen(submission);
+  if (!file.replacesFileId) assertOpen(submission);
   if (await deps.db.models.FileImport.count({ where: { fileId: file.id } })) throw IMPORTED_BY_SERVER();
   const claim = await claimOrGone(deps.db, file.id, COMPLETION);
   if (!claim) throw COMPLETION_IN_PROGRESS();
@@ -784,6 +796,10 @@ export async function verifyAndComplete(
   // Every completion (browser, legacy, cloud import) has the server read the file's facts, in the
   // background: the answer never waits for it, and its failure never fails the upload (media-probe.ts).
   void scheduleProbe(deps, file.id, deps.background);
+  // #31: a poster frame or thumbnail for the inbox, and staff told of a new version.
+  void schedulePoster(deps, file.id, deps.background);
+  // Awaited (one row; it logs rather than throws), so the notice exists when the completion is answered.
+  if (file.replacesFileId) await queueVersionNotice(deps, file);
 }
 
 async function restart(deps: UploadsDeps, file: SubmissionFileInstance): Promise<void> {

@@ -1,0 +1,39 @@
+import { isUuid } from '@avp/shared';
+import type { Response } from 'express';
+import type { Readable } from 'node:stream';
+import type { UploadStorage } from '../../adapters/storage/index.js';
+import type { Database } from '../../db/index.js';
+import { AppError } from '../../http/errors.js';
+
+export const NO_POSTER = 'This file has no poster.';
+
+/** A file's poster JPEG from upload storage; 404 when none was made (yet, or ever). */
+export async function posterOf(
+  deps: { db: Database; storage: UploadStorage },
+  fileId: string,
+): Promise<Readable> {
+  const file = isUuid(fileId) ? await deps.db.models.SubmissionFile.findByPk(fileId) : null;
+  if (!file || file.posterState !== 'made' || !file.posterKey) {
+    throw new AppError(404, 'poster_not_found', NO_POSTER);
+  }
+  return deps.storage.read(file.posterKey);
+}
+
+/**
+ * Types a browser may show in place. SVG is left out: it can carry script, which would run on this
+ * origin; anything else stays an attachment of application/octet-stream.
+ */
+const INLINE_TYPE = /^(video|audio|image)\/[a-z0-9.+-]+$/i;
+
+/** Serves the download for the inbox's preview: inline, with the file's own media type when safe. */
+export function inlineDisposition(res: Response, file: { name: string; type: string }): void {
+  const type = file.type.trim().toLowerCase();
+  if (!INLINE_TYPE.test(type) || type.includes('svg')) return;
+  const disposition = String(res.get('Content-Disposition') ?? '').replace(/^attachment/, 'inline');
+  res.set({
+    'Content-Type': type,
+    'Content-Disposition': disposition || 'inline',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "default-src 'none'; sandbox",
+  });
+}

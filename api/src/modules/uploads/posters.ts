@@ -1,0 +1,165 @@
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { UploadStorage } from '../../adapters/storage/index.js';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/index.js';
+import type { Logger } from '../../logger.js';
+import type { BackgroundTracker } from './media-probe.js';
+
+/**
+ * Poster frames and thumbnails for the staff inbox (#31), drawn in the background after a file completes:
+ * at most POSTER_READ_BYTES of the stored file (local or S3, a ranged read) go to a temporary file, ffmpeg
+ * draws one small JPEG from it, and the JPEG is kept in upload storage beside the file. A file ffmpeg
+ * cannot decode gets no poster ('none'), with a debug line, never an error.
+ */
+
+/** Enough of the start of most videos (fast-start MP4s, MOVs of a few minutes) and of any image. */
+export const POSTER_READ_BYTES = 64 * 1024 * 1024;
+export const POSTER_WIDTH = 480;
+const FFMPEG_TIMEOUT_MS = 30_000;
+
+export type PosterDeps = {
+  config: Pick<Config, 'MEDIA_PROBE_CONCURRENCY'>;
+  db: Database;
+  logger: Logger;
+  storage: UploadStorage;
+};
+
+/** The machine's ffmpeg, else the one @ffmpeg-installer/ffmpeg ships; null when neither is there. */
+export function ffmpegPath(): string | null {
+  if (existsSync('/usr/bin/ffmpeg')) return '/usr/bin/ffmpeg';
+  try {
+    const found = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path?: string }).path;
+    return found && existsSync(found) ? found : null;
+  } catch {
+    return null;
+  }
+}
+
+export function posterKey(storageKey: string): string {
+  return `${storageKey}.poster.jpg`;
+}
+
+class Limiter {
+  #active = 0;
+  readonly #waiting: Array<() => void> = [];
+  async run<T>(limit: number, work: () => Promise<T>): Promise<T> {
+    if (this.#active >= limit) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#active += 1;
+    try {
+      return await work();
+    } finally {
+      this.#active -= 1;
+      this.#waiting.shift()?.();
+    }
+  }
+}
+const limiter = new Limiter();
+const running = new Map<string, Promise<void>>();
+
+/** Draws a completed file's poster in the background (call it after the answer); never throws. */
+export function schedulePoster(deps: PosterDeps, fileId: string, tracker?: BackgroundTracker): Promise<void> {
+  const existing = running.get(fileId);
+  if (existing) return existing;
+  const work = () =>
+    limiter
+      .run(deps.config.MEDIA_PROBE_CONCURRENCY, () => makePoster(deps, fileId))
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        deps.logger.debug({ err: error, fileId }, 'no poster drawn');
+      });
+  const promise = tracker ? tracker.run(work) : work();
+  running.set(fileId, promise);
+  void promise.finally(() => running.delete(fileId));
+  return promise;
+}
+
+/** Waits for this process's posters of these files (tests, and nothing else needs to). */
+export async function postersSettled(fileIds: string[]): Promise<void> {
+  await Promise.allSettled(fileIds.map((id) => running.get(id)).filter((p) => p !== undefined));
+}
+
+export async function makePoster(deps: PosterDeps, fileId: string): Promise<'made' | 'none'> {
+  const file = await deps.db.models.SubmissionFile.findByPk(fileId);
+  if (!file || file.status !== 'complete' || file.posterState === 'made') return 'none';
+  const ffmpeg = ffmpegPath();
+  const dir = await mkdtemp(path.join(tmpdir(), 'avp-poster-'));
+  try {
+    const size = Number(file.size);
+    const jpeg = ffmpeg && size > 0 ? await draw(deps, ffmpeg, dir, file.storageKey, size) : null;
+    if (!jpeg) {
+      deps.logger.debug({ fileId, ffmpeg }, 'no poster: nothing ffmpeg could draw');
+      await file.update({ posterState: 'none', posterKey: null });
+      return 'none';
+    }
+    const key = posterKey(file.storageKey);
+    const uploadId = await deps.storage.begin(key, jpeg.length, 'image/jpeg');
+    const etag = await deps.storage.writePart({
+      key,
+      uploadId,
+      partNumber: 1,
+      offset: 0,
+      size: jpeg.length,
+      body: Readable.from([jpeg]),
+    });
+    await deps.storage.finish({ key, uploadId, parts: [{ partNumber: 1, etag }], size: jpeg.length });
+    await file.update({ posterState: 'made', posterKey: key });
+    return 'made';
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The first bytes of the stored file to a temporary file, then one scaled frame as JPEG, or null. */
+async function draw(
+  deps: PosterDeps,
+  ffmpeg: string,
+  dir: string,
+  key: string,
+  size: number,
+): Promise<Buffer | null> {
+  const input = path.join(dir, 'input');
+  const output = path.join(dir, 'poster.jpg');
+  const end = Math.min(size, POSTER_READ_BYTES) - 1;
+  await pipeline(await deps.storage.read(key, { start: 0, end }), createWriteStream(input));
+  const ok = await new Promise<boolean>((resolve) => {
+    const child = spawn(
+      ffmpeg,
+      [
+        '-v',
+        'error',
+        '-nostdin',
+        '-y',
+        '-ss',
+        '0',
+        '-i',
+        input,
+        '-frames:v',
+        '1',
+        '-vf',
+        `scale='min(${POSTER_WIDTH},iw)':-2`,
+        '-q:v',
+        '5',
+        '-f',
+        'image2',
+        output,
+      ],
+      { stdio: ['ignore', 'ignore', 'ignore'] },
+    );
+    const timer = setTimeout(() => child.kill('SIGKILL'), FFMPEG_TIMEOUT_MS);
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve(code === 0);
+    });
+  });
+  if (!ok) return null;
+  const jpeg = await readFile(output).catch(() => null);
+  return jpeg && jpeg.length > 0 ? jpeg : null;
+}
