@@ -242,7 +242,7 @@ async function signInAsStaff(page: Page, path: string) {
   const form = page.getByRole('form', { name: 'Staff sign in' });
   await form.getByRole('textbox', { name: 'Email', exact: true }).fill(staffEmail);
   await form.getByRole('textbox', { name: 'Password', exact: true }).fill(STAFF_PASSWORD);
-  await form.getByRole('button', { name: 'Sign in' }).click();
+  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText('Logged in as Ada Staffer')).toBeVisible();
 }
 
