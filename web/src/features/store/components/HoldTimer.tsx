@@ -52,7 +52,7 @@ export function HoldTimer({ expiresAt, onEnded }: { expiresAt: string; onEnded?:
 
   const until = new Date(expiresAt).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
   return (
-    <div className={`store-hold${ended ? ' store-hold--ended' : ''}`} aria-labelledby="hold-title">
+    <div className={`store-hold${ended ? ' store-hold--ended' : ''}`}>
       <p id="hold-title" className="store-hold__title">
         {ended ? 'Hold ended' : 'Held for you'}
         {ended ? null : (
