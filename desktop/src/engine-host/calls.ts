@@ -82,6 +82,8 @@ export function engineCalls(service: DesktopService) {
     submit: ([form, chosen, picked]: unknown[]) =>
       service.submit(formInput(form), paths(chosen), cloudItemsInput(picked)),
     checkPaths: ([chosen]: unknown[]) => service.checkPaths(paths(chosen)),
+    uploadEvents: () => service.uploadEvents(),
+    mediaFacts: ([chosen]: unknown[]) => service.mediaFacts(paths(chosen)),
     retryNow: () => service.retryNow(),
     pauseFile: ([jobId, key]: unknown[]) => service.pauseFile(str(jobId), str(key)),
     resumeFile: ([jobId, key]: unknown[]) => service.resumeFile(str(jobId), str(key)),
@@ -104,6 +106,8 @@ export const ENGINE_METHODS: readonly EngineMethod[] = [
   'logout',
   'submit',
   'checkPaths',
+  'uploadEvents',
+  'mediaFacts',
   'retryNow',
   'pauseFile',
   'resumeFile',

@@ -13,6 +13,9 @@ import { snapshot, SpeedMeter, UploadClient, UploadError } from '@avp/shared';
 import type {
   FileUpload,
   Hasher,
+  MediaCheck,
+  MediaFacts,
+  UploadEventPublic,
   RetryNotice,
   RetryPolicy,
   SubmissionFields,
@@ -46,7 +49,7 @@ import type { EngineTimeouts } from './timeouts.js';
 import type { TokenBucket } from './token-bucket.js';
 import { jobView } from './views.js';
 import type { EngineEvent, EngineSnapshot, JobView } from './views.js';
-import { factsOf, MediaBlockedError, specFor } from './media-facts.js';
+import { factsOf, MediaBlockedError, openEvents, readFacts, specFor } from './media-facts.js';
 import type { FileInspection, SpecChoice } from './media-facts.js';
 
 export { expandPaths } from './paths.js';
@@ -384,11 +387,27 @@ export class UploadEngine {
       throw new UploadError(400, 'no_cloud', 'Cloud files need connected cloud accounts.');
     const folder = cloudFiles.find((f) => f.folder);
     if (folder) throw new UploadError(400, 'not_a_file', `${folder.name} is a folder: pick the files in it.`);
-    // Each file's facts against the event's spec, before anything is saved: a blocked file queues nothing.
-    const inspection = await this.inspectFiles(fields, files, inspected);
-    const blocked = inspection.files.filter((f) => f.check.verdict === 'block');
-    if (blocked.length > 0) throw new MediaBlockedError(blocked, inspection.event);
-    const factsOfPath = new Map(inspection.files.map((f) => [f.path, f]));
+    // Each file's media facts, read here (no network: a job is saved at once, offline or not). With an
+    // inspection (av-upload's, made with the event's spec) a blocked file queues nothing; without one the
+    // server checks the facts when the file is registered, and its check is kept with the file.
+    const known = new Map((inspected?.files ?? []).map((f) => [f.path, f]));
+    if (inspected) {
+      const blocked = files.flatMap((f) => {
+        const seen = known.get(f.path);
+        return seen?.check.verdict === 'block' ? [seen] : [];
+      });
+      if (blocked.length > 0) throw new MediaBlockedError(blocked, inspected.event);
+    }
+    const factsOfPath = new Map<string, { facts: MediaFacts | null; check?: MediaCheck }>();
+    for (const file of files) {
+      const seen = known.get(file.path);
+      factsOfPath.set(
+        file.path,
+        seen && seen.size === file.size
+          ? { facts: seen.facts, check: seen.check }
+          : { facts: await readFacts(file.path, this.factsTimeoutMs) },
+      );
+    }
     const job: PersistedJob = {
       id: randomUUID(),
       submissionId: null,
@@ -408,9 +427,7 @@ export class UploadEngine {
         receivedParts: [],
         sha256: null,
         error: null,
-        ...(factsOfPath.has(identity.path)
-          ? { facts: factsOfPath.get(identity.path)!.facts, check: factsOfPath.get(identity.path)!.check }
-          : {}),
+        ...factsOfPath.get(identity.path),
       })),
     };
     for (const item of cloudFiles) {
@@ -453,34 +470,42 @@ export class UploadEngine {
     return this.inspectFiles(fields, files);
   }
 
+  /** The open upload events (the window's Event name suggestions); none when the server does not answer. */
+  async uploadEvents(): Promise<UploadEventPublic[]> {
+    if (!this.monitor.online) return [];
+    return openEvents(this.transport).catch(() => []);
+  }
+
+  /**
+   * The media facts of files on disk, as the window shows them under each chosen file (it checks them
+   * against the spec it has): a folder or a path that cannot be read gets none (absent from the answer).
+   */
+  async mediaFacts(paths: string[]): Promise<{ path: string; facts: MediaFacts | null }[]> {
+    const answer: { path: string; facts: MediaFacts | null }[] = [];
+    for (const chosen of paths) {
+      const { files } = await checkPaths([chosen]);
+      const [only] = files;
+      if (files.length !== 1 || !only || path.resolve(chosen) !== only.path) continue;
+      answer.push({ path: chosen, facts: await readFacts(only.path, this.factsTimeoutMs) });
+    }
+    return answer;
+  }
+
   private async inspectFiles(
     fields: SubmissionFields,
     files: { path: string; size: number }[],
-    known?: Inspection,
   ): Promise<Inspection> {
-    const reuse = new Map((known?.files ?? []).map((f) => [f.path, f]));
-    const choice: SpecChoice = known
-      ? {
-          spec: known.spec,
-          event: known.event,
-          ...(known.unavailable ? { unavailable: known.unavailable } : {}),
-        }
-      : this.monitor.online
-        ? await specFor(this.transport, fields)
-        : {
-            spec: null,
-            event: null,
-            unavailable: this.monitor.state.state === 'waiting' ? this.monitor.state.message : 'offline',
-          };
+    const choice: SpecChoice = this.monitor.online
+      ? await specFor(this.transport, fields)
+      : {
+          spec: null,
+          event: null,
+          unavailable: this.monitor.state.state === 'waiting' ? this.monitor.state.message : 'offline',
+        };
     const inspected: FileInspection[] = [];
     // One at a time: each read is a few reads of the file's head and tail, and the reader's WebAssembly
     // instance serves one file at a time.
     for (const file of files) {
-      const done = reuse.get(file.path);
-      if (done && done.size === file.size) {
-        inspected.push(done);
-        continue;
-      }
       const facts = await factsOf(file.path, choice.spec, this.factsTimeoutMs);
       inspected.push({ path: file.path, name: path.basename(file.path), size: file.size, ...facts });
     }
@@ -543,6 +568,8 @@ export class UploadEngine {
     if (upload.fileId && file.fileId !== upload.fileId) file.fileId = upload.fileId;
     if (upload.info?.receivedParts && file.receivedParts.length === 0)
       file.receivedParts = [...upload.info.receivedParts];
+    // The server's check of the facts against the event's spec (issue #30): the one that counts.
+    if (upload.info?.check) file.check = upload.info.check;
     if (upload.state === 'failed' && upload.error) {
       void source.close();
       if (

@@ -51,15 +51,31 @@ export function matchEvent(events: UploadEventPublic[], fields: SubmissionFields
   return events.find((event) => event.name.trim().toLowerCase() === name) ?? null;
 }
 
+/** The open upload events (GET /api/upload-events), for the window's Event name suggestions. */
+export async function openEvents(transport: UploadTransport): Promise<UploadEventPublic[]> {
+  const { events } = await call<{ events: UploadEventPublic[] }>(transport, 'GET', '/api/upload-events');
+  return Array.isArray(events) ? events : [];
+}
+
 /** The spec for these fields, asked of the server; never throws (no answer: no spec, with the reason). */
 export async function specFor(transport: UploadTransport, fields: SubmissionFields): Promise<SpecChoice> {
   if (!('event_name' in fields) || fields.event_name.trim() === '') return { spec: null, event: null };
   try {
-    const { events } = await call<{ events: UploadEventPublic[] }>(transport, 'GET', '/api/upload-events');
-    const event = matchEvent(Array.isArray(events) ? events : [], fields);
+    const event = matchEvent(await openEvents(transport), fields);
     return { spec: event ? event.specs[fields.form_type] : null, event: event?.name ?? null };
   } catch (error) {
     return { spec: null, event: null, unavailable: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Reads a file's facts within `timeoutMs`: null when it cannot be read (or the reader cannot load). */
+export async function readFacts(filePath: string, timeoutMs: number): Promise<MediaFacts | null> {
+  try {
+    return (await readFileFacts(filePath, { timeoutMs })).facts;
+  } catch {
+    // The reader itself failed to load (its WebAssembly missing from an installation, say): the file is
+    // sent as one whose details could not be read, never held up for it.
+    return null;
   }
 }
 
@@ -69,14 +85,7 @@ export async function factsOf(
   spec: MediaSpec | null,
   timeoutMs: number,
 ): Promise<FileFacts> {
-  let facts: MediaFacts | null = null;
-  try {
-    ({ facts } = await readFileFacts(filePath, { timeoutMs }));
-  } catch {
-    // The reader itself failed to load (its WebAssembly missing from an installation, say): the file is
-    // sent as one whose details could not be read, never held up for it.
-  }
-  return withCheck(facts, spec);
+  return withCheck(await readFacts(filePath, timeoutMs), spec);
 }
 
 export function withCheck(facts: MediaFacts | null, spec: MediaSpec | null): FileFacts {

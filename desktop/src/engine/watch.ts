@@ -13,7 +13,6 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SubmissionFields } from '@avp/shared';
 import { expandPaths } from './paths.js';
-import { MediaBlockedError } from './media-facts.js';
 
 export interface WatchFolder {
   id: string;
@@ -160,28 +159,6 @@ export class FolderWatcher {
         ready.map((r) => r.file),
       );
     } catch (error) {
-      if (error instanceof MediaBlockedError) {
-        // The event's spec stops these files: they stay marked (not tried again until they change, as a
-        // new identity) and the others go on their own; the error still reaches the log.
-        const blocked = new Set(error.blocked.map((f) => f.path));
-        const rest = ready.filter((r) => !blocked.has(path.resolve(r.file)));
-        if (rest.length > 0) {
-          try {
-            await this.engine.add(
-              watch.fields,
-              rest.map((r) => r.file),
-            );
-          } catch (other) {
-            this.store.markSent(
-              watch.id,
-              rest.map((r) => r.identity),
-              false,
-            );
-            throw other;
-          }
-        }
-        throw error;
-      }
       // Not queued after all (a file vanished or became unreadable between the scan and add): next pass.
       this.store.markSent(
         watch.id,

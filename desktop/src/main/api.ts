@@ -4,7 +4,7 @@
  * (src/engine-host). The development bridge (src/bridge) serves the same API over HTTP and Server-Sent
  * Events so the renderer can be driven in a plain browser.
  */
-import type { CloudProvider } from '@avp/shared';
+import type { CloudProvider, MediaFacts, UploadEventPublic } from '@avp/shared';
 import type {
   AccountSummary,
   CloudErrorCode,
@@ -69,6 +69,10 @@ export interface DesktopApi {
    * words ("does not exist", "cannot be read: permission denied", "is an empty folder").
    */
   checkPaths(paths: string[]): Promise<RefusedPath[]>;
+  /** The open upload events (issue #30): the Event name suggests them, and the one named gives its spec. */
+  uploadEvents(): Promise<UploadEventPublic[]>;
+  /** Chosen files' media facts, read on this machine (folders and unreadable paths left out). */
+  mediaFacts(paths: string[]): Promise<{ path: string; facts: MediaFacts | null }[]>;
   /** Tries every call that waits for the server at once (the "Retry now" of the waiting banner). */
   retryNow(): Promise<void>;
   pauseFile(jobId: string, key: string): Promise<void>;
@@ -115,6 +119,8 @@ export const CHANNELS = {
   logout: 'av:logout',
   submit: 'av:submit',
   checkPaths: 'av:check-paths',
+  uploadEvents: 'av:upload-events',
+  mediaFacts: 'av:media-facts',
   retryNow: 'av:retry-now',
   pauseFile: 'av:pause-file',
   resumeFile: 'av:resume-file',

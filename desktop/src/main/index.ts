@@ -280,6 +280,8 @@ if (!app.requestSingleInstanceLock()) {
     relay(CHANNELS.logout, 'logout');
     relay(CHANNELS.submit, 'submit');
     relay(CHANNELS.checkPaths, 'checkPaths');
+    relay(CHANNELS.uploadEvents, 'uploadEvents');
+    relay(CHANNELS.mediaFacts, 'mediaFacts');
     relay(CHANNELS.retryNow, 'retryNow');
     relay(CHANNELS.pauseFile, 'pauseFile');
     relay(CHANNELS.resumeFile, 'resumeFile');

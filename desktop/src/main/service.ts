@@ -9,6 +9,7 @@ import {
   checkUploadForm,
   FolderWatcher,
   networkWords,
+  MediaBlockedError,
   PathsRefusedError,
   UploadEngine,
 } from '../engine/index.js';
@@ -24,6 +25,7 @@ import type {
   RefusedPath,
   WatchFolder,
 } from '../engine/index.js';
+import type { MediaFacts, UploadEventPublic } from '@avp/shared';
 import type { DesktopSnapshot, FormInput, Result, SignedIn } from './api.js';
 
 /** Where the token lives: safeStorage inside electron-store in the app, memory in the bridge. */
@@ -174,7 +176,7 @@ export class DesktopService {
       return { ok: true };
     } catch (error) {
       this.log?.write('warn', 'upload not queued', { message: (error as Error).message });
-      if (error instanceof PathsRefusedError) {
+      if (error instanceof PathsRefusedError || error instanceof MediaBlockedError) {
         // Named on the file list, where the paths were chosen.
         return { ok: false, message: error.message, fields: { files: error.message } };
       }
@@ -185,6 +187,18 @@ export class DesktopService {
   /** The paths that cannot be sent (each with the reason in words), checked as they are dropped. */
   async checkPaths(paths: string[]): Promise<RefusedPath[]> {
     return (await checkPaths(paths)).refused;
+  }
+
+  /** The open upload events for the Event name's suggestions (none when signed out or unanswered). */
+  async uploadEvents(): Promise<UploadEventPublic[]> {
+    const saved = this.vault.read();
+    return saved ? this.open(saved.server).uploadEvents() : [];
+  }
+
+  /** Each chosen file's media facts (folders and unreadable paths left out), read on this machine. */
+  async mediaFacts(paths: string[]): Promise<{ path: string; facts: MediaFacts | null }[]> {
+    const saved = this.vault.read();
+    return saved ? this.open(saved.server).mediaFacts(paths) : [];
   }
 
   /** Tries every call that waits for the server at once. */

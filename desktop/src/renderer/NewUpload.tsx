@@ -5,13 +5,20 @@
  * folders. Files picked in a connected cloud account (the browse panel, opened by an 'Add from …' button
  * beside the chooser) join the same list with their size and provider, and the server imports them.
  */
-import { formatBytes, type UploadFormType } from '@avp/shared';
+import { checkMediaFacts, formatBytes, type UploadEventPublic, type UploadFormType } from '@avp/shared';
 import { Button } from '@avp/web/ui';
-import { FileDropZone, typedFields, UploadFormBase, type ChosenFile } from '@avp/web/upload-form';
-import { useEffect, useMemo, useState } from 'react';
+import {
+  FileDropZone,
+  typedFields,
+  UploadFormBase,
+  type ChosenFile,
+  type UploadFormBaseProps,
+} from '@avp/web/upload-form';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { CloudItem, DesktopApi, ProviderStatus, RefusedPath } from './api';
 import { CloudBrowser } from './CloudBrowser';
 import { PROVIDER_LABELS } from './cloud';
+import { blockedReason, ChosenFacts, type FactsState } from './MediaFacts';
 
 export const UNKNOWN_LOCATION =
   'Some items could not be added because their location on disk is unknown. Drop them from your file manager instead.';
@@ -35,9 +42,10 @@ export interface NewUploadProps {
   onQueued: (count: number) => void;
 }
 
-function row(item: ChosenItem): ChosenFile {
+function row(item: ChosenItem, details?: ChosenFile['details']): ChosenFile {
   const { cloud } = item;
   return {
+    ...(details ? { details } : {}),
     key: item.path,
     name: item.name,
     title: cloud?.path ?? item.path,
@@ -55,6 +63,59 @@ export function NewUpload({ api, onQueued }: NewUploadProps) {
   const [browsing, setBrowsing] = useState<ProviderStatus | null>(null);
   const [picked, setPicked] = useState('');
   const refs = useMemo(() => items.map((item) => ({ name: item.name })), [items]);
+  // Open upload events (issue #30): the Event name suggests them; the one named gives the files' spec.
+  const [events, setEvents] = useState<UploadEventPublic[] | undefined>(undefined);
+  // Each chosen file's media facts, read by the engine on this machine (folders get none).
+  const [facts, setFacts] = useState<ReadonlyMap<string, FactsState>>(new Map());
+
+  useEffect(() => {
+    let live = true;
+    api
+      .uploadEvents()
+      .then((open) => live && setEvents(open))
+      .catch(() => live && setEvents([]));
+    return () => {
+      live = false;
+    };
+  }, [api]);
+
+  /** Reads the facts of newly chosen files; a path the engine does not answer for (a folder) shows none. */
+  const readFacts = useCallback(
+    (paths: string[]) => {
+      if (paths.length === 0) return;
+      setFacts(
+        (current) => new Map([...current, ...paths.map((p) => [p, { status: 'reading' } as const] as const)]),
+      );
+      api
+        .mediaFacts(paths)
+        .catch(() => [])
+        .then((answer) =>
+          setFacts((current) => {
+            const next = new Map(current);
+            for (const p of paths) next.delete(p);
+            for (const { path, facts: read } of answer) next.set(path, { status: 'read', facts: read });
+            return next;
+          }),
+        );
+    },
+    [api],
+  );
+
+  const blockedBy = useCallback(
+    (applied: Parameters<NonNullable<UploadFormBaseProps['blockedBy']>>[0]) => {
+      if (!applied?.spec) return null;
+      const spec = applied.spec;
+      const blocked = items.filter((item) => {
+        const state = facts.get(item.path);
+        return state?.status === 'read' && checkMediaFacts(spec, state.facts).verdict === 'block';
+      });
+      return blockedReason(
+        blocked.map((item) => item.name),
+        applied.event.name,
+      );
+    },
+    [items, facts],
+  );
 
   // The connected accounts, for their 'Add from …' buttons; without them the form is as before.
   useEffect(() => {
@@ -80,6 +141,8 @@ export function NewUpload({ api, onQueued }: NewUploadProps) {
       ...(refused.length > 0 ? [refusedMessage(refused)] : []),
     ];
     setProblem(problems.length > 0 ? problems.join(' ') : null);
+    const known = new Set(items.map((item) => item.path));
+    readFacts(chosen.filter((item) => !known.has(item.path)).map((item) => item.path));
     setItems((current) => {
       const known = new Set(current.map((item) => item.path));
       const added: ChosenItem[] = [];
@@ -111,11 +174,28 @@ export function NewUpload({ api, onQueued }: NewUploadProps) {
       formType={formType}
       choice={{ question: 'What are you uploading?', onChange: setFormType }}
       files={refs}
-      renderFiles={(errorMessage) => (
+      events={events}
+      blockedBy={blockedBy}
+      renderFiles={(errorMessage, applied) => (
         <FileDropZone
-          items={items.map(row)}
+          items={items.map((item) =>
+            row(
+              item,
+              // A folder (no facts of its own) and a cloud file get no line.
+              item.cloud || !facts.has(item.path) ? undefined : (
+                <ChosenFacts state={facts.get(item.path)} spec={applied?.spec ?? null} />
+              ),
+            ),
+          )}
           onAdd={(files) => void addLocal(files)}
-          onRemove={(key) => setItems(items.filter((item) => item.path !== key))}
+          onRemove={(key) => {
+            setItems(items.filter((item) => item.path !== key));
+            setFacts((current) => {
+              const next = new Map(current);
+              next.delete(key);
+              return next;
+            });
+          }}
           errorMessage={errorMessage}
           problem={problem}
           dropAnywhere

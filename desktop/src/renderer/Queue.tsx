@@ -1,7 +1,8 @@
 /**
  * The queue: every submission still being sent, its files with their progress, speed and time left,
  * pause and resume per file and for all, and each failure's message (a file changed on disk included).
- * A file imported from a cloud account shows where from and the server's state of the copy.
+ * A file imported from a cloud account shows where from and the server's state of the copy; a file from
+ * disk, its media facts and what the event's spec said of them when it was queued (issue #30).
  */
 import { formatBytes, truncateFileName } from '@avp/shared';
 import { Button } from '@avp/web/ui';
@@ -9,6 +10,7 @@ import { FORM_TITLES } from '@avp/web/upload-form';
 import type { DesktopApi, EngineSnapshot, FileView, JobView } from './api';
 import { importLabel, PROVIDER_LABELS } from './cloud';
 import { submissionSummary } from './format';
+import { FactsLine } from './MediaFacts';
 import { ProgressLine } from './Progress';
 
 const STATE_LABELS: Record<FileView['state'], string> = {
@@ -134,6 +136,11 @@ function FileRow({ api, jobId, file, act }: { api: DesktopApi; jobId: string; fi
           </Button>
         ) : null}
       </span>
+      {file.factsText !== undefined ? (
+        <div className="app-row__facts">
+          <FactsLine text={file.factsText} check={file.check} />
+        </div>
+      ) : null}
       {file.error ? (
         <p className="kit-error app-row__error" role="alert">
           {file.error.message}

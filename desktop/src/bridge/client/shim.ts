@@ -50,6 +50,8 @@ const api: DesktopApi = {
   logout: () => call('logout'),
   submit: (form, chosen, picked = []) => call('submit', form, chosen, picked),
   checkPaths: (chosen) => call('checkPaths', chosen),
+  uploadEvents: () => call('uploadEvents'),
+  mediaFacts: (chosen) => call('mediaFacts', chosen),
   retryNow: () => call('retryNow'),
   pauseFile: (jobId, key) => call('pauseFile', jobId, key),
   resumeFile: (jobId, key) => call('resumeFile', jobId, key),
