@@ -24,6 +24,8 @@ export const CLIENT_ROUTES = [
   '/client_test',
   '/register',
   '/reset_password',
+  // Passkeys and two-step sign-in (#33).
+  '/account/security',
   // Where the cloud pickers' sign-in popups return (Box, OneDrive).
   '/client/cloud-callback',
 ] as const;

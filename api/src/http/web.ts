@@ -48,6 +48,7 @@ export const ROBOTS_DISALLOW = [
   '/client_test',
   '/register',
   '/reset_password',
+  '/account',
   '/exhibitor_order',
   '/payment',
   '/confirmation',

@@ -6,6 +6,7 @@
  */
 import { loggedInAs } from '@avp/shared';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { Button } from '../../ui';
 import { usePortalSessionCheck, useSession } from '../../lib/session';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
@@ -37,6 +38,7 @@ export default function ClientPage({ banner, children }: ClientPageProps) {
           <p>
             {loggedInAs(user.firstName, user.lastName)} <span className="account-email">({user.email})</span>
           </p>
+          <Link to="/account/security">Passkeys and two-step sign-in</Link>
           <Button variant="secondary" onPress={() => void signOut()}>
             Sign out
           </Button>

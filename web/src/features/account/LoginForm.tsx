@@ -5,13 +5,24 @@
  */
 import { loginFormSchema, type LoginForm as LoginValues } from '@avp/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Button, FormEmailField, FormPasswordField } from '../../ui';
-import { ApiError, apiRequest, errorMessage } from '../../lib/api';
-import { useSession, type SessionUser, type SignedInBody } from '../../lib/session';
+import { ApiError, errorMessage } from '../../lib/api';
+import { useSession, type SessionUser } from '../../lib/session';
+import {
+  autofillSupported,
+  cancelPasskeyRequest,
+  passkeyFailure,
+  passkeySignIn,
+  passkeysSupported,
+  passwordSignIn,
+  type FactorSignedIn,
+  type PendingSignIn,
+} from './factors-api';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog';
+import SecondFactorStep from './SecondFactorStep';
 import './account.css';
 
 export interface LoginFormProps {
@@ -26,6 +37,7 @@ export interface LoginFormProps {
 }
 
 const EMPTY: LoginValues = { email: '', password: '' };
+const NOT_STAFF = 'You are not authorised to use this page.';
 const FORGOT_HASH = '#forgotPassword';
 
 export default function LoginForm({ onSignedIn, requireRole, notice, title = 'Sign in' }: LoginFormProps) {
@@ -43,16 +55,73 @@ export default function LoginForm({ onSignedIn, requireRole, notice, title = 'Si
   const email = useWatch({ control, name: 'email' });
   const location = useLocation();
   const navigate = useNavigate();
+  const [pending, setPending] = useState<PendingSignIn | null>(null);
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
+
+  /** Signed in by any way (#33): staff the owner requires a factor of are taken to set one up first. */
+  const finish = useCallback(
+    (body: FactorSignedIn) => {
+      if (requireRole === 'staff' && body.user.role !== 'staff') {
+        void session.signOut();
+        setFailure(NOT_STAFF);
+        return;
+      }
+      session.signedIn(body);
+      if (body.secondFactorSetupRequired) {
+        void navigate('/account/security', { state: { factorSetup: true } });
+        return;
+      }
+      onSignedIn?.(body.user);
+    },
+    [navigate, onSignedIn, requireRole, session],
+  );
+
+  // The latest `finish`, for the autofill request below (which must not restart at every render).
+  const finishRef = useRef(finish);
+  useEffect(() => {
+    finishRef.current = finish;
+  });
+
+  // The browser's autofill offers this site's passkeys in the e-mail field's suggestions, where it can.
+  useEffect(() => {
+    if (pending !== null || !passkeysSupported()) return undefined;
+    let live = true;
+    void autofillSupported().then(async (supported) => {
+      if (!supported || !live) return;
+      try {
+        const body = await passkeySignIn(true);
+        if (live) finishRef.current(body);
+      } catch {
+        // Cancelled, or replaced by the button or by leaving the page: nothing to say.
+      }
+    });
+    return () => {
+      live = false;
+      cancelPasskeyRequest();
+    };
+  }, [pending]);
+
+  const withPasskey = async () => {
+    setFailure(null);
+    setPasskeyBusy(true);
+    try {
+      finish(await passkeySignIn(false));
+    } catch (error) {
+      setFailure(passkeyFailure(error));
+    } finally {
+      setPasskeyBusy(false);
+    }
+  };
 
   const submit = handleSubmit(async (values) => {
     setFailure(null);
     try {
-      const body = await apiRequest<SignedInBody>('POST', '/api/auth/login', {
-        ...values,
-        ...(requireRole ? { requireRole } : {}),
-      });
-      session.signedIn(body);
-      onSignedIn?.(body.user);
+      const answer = await passwordSignIn({ ...values, ...(requireRole ? { requireRole } : {}) });
+      if ('pending' in answer) {
+        setPending(answer.pending);
+        return;
+      }
+      finish(answer.signedIn);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'validation_failed') {
         for (const [name, message] of Object.entries(error.fields)) {
@@ -69,6 +138,20 @@ export default function LoginForm({ onSignedIn, requireRole, notice, title = 'Si
     }
   });
 
+  if (pending !== null) {
+    return (
+      <SecondFactorStep
+        pending={pending}
+        onSignedIn={finish}
+        onRestart={(message) => {
+          setPending(null);
+          setValue('password', '');
+          setFailure(message ?? null);
+        }}
+      />
+    );
+  }
+
   return (
     <>
       <form
@@ -83,7 +166,13 @@ export default function LoginForm({ onSignedIn, requireRole, notice, title = 'Si
             {notice}
           </p>
         ) : null}
-        <FormEmailField control={control} name="email" label="Email" autoComplete="username" isRequired />
+        <FormEmailField
+          control={control}
+          name="email"
+          label="Email"
+          autoComplete="username webauthn"
+          isRequired
+        />
         <FormPasswordField
           control={control}
           name="password"
@@ -101,6 +190,16 @@ export default function LoginForm({ onSignedIn, requireRole, notice, title = 'Si
             {isSubmitting ? 'Signing in…' : 'Sign in'}
           </Button>
         </div>
+        {passkeysSupported() ? (
+          <>
+            <p className="account-separator">or</p>
+            <div className="account-actions">
+              <Button variant="secondary" isDisabled={passkeyBusy} onPress={() => void withPasskey()}>
+                {passkeyBusy ? 'Waiting for the passkey…' : 'Sign in with a passkey'}
+              </Button>
+            </div>
+          </>
+        ) : null}
         {requireRole === undefined ? (
           <p className="account-links">
             {/* The dialog opens over this page, so closing it returns to the link, not to another page. */}

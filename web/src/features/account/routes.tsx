@@ -18,6 +18,7 @@ export const ResetPasswordPage = lazyModule(
   `${A}/ResetPasswordPage.tsx`,
   () => import('./ResetPasswordPage'),
 );
+export const SecurityPage = lazyModule(`${A}/SecurityPage.tsx`, () => import('./SecurityPage'));
 const LazyLoginForm = lazyModule<LoginFormProps>(`${A}/LoginForm.tsx`, () => import('./LoginForm'));
 
 function Loading({ children }: { children: ReactNode }) {
@@ -44,6 +45,14 @@ export const accountRoutes = (
       element={
         <Loading>
           <RegisterPage />
+        </Loading>
+      }
+    />
+    <Route
+      path="account/security"
+      element={
+        <Loading>
+          <SecurityPage />
         </Loading>
       }
     />

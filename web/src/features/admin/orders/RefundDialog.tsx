@@ -6,6 +6,7 @@ import { formatPrice } from '@avp/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/api';
+import { useConfirmItsYou } from '../../../lib/confirm-its-you';
 import { Button, Checkbox, ConfirmDialog, TextField } from '../../../ui';
 import { staffApi, type OrderDetail } from '../api';
 import { toCents } from '../money';
@@ -26,9 +27,11 @@ export function RefundPanel({ order, onNotice }: { order: OrderDetail; onNotice:
   const [backInStock, setBackInStock] = useState(false);
   const [confirming, setConfirming] = useState<{ cents: number; key: string } | null>(null);
   const money = (cents: number) => formatPrice(cents, order.currency);
+  // Refunds above REFUND_FRESH_SIGN_IN_ABOVE need a recent sign-in (#33): asked for, then sent again.
+  const { dialog: confirmItsYou, withFreshSignIn } = useConfirmItsYou();
   const refund = useMutation({
     mutationFn: (request: { amount: number; reason: string; key: string; backInStock: boolean }) =>
-      staffApi.refund(order.id, request),
+      withFreshSignIn(() => staffApi.refund(order.id, request)),
     onSuccess: (answer, request) => {
       queryClient.setQueryData(staffKeys.order(order.id), answer.order);
       void queryClient.invalidateQueries({ queryKey: staffKeys.orderLists });
@@ -119,6 +122,7 @@ export function RefundPanel({ order, onNotice }: { order: OrderDetail; onNotice:
         onConfirm={issue}
         destructive
       />
+      {confirmItsYou}
     </>
   );
 }
