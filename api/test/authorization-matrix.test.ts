@@ -1,11 +1,14 @@
 import express from 'express';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STAFF_ROLES } from '@avp/shared';
+import type { StaffRole } from '@avp/shared';
 import { createApp } from '../src/app.js';
 import { secondFactorModels } from '../src/db/models/second-factors.js';
 import { sessionCookieName } from '../src/modules/accounts/index.js';
 import { createSession } from '../src/modules/accounts/sessions.js';
 import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
+import { staffRoleModels } from '../src/db/models/staff-roles.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { registration, TestBrowser } from './helpers/browser.js';
@@ -26,27 +29,30 @@ import { StripeStandIn, stripeEvent } from './helpers/stripe-stand-in.js';
  *             client, and staff too: staff read uploads through the inbox), as if it did not exist
  *   token     an exhibitor's order, guarded by its own X-Order-Token, not by an account: 404 without the
  *             token or with another order's
- *   staff     staff only; 401 when signed out, 403 for a client account
+ *   staff     staff with one of `roles` (#33; owner passes every check, `roles: []` any staff role): 401
+ *             when signed out, 403 for a client account and for a staff member without the role
  *   webhook   Stripe's webhook: only a body signed with STRIPE_WEBHOOK_SECRET; 400 otherwise
  *   session   the spec's original calls that need a session: any signed-in account; 403 when signed out
  *             ('a 403 destroys the session', SPEC §4)
  *
- * Each route is called by four callers. Client A owns the things the route names (its submission and file;
+ * Each route is called by seven callers: anonymous, client A, client B, and a staff member of each role
+ * (owner, store manager, finance, media), each holding that one role. Client A owns the things the route names (its submission and file;
  * for a token route it holds the order's token, for the webhook it signs with the right secret). Client B
  * is another client holding its own submission, its own order's token, a signature by another secret.
- * Staff is signed in as staff with no token and no signature; anonymous holds nothing.
+ * A staff member is signed in as staff with no token and no signature; anonymous holds nothing.
  */
 type Rule = 'public' | 'user' | 'own' | 'token' | 'staff' | 'webhook' | 'session';
-type Caller = 'anonymous' | 'clientA' | 'clientB' | 'staff';
+type Caller = 'anonymous' | 'clientA' | 'clientB' | StaffRole;
+/** A column of EXPECTED: every staff role answers the same on routes that are not staff routes. */
+type Column = 'anonymous' | 'clientA' | 'clientB' | 'staff';
 /** 'allowed': past the access check, whatever the handler then says (never 401, 403 or 404). */
 type Expected = 'allowed' | 400 | 401 | 403 | 404;
 
-const EXPECTED: Record<Rule, Record<Caller, Expected>> = {
+const EXPECTED: Record<Exclude<Rule, 'staff'>, Record<Column, Expected>> = {
   public: { anonymous: 'allowed', clientA: 'allowed', clientB: 'allowed', staff: 'allowed' },
   user: { anonymous: 401, clientA: 'allowed', clientB: 'allowed', staff: 'allowed' },
   own: { anonymous: 401, clientA: 'allowed', clientB: 404, staff: 404 },
   token: { anonymous: 404, clientA: 'allowed', clientB: 404, staff: 404 },
-  staff: { anonymous: 401, clientA: 403, clientB: 403, staff: 'allowed' },
   webhook: { anonymous: 400, clientA: 'allowed', clientB: 400, staff: 400 },
   session: { anonymous: 403, clientA: 'allowed', clientB: 'allowed', staff: 'allowed' },
 };
@@ -56,7 +62,14 @@ interface World {
   t: TestApp;
   clientA: number;
   clientB: number;
-  staff: number;
+  /** One staff member per role, holding that role only. */
+  staff: Record<StaffRole, number>;
+  /** A media member the owner's member routes act on. */
+  spareMember: number;
+  /** Pending invitations: one to look up, one to accept, one to withdraw (its id). */
+  lookupToken: string;
+  acceptToken: string;
+  invitation: number;
   orderA: IntentJson;
   orderB: IntentJson;
   paidOrder: string;
@@ -77,6 +90,10 @@ interface Upload {
 
 interface Call {
   params?: (w: World, upload: Upload) => Record<string, string | number>;
+  /** Params made afresh for each caller, for a route that uses up what it names (a DELETE). */
+  paramsPerCaller?: (w: World) => Promise<Record<string, string | number>>;
+  /** For a 'staff' rule: the roles that may (owner always may; [] any staff role). */
+  roles?: StaffRole[];
   body?: (w: World, upload: Upload) => unknown;
   /** Raw bytes instead of JSON. */
   raw?: { contentType: string; bytes: Uint8Array | string };
@@ -142,8 +159,12 @@ const ROUTES: Record<string, { rule: Rule } & Call> = {
   'POST /api/account/recovery-codes': { rule: 'user' },
   'POST /api/accounts/reauthenticate/options': { rule: 'user' },
   'POST /api/accounts/reauthenticate': { rule: 'user', body: () => ({}) },
-  'GET /api/staff-settings/second-factor': { rule: 'staff' },
-  'PUT /api/staff-settings/second-factor': { rule: 'staff', body: () => ({ required: false }) },
+  'GET /api/staff-settings/second-factor': { rule: 'staff', roles: [] },
+  'PUT /api/staff-settings/second-factor': {
+    rule: 'staff',
+    roles: ['owner'],
+    body: () => ({ required: false }),
+  },
   'PUT /api/account': { rule: 'user', body: () => ({}) },
   'POST /api/contact': { rule: 'public', body: () => ({}) },
   'POST /api/submitContact.php': { rule: 'public', body: () => ({}) },
@@ -157,18 +178,22 @@ const ROUTES: Record<string, { rule: Rule } & Call> = {
   'POST /api/status.php': { rule: 'public' },
   'GET /api/check.php': { rule: 'session' },
   'POST /api/log.php': { rule: 'public', body: () => ({ type: 'info', data: 'matrix' }) },
-  'GET /api/log.php': { rule: 'staff' },
+  'GET /api/log.php': { rule: 'staff', roles: ['owner'] },
   'POST /api/submitForm.php': { rule: 'session', body: () => ({}) },
   'GET /api/getStoreData.php': { rule: 'public', query: '?store_id=demo-expo' },
   'POST /api/getStoreData.php': { rule: 'public', body: () => ({ store_id: 'demo-expo' }) },
   // Public: active stores; staff asking with an empty payload: every store.
   'GET /api/getAllStores.php': { rule: 'public' },
   'POST /api/getAllStores.php': { rule: 'public', body: () => ({}) },
-  'POST /api/updateStore.php': { rule: 'staff', body: () => ({}) },
-  'POST /api/deleteStore.php': { rule: 'staff', body: (w) => ({ storeId: w.storeKey }) },
+  'POST /api/updateStore.php': { rule: 'staff', roles: ['store_manager'], body: () => ({}) },
+  'POST /api/deleteStore.php': {
+    rule: 'staff',
+    roles: ['store_manager'],
+    body: (w) => ({ storeId: w.storeKey }),
+  },
   'POST /api/stripeIntent.php': { rule: 'public', body: () => ({}) },
   'POST /api/sendOrderConfirmationEmail.php': { rule: 'public', body: () => ({}) },
-  'POST /api/charge.php': { rule: 'staff', body: () => ({}) },
+  'POST /api/charge.php': { rule: 'staff', roles: ['finance'], body: () => ({}) },
   // The exhibitor store: anonymous by SPEC §6; an order is guarded by its own token, not by an account.
   'GET /api/stores': { rule: 'public' },
   'GET /api/stores/:storeId': { rule: 'public', params: () => ({ storeId: 'demo-expo' }) },
@@ -216,75 +241,197 @@ const ROUTES: Record<string, { rule: Rule } & Call> = {
   },
   'POST /api/uploads/files/:fileId/complete': { rule: 'own', params: fileOf },
   'DELETE /api/uploads/files/:fileId': { rule: 'own', params: fileOf },
-  'GET /api/uploads/inbox': { rule: 'staff' },
+  'GET /api/uploads/inbox': { rule: 'staff', roles: ['media'] },
   'PUT /api/uploads/inbox/:submissionId/handled': {
     rule: 'staff',
+    roles: ['media'],
     params: (w) => ({ submissionId: w.sentSubmission }),
     body: () => ({ handled: true }),
   },
-  'GET /api/uploads/inbox/files/:fileId/download': { rule: 'staff', params: (w) => ({ fileId: w.sentFile }) },
+  'GET /api/uploads/inbox/files/:fileId/download': {
+    rule: 'staff',
+    roles: ['media'],
+    params: (w) => ({ fileId: w.sentFile }),
+  },
+  // Reviews (#31): staff set a file's state and see its poster; a client lists their own sent submissions.
+  'PUT /api/uploads/inbox/files/:fileId/review': {
+    rule: 'staff',
+    roles: ['media'],
+    params: (w) => ({ fileId: w.sentFile }),
+    body: () => ({ state: 'accepted' }),
+  },
+  'GET /api/uploads/inbox/files/:fileId/poster': {
+    rule: 'staff',
+    roles: ['media'],
+    params: (w) => ({ fileId: w.sentFile }),
+  },
+  'GET /api/uploads/mine': { rule: 'user' },
   // Upload events (#30): the open list for whoever may upload; defining them is staff's.
   'GET /api/upload-events': { rule: 'user' },
-  'GET /api/staff/upload-events': { rule: 'staff' },
-  'POST /api/staff/upload-events': { rule: 'staff', body: () => ({}) },
+  'GET /api/staff/upload-events': { rule: 'staff', roles: ['media'] },
+  'POST /api/staff/upload-events': { rule: 'staff', roles: ['media'], body: () => ({}) },
   'PATCH /api/staff/upload-events/:id': {
     rule: 'staff',
+    roles: ['media'],
     params: (w) => ({ id: w.uploadEvent! }),
     body: () => ({}),
   },
-  'POST /api/staff/upload-events/:id/archive': { rule: 'staff', params: (w) => ({ id: w.uploadEvent! }) },
-  'POST /api/staff/upload-events/:id/restore': { rule: 'staff', params: (w) => ({ id: w.uploadEvent! }) },
+  'POST /api/staff/upload-events/:id/archive': {
+    rule: 'staff',
+    roles: ['media'],
+    params: (w) => ({ id: w.uploadEvent! }),
+  },
+  'POST /api/staff/upload-events/:id/restore': {
+    rule: 'staff',
+    roles: ['media'],
+    params: (w) => ({ id: w.uploadEvent! }),
+  },
   // Staff screens: every call is staff-only.
-  'GET /api/staff/settings': { rule: 'staff' },
-  'GET /api/staff/stores': { rule: 'staff' },
-  'POST /api/staff/stores': { rule: 'staff', body: () => storeForm },
-  'PUT /api/staff/stores/:id': { rule: 'staff', params: store, body: () => ({}) },
-  'POST /api/staff/stores/:id/active': { rule: 'staff', params: store, body: () => ({ is_active: true }) },
+  'GET /api/staff/settings': { rule: 'staff', roles: [] },
+  'GET /api/staff/stores': { rule: 'staff', roles: ['store_manager'] },
+  'POST /api/staff/stores': { rule: 'staff', roles: ['store_manager'], body: () => storeForm },
+  'PUT /api/staff/stores/:id': { rule: 'staff', roles: ['store_manager'], params: store, body: () => ({}) },
+  'POST /api/staff/stores/:id/active': {
+    rule: 'staff',
+    roles: ['store_manager'],
+    params: store,
+    body: () => ({ is_active: true }),
+  },
   'POST /api/staff/stores/:id/archive': {
     rule: 'staff',
+    roles: ['store_manager'],
     params: store,
     body: () => ({ is_archived: false }),
   },
-  'DELETE /api/staff/stores/:id': { rule: 'staff', params: (w) => ({ id: w.archivedStoreKey }) },
-  'GET /api/staff/store-images': { rule: 'staff' },
+  'DELETE /api/staff/stores/:id': { rule: 'staff', roles: ['store_manager'], paramsPerCaller: archivedStore },
+  'GET /api/staff/store-images': { rule: 'staff', roles: ['store_manager'] },
   'POST /api/staff/store-images': {
     rule: 'staff',
+    roles: ['store_manager'],
     query: '?name=logo.png',
     raw: { contentType: 'image/png', bytes: PNG_1X1 },
   },
-  'GET /api/staff/stores/:id/prices': { rule: 'staff', params: store },
-  'PUT /api/staff/stores/:id/prices': { rule: 'staff', params: store, body: () => ({}) },
-  'GET /api/staff/stores/:id/pull-sheet': { rule: 'staff', params: store },
-  'GET /api/staff/stores/:id/stock': { rule: 'staff', params: store },
+  'GET /api/staff/stores/:id/prices': { rule: 'staff', roles: ['store_manager'], params: store },
+  'PUT /api/staff/stores/:id/prices': {
+    rule: 'staff',
+    roles: ['store_manager'],
+    params: store,
+    body: () => ({}),
+  },
+  'GET /api/staff/stores/:id/pull-sheet': {
+    rule: 'staff',
+    roles: ['store_manager', 'finance'],
+    params: store,
+  },
+  'GET /api/staff/stores/:id/stock': { rule: 'staff', roles: ['store_manager'], params: store },
   'PUT /api/staff/stores/:id/stock/:productId': {
     rule: 'staff',
+    roles: ['store_manager'],
     params: (w) => ({ id: w.storeKey, productId: w.productId }),
     body: () => ({ limit: 50 }),
   },
-  'GET /api/staff/overview': { rule: 'staff' },
-  'GET /api/staff/products': { rule: 'staff' },
-  'POST /api/staff/products': { rule: 'staff', body: () => ({ name: 'Matrix Mic' }) },
-  'PUT /api/staff/products/:id': { rule: 'staff', params: (w) => ({ id: w.productId }), body: () => ({}) },
-  'POST /api/staff/products/reorder': { rule: 'staff', body: () => ({}) },
+  'GET /api/staff/overview': { rule: 'staff', roles: [] },
+  'GET /api/staff/products': { rule: 'staff', roles: ['store_manager'] },
+  'POST /api/staff/products': {
+    rule: 'staff',
+    roles: ['store_manager'],
+    body: () => ({ name: 'Matrix Mic' }),
+  },
+  'PUT /api/staff/products/:id': {
+    rule: 'staff',
+    roles: ['store_manager'],
+    params: (w) => ({ id: w.productId }),
+    body: () => ({}),
+  },
+  'POST /api/staff/products/reorder': { rule: 'staff', roles: ['store_manager'], body: () => ({}) },
   'POST /api/staff/product-images': {
     rule: 'staff',
+    roles: ['store_manager'],
     query: '?name=mic.png',
     raw: { contentType: 'image/png', bytes: PNG_1X1 },
   },
-  'GET /api/staff/orders': { rule: 'staff' },
-  'GET /api/staff/orders.csv': { rule: 'staff' },
-  'GET /api/staff/orders/:orderId': { rule: 'staff', params: paid },
+  'GET /api/staff/orders': { rule: 'staff', roles: ['finance'] },
+  'GET /api/staff/orders.csv': { rule: 'staff', roles: ['finance'] },
+  'GET /api/staff/orders/:orderId': { rule: 'staff', roles: ['finance'], params: paid },
   'POST /api/staff/orders/:orderId/refunds': {
     rule: 'staff',
+    roles: ['finance'],
     params: paid,
     body: () => ({ amount: 1, reason: 'Matrix', key: 'matrix-refund-1' }),
   },
-  'POST /api/staff/orders/:orderId/resend-confirmation': { rule: 'staff', params: paid },
-  'GET /api/staff/audit': { rule: 'staff' },
+  'POST /api/staff/orders/:orderId/resend-confirmation': { rule: 'staff', roles: ['finance'], params: paid },
+  'GET /api/staff/audit': { rule: 'staff', roles: ['owner'] },
+  // Staff management (#33): the owner's; the invitee's lookup and accept are public (the token is the key).
+  'GET /api/staff/members': { rule: 'staff', roles: ['owner'] },
+  'PUT /api/staff/members/:id/roles': {
+    rule: 'staff',
+    roles: ['owner'],
+    params: (w) => ({ id: w.spareMember }),
+    body: () => ({}),
+  },
+  'POST /api/staff/members/:id/deactivate': {
+    rule: 'staff',
+    roles: ['owner'],
+    params: (w) => ({ id: w.spareMember }),
+  },
+  'POST /api/staff/members/:id/reactivate': {
+    rule: 'staff',
+    roles: ['owner'],
+    params: (w) => ({ id: w.spareMember }),
+  },
+  'GET /api/staff/invitations': { rule: 'staff', roles: ['owner'] },
+  'POST /api/staff/invitations': { rule: 'staff', roles: ['owner'], body: () => ({}) },
+  'DELETE /api/staff/invitations/:id': {
+    rule: 'staff',
+    roles: ['owner'],
+    params: (w) => ({ id: w.invitation }),
+  },
+  'POST /api/staff-invitations/lookup': { rule: 'public', body: (w) => ({ token: w.lookupToken }) },
+  'POST /api/staff-invitations/accept': {
+    rule: 'public',
+    body: (w) => ({
+      token: w.acceptToken,
+      firstName: 'Ivy',
+      lastName: 'Invited',
+      password: 'Invited passphrase 5',
+    }),
+  },
 };
 
-/** Denials, then the owner: a route such as DELETE changes what it is allowed to touch. */
-const CALLERS: Caller[] = ['anonymous', 'clientB', 'staff', 'clientA'];
+/**
+ * Denials first, then the staff roles, the owner last of them, then client A: a route such as DELETE
+ * changes what it is allowed to touch.
+ */
+const CALLERS: Caller[] = ['anonymous', 'clientB', 'media', 'finance', 'store_manager', 'owner', 'clientA'];
+
+/** What a caller should get from a route (the staff rule decided here, not by the code under test). */
+function expectedOf(spec: { rule: Rule; roles?: StaffRole[] }, caller: Caller): Expected {
+  const isStaff = (STAFF_ROLES as readonly string[]).includes(caller);
+  if (spec.rule !== 'staff') return EXPECTED[spec.rule][isStaff ? 'staff' : (caller as Column)];
+  if (spec.roles === undefined)
+    throw new Error('a staff rule names its roles (roles: [] for any staff role)');
+  if (caller === 'anonymous') return 401;
+  if (!isStaff) return 403;
+  return caller === 'owner' || spec.roles.length === 0 || spec.roles.includes(caller as StaffRole)
+    ? 'allowed'
+    : 403;
+}
+
+/** A new archived store, for a caller allowed to delete one. */
+let archivedStores = 0;
+async function archivedStore(w: World): Promise<Record<string, number>> {
+  const slug = `matrix-archived-${++archivedStores}`;
+  const owner = await as(w, w.staff.owner);
+  const created = await owner.post('/api/staff/stores', {
+    ...storeForm,
+    name: `Gone ${archivedStores}`,
+    store_id: slug,
+  });
+  expect(created.status).toBe(201);
+  const key = (await w.t.db.models.Store.findOne({ where: { slug } }))!.id;
+  expect((await owner.post(`/api/staff/stores/${key}/archive`, { is_archived: true })).status).toBe(200);
+  return { id: key };
+}
 
 describe('routes and rules', () => {
   it('would notice a route added without a rule, naming it', async () => {
@@ -323,11 +470,30 @@ describe.each(DIALECTS)('authorization matrix (%s)', (dialect: TestDialect) => {
     };
     const clientA = await signUp('ada@example.com');
     const clientB = await signUp('bob@example.com');
-    const { user: staff } = await upsertStaffAccount(t.db, {
+    const { user: owner } = await upsertStaffAccount(t.db, {
       ...STAFF,
       firstName: 'Grace',
       lastName: 'Hopper',
     });
+    const { StaffRole: StaffRoleRow } = staffRoleModels(t.db.sequelize);
+    const memberWith = async (role: StaffRole, name: string) => {
+      const { user } = await upsertStaffAccount(t.db, {
+        email: `${name.toLowerCase()}@example.com`,
+        password: STAFF.password,
+        firstName: name,
+        lastName: 'Matrix',
+      });
+      await StaffRoleRow.destroy({ where: { userId: user.id } });
+      await StaffRoleRow.create({ userId: user.id, role, createdAt: new Date() });
+      return user.id;
+    };
+    const staff: Record<StaffRole, number> = {
+      owner: owner.id,
+      store_manager: await memberWith('store_manager', 'Stella'),
+      finance: await memberWith('finance', 'Fin'),
+      media: await memberWith('media', 'Mei'),
+    };
+    const spareMember = await memberWith('media', 'Spare');
 
     const exhibitor = new Exhibitor(t);
     const { body } = await exhibitor.store();
@@ -354,7 +520,11 @@ describe.each(DIALECTS)('authorization matrix (%s)', (dialect: TestDialect) => {
       t,
       clientA,
       clientB,
-      staff: staff.id,
+      staff,
+      spareMember,
+      lookupToken: '',
+      acceptToken: '',
+      invitation: 0,
       orderA,
       orderB,
       paidOrder: paidOrder.orderId,
@@ -380,6 +550,20 @@ describe.each(DIALECTS)('authorization matrix (%s)', (dialect: TestDialect) => {
       })
     ).id;
     const passkey = { credentialId: 'matrix', publicKey: 'AA', name: 'Matrix key', createdAt: new Date() };
+    const invite = async (email: string) => {
+      const res = await (
+        await as(w, owner.id)
+      ).post<{ invitation: { id: number } }>('/api/staff/invitations', {
+        email,
+        roles: ['media'],
+      });
+      expect(res.status).toBe(201);
+      const mail = await t.db.models.MailOutbox.findOne({ where: { toAddress: email } });
+      return { id: res.body.invitation.id, token: /\/staff\/invite\/([\w-]{43})/.exec(mail!.textBody)![1]! };
+    };
+    w.lookupToken = (await invite('look@example.com')).token;
+    w.acceptToken = (await invite('accept@example.com')).token;
+    w.invitation = (await invite('withdraw@example.com')).id;
     w.passkey = (await secondFactorModels(t.db.sequelize).Passkey.create({ ...passkey, userId: clientA })).id;
   });
 
@@ -407,12 +591,18 @@ describe.each(DIALECTS)('authorization matrix (%s)', (dialect: TestDialect) => {
       pattern.includes(':submissionId') || pattern.includes(':fileId')
         ? await uploadFor(w, w.clientA)
         : undefined;
-    const path = fillPath(pattern, stringsOf(spec.params?.(w, upload!) ?? {})) + (spec.query ?? '');
-    const answers: Record<Caller, number> = { anonymous: 0, clientA: 0, clientB: 0, staff: 0 };
+    const pathWith = (params: Record<string, string | number>) =>
+      fillPath(pattern, stringsOf(params)) + (spec.query ?? '');
+    const fixedPath = spec.paramsPerCaller ? '' : pathWith(spec.params?.(w, upload!) ?? {});
+    const answers = {} as Record<Caller, number>;
     for (const caller of CALLERS) {
+      const path = spec.paramsPerCaller ? pathWith(await spec.paramsPerCaller(w)) : fixedPath;
       answers[caller] = await callAs(w, caller, spec, method, path, upload);
     }
-    const expected = EXPECTED[spec.rule];
+    const expected = Object.fromEntries(CALLERS.map((c) => [c, expectedOf(spec, c)])) as Record<
+      Caller,
+      Expected
+    >;
     const seen = Object.fromEntries(
       CALLERS.map((caller) => {
         const status = answers[caller];
@@ -509,7 +699,7 @@ async function callAs(
   path: string,
   upload: Upload | undefined,
 ): Promise<number> {
-  const userId = { anonymous: undefined, clientA: w.clientA, clientB: w.clientB, staff: w.staff }[caller];
+  const userId = { anonymous: undefined, clientA: w.clientA, clientB: w.clientB, ...w.staff }[caller];
   const headers: Record<string, string> = { accept: 'application/json' };
   if (userId !== undefined) {
     const { token } = await createSession(w.t.db, w.t.config, userId, {
