@@ -329,6 +329,10 @@ test.describe('media facts before upload (issue #30)', () => {
     await expect(submission).toHaveCount(1, { timeout: 15_000 });
     await expect(submission).toContainText('1280×720');
     await expect(submission).toContainText('1 issue');
+    await submission
+      .getByRole('button', { name: /^1 issue .*: show for h264-1280x720-25-aac\.mp4$/ })
+      .click();
+    await expect(submission.getByText(WRONG_SENTENCE)).toBeVisible();
     await context.close();
   });
 
