@@ -129,9 +129,13 @@ export async function listInboxPage(db: Database, query: unknown): Promise<Inbox
   const inEvent = groupRows.filter((g) => eventKey === undefined || g.event_key === eventKey);
   const counts = zero();
   for (const row of inEvent) add(counts, row);
-  const events = [...new Map(groupRows.map((g) => [g.event_key, g.event])).values()]
-    .filter((name) => name !== '')
-    .sort((a, b) => a.localeCompare(b));
+  // One spelling per event: the same for every company's row and on every page.
+  const label = new Map<string, string>();
+  for (const g of groupRows) {
+    const seen = label.get(g.event_key);
+    if (seen === undefined || g.event < seen) label.set(g.event_key, g.event);
+  }
+  const events = [...label.values()].filter((name) => name !== '').sort((a, b) => a.localeCompare(b));
 
   const paged = matching(db, q, true);
   const offset = (q.page - 1) * q.pageSize;
@@ -152,7 +156,8 @@ export async function listInboxPage(db: Database, query: unknown): Promise<Inbox
   for (const id of ids.map((r) => r.id)) {
     const file = files.get(id);
     if (!file) continue;
-    const { event, company } = file.grouping;
+    const { company } = file.grouping;
+    const event = label.get(file.grouping.event.toLowerCase()) ?? file.grouping.event;
     let group = groups.find((g) => g.event.toLowerCase() === event.toLowerCase());
     if (!group) {
       group = { event, counts: zero(), companies: [] };

@@ -4,18 +4,19 @@ import type { Readable } from 'node:stream';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Database } from '../../db/index.js';
 import { AppError } from '../../http/errors.js';
+import { FILE_NOT_FOUND } from './service.js';
 
-export const NO_POSTER = 'This file has no poster.';
-
-/** A file's poster JPEG from upload storage; 404 when none was made (yet, or ever). */
+/**
+ * A file's poster JPEG from upload storage; null when the file has none (not drawn yet, or nothing could
+ * be: answered 204); 404 for no such file.
+ */
 export async function posterOf(
   deps: { db: Database; storage: UploadStorage },
   fileId: string,
-): Promise<Readable> {
+): Promise<Readable | null> {
   const file = isUuid(fileId) ? await deps.db.models.SubmissionFile.findByPk(fileId) : null;
-  if (!file || file.posterState !== 'made' || !file.posterKey) {
-    throw new AppError(404, 'poster_not_found', NO_POSTER);
-  }
+  if (!file) throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
+  if (file.posterState !== 'made' || !file.posterKey) return null;
   return deps.storage.read(file.posterKey);
 }
 

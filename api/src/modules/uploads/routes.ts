@@ -234,6 +234,10 @@ export function uploadsRoutes(deps: {
 
   router.get('/uploads/inbox/files/:fileId/poster', media, async (req, res) => {
     const poster = await posterOf(d, param(req, 'fileId'));
+    if (!poster) {
+      res.status(204).set('Cache-Control', 'no-store').end();
+      return;
+    }
     res.set({ 'Content-Type': 'image/jpeg', 'Cache-Control': 'private, max-age=3600' });
     poster.on('error', (error) => res.destroy(error));
     poster.pipe(res);
