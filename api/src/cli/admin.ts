@@ -6,7 +6,8 @@ import { EXIT, runCli, UsageError } from './context.js';
 const USAGE = `Usage: npm run admin -- create --email E --first F --last L
 
 Creates a staff account, or updates the account with that e-mail: makes it staff and sets the name and
-password. The password (at least 8 characters) is asked for on a terminal, without showing it; in a script,
+password. An account without a staff role becomes an owner (the first owner comes from here; owners invite
+everyone else from the staff pages); one with roles keeps them. The password (at least 8 characters) is asked for on a terminal, without showing it; in a script,
 pipe it in on standard input:  printf '%s' "$PASSWORD" | npm run admin -- create --email E --first F --last L
 (--password P still works but is discouraged: the command line is visible to other users and kept in the
 shell's history).`;
