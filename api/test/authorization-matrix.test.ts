@@ -266,6 +266,7 @@ const ROUTES: Record<string, { rule: Rule } & Call> = {
     params: (w) => ({ fileId: w.sentFile }),
   },
   'GET /api/uploads/mine': { rule: 'user' },
+  'GET /api/uploads/pull': { rule: 'staff', roles: ['media'], query: '?event=Expo%202027' },
   // Upload events (#30): the open list for whoever may upload; defining them is staff's.
   'GET /api/upload-events': { rule: 'user' },
   'GET /api/staff/upload-events': { rule: 'staff', roles: ['media'] },

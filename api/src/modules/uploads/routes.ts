@@ -13,6 +13,7 @@ import { requireStaffRole, requireUser } from '../accounts/index.js';
 import { inboxFile, listInbox, markHandled } from './inbox.js';
 import { listInboxPage } from './inbox-list.js';
 import { listMine } from './mine.js';
+import { pullRoute } from './pull.js';
 import { inlineDisposition, posterOf } from './posters-route.js';
 import { setReview } from './reviews.js';
 import { isVersionRegistration, registerVersionOf } from './versions.js';
@@ -242,6 +243,8 @@ export function uploadsRoutes(deps: {
     poster.on('error', (error) => res.destroy(error));
     poster.pipe(res);
   });
+
+  router.get('/uploads/pull', media, pullRoute(d.db));
 
   router.get('/uploads/mine', requireUser, async (req, res) => {
     res.set('Cache-Control', 'no-store').json({ submissions: await listMine(d.db, user(req)) });
