@@ -42,8 +42,9 @@ export function ffmpegPath(): string | null {
   }
 }
 
+/** Beside the files, under their own prefix: 'posters/<submission>/<file>' (the local driver's key shape). */
 export function posterKey(storageKey: string): string {
-  return `${storageKey}.poster.jpg`;
+  return storageKey.replace(/^submissions\//, 'posters/');
 }
 
 class Limiter {

@@ -817,6 +817,7 @@ export async function destroyFile(
 ) {
   deps.hashes?.forget(file.id);
   await deps.storage.remove(file.storageKey, file.status === 'complete' ? null : file.storageUploadId);
+  if (file.posterKey) await deps.storage.remove(file.posterKey, null);
   await deps.db.models.FilePart.destroy({ where: { fileId: file.id } });
   await file.destroy();
 }

@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { InboxFile, InboxPage, UploadFileInfo } from '@avp/shared';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sessionCookieName } from '../src/modules/accounts/index.js';
+import { createSession } from '../src/modules/accounts/sessions.js';
+import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
+import { postersSettled } from '../src/modules/uploads/posters.js';
+import { startTestApp } from './helpers/app.js';
+import type { TestApp } from './helpers/app.js';
+import { registration, TestBrowser } from './helpers/browser.js';
+import { DIALECTS, LogCapture } from './helpers/env.js';
+import { S3_STAND_IN_BUCKET, startS3StandIn } from './helpers/s3-stand-in.js';
+
+/**
+ * Posters (issue #31): after a file completes, ffmpeg draws a small JPEG from the stored bytes in the
+ * background (local disk, or S3 by a ranged read); the inbox links it and staff fetch it. A file ffmpeg
+ * cannot decode gets none, answered 204, with nothing logged above debug. The inbox's preview is the
+ * download served inline with the file's type and Range.
+ */
+
+const FIXTURES = fileURLToPath(new URL('../../test/fixtures/media/', import.meta.url));
+const VIDEO = 'h264-1280x720-25-aac.mp4';
+const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!().catch(() => undefined);
+});
+
+async function start(options: Parameters<typeof startTestApp>[0]) {
+  const t = await startTestApp(options);
+  cleanups.push(() => t.close());
+  const { user } = await upsertStaffAccount(t.db, {
+    email: 'grace@example.com',
+    password: 'Staff passphrase 9',
+    firstName: 'Grace',
+    lastName: 'Hopper',
+  });
+  const { token } = await createSession(t.db, t.config, user.id, {
+    ip: null,
+    userAgent: null,
+    via: 'cookie',
+  });
+  const staff = new TestBrowser(t.url);
+  staff.cookies.set(sessionCookieName(t.config), token);
+  const client = new TestBrowser(t.url);
+  expect((await client.post('/api/auth/register', registration())).status).toBe(201);
+  return { t, staff, client };
+}
+
+/** Sends these files (one part each) in a new sponsor submission and sends it; answers the file ids. */
+async function send(
+  t: TestApp,
+  who: TestBrowser,
+  files: Array<{ name: string; type: string; bytes: Buffer }>,
+) {
+  const made = await who.post<{ submission: { id: string } }>('/api/uploads/submissions', {
+    form_type: 'sponsor',
+    event_name: 'Expo 2027',
+    sponsor_company: 'Acme AV',
+  });
+  const id = made.body.submission.id;
+  const ids: string[] = [];
+  for (const f of files) {
+    const sha256 = createHash('sha256').update(f.bytes).digest('hex');
+    const reg = await who.post<{ file: UploadFileInfo }>(`/api/uploads/submissions/${id}/files`, {
+      name: f.name,
+      size: f.bytes.length,
+      type: f.type,
+      lastModified: 1_700_000_000_000,
+      sha256,
+    });
+    expect(reg.status).toBe(201);
+    const file = reg.body.file;
+    for (let part = 1; part <= file.partCount; part += 1) {
+      const put = await fetch(`${t.url}/api/uploads/files/${file.id}/parts/${part}`, {
+        method: 'PUT',
+        headers: { cookie: who.cookieHeader()!, origin: t.url, 'content-type': 'application/octet-stream' },
+        body: f.bytes.subarray((part - 1) * file.partSize, part * file.partSize),
+      });
+      expect(put.status).toBe(200);
+    }
+    expect((await who.post(`/api/uploads/files/${file.id}/complete`, { sha256 })).status).toBe(200);
+    ids.push(file.id);
+  }
+  expect((await who.post(`/api/uploads/submissions/${id}/submit`, { files: ids })).status).toBe(200);
+  return ids;
+}
+
+async function inboxFile(staff: TestBrowser, id: string): Promise<InboxFile> {
+  const page = (await staff.get<InboxPage>('/api/uploads/inbox')).body;
+  return page.groups.flatMap((g) => g.companies.flatMap((c) => c.files)).find((f) => f.id === id)!;
+}
+
+async function expectPosters(t: TestApp, staff: TestBrowser, client: TestBrowser, logs: LogCapture) {
+  const video = await readFile(`${FIXTURES}${VIDEO}`);
+  const [videoId, pngId, textId] = await send(t, client, [
+    { name: VIDEO, type: 'video/mp4', bytes: video },
+    { name: 'logo.png', type: 'image/png', bytes: PNG_1X1 },
+    { name: 'notes.txt', type: 'text/plain', bytes: Buffer.from('not a picture of anything\n') },
+  ]);
+  await postersSettled([videoId!, pngId!, textId!]);
+
+  for (const id of [videoId!, pngId!]) {
+    const file = await inboxFile(staff, id);
+    expect(file.posterUrl).toBe(`/api/uploads/inbox/files/${id}/poster`);
+    const res = await fetch(`${t.url}${file.posterUrl}`, { headers: { cookie: staff.cookieHeader()! } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    const jpeg = Buffer.from(await res.arrayBuffer());
+    expect(jpeg.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    expect(jpeg.length).toBeLessThan(200_000);
+    // Clients never see it.
+    expect((await client.get(file.posterUrl!)).status).toBe(403);
+  }
+
+  // The text file: no poster, a 204 for its address, nothing above debug in the log.
+  const text = await inboxFile(staff, textId!);
+  expect(text.posterUrl).toBeNull();
+  expect(text.previewUrl).toBeNull();
+  expect((await staff.get(`/api/uploads/inbox/files/${textId}/poster`)).status).toBe(204);
+  expect((await t.db.models.SubmissionFile.findByPk(textId!))!.posterState).toBe('none');
+  expect(logs.lines.filter((l) => Number(l.level) >= 40 && /poster/i.test(String(l.msg)))).toEqual([]);
+
+  // The preview: the video served inline, typed, with Range.
+  const file = await inboxFile(staff, videoId!);
+  const preview = await fetch(`${t.url}${file.previewUrl}`, {
+    headers: { cookie: staff.cookieHeader()!, range: 'bytes=0-99' },
+  });
+  expect(preview.status).toBe(206);
+  expect(preview.headers.get('content-type')).toBe('video/mp4');
+  expect(preview.headers.get('content-disposition')).toMatch(/^inline/);
+  expect(Buffer.from(await preview.arrayBuffer())).toEqual(video.subarray(0, 100));
+}
+
+describe.each(DIALECTS)('posters on local disk (%s)', (dialect) => {
+  it('a video and an image get a JPEG poster; a text file gets none and nothing fails', async () => {
+    const logs = new LogCapture();
+    const { t, staff, client } = await start({ dialect, logs });
+    await expectPosters(t, staff, client, logs);
+  });
+});
+
+describe('posters on S3', () => {
+  it('are drawn from the stored object and kept beside it in the bucket', async () => {
+    const s3 = await startS3StandIn();
+    cleanups.push(() => s3.close());
+    const logs = new LogCapture();
+    const { t, staff, client } = await start({
+      logs,
+      env: {
+        STORAGE_DRIVER: 's3',
+        S3_BUCKET: S3_STAND_IN_BUCKET,
+        S3_ENDPOINT: s3.endpoint,
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_REGION: 'us-east-1',
+      },
+    });
+    await expectPosters(t, staff, client, logs);
+  });
+});
