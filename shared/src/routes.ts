@@ -51,6 +51,9 @@ export const STAFF_ROUTES = [
   '/staff/uploads',
   '/staff/payment-test',
   '/staff/upload-events',
+  '/staff/members',
+  // The staff invitation link (#33): outside the staff sign-in gate.
+  '/staff/invite/:token',
 ] as const;
 
 /** Pages that hide the marketing header, contact panel and footer (SPEC §2 'Layout elements'). */
