@@ -154,7 +154,13 @@ describe.each(DIALECTS)('file reviews (%s)', (dialect) => {
     await review(staff, logo, { state: 'accepted' });
 
     // Another client: the submission and the file are theirs to not know of.
-    expect((await sendFile(t, b, id, 'spot-30s.mov', { replaces: spot })).status).toBe(404);
+    const stranger = await b.post(`/api/uploads/submissions/${id}/files`, {
+      name: 'spot-30s.mov',
+      size: 10,
+      lastModified: 1,
+      replaces: spot,
+    });
+    expect(stranger.status).toBe(404);
     const accepted = await sendFile(t, a, id, 'logo-2.png', { replaces: logo });
     expect(accepted.status).toBe(409);
     expect(accepted.body.error?.message).toBe(VERSION_ACCEPTED);
