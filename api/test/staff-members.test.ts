@@ -323,6 +323,40 @@ describe.each(DIALECTS)('staff members (%s)', (dialect) => {
     expect((await owner.put(`/api/staff/members/${ownerId}/roles`, { roles: ['finance'] })).status).toBe(409);
   });
 
+  it("keeps a store's own Stripe keys the owner's, inside forms a store manager may send", async () => {
+    const form = {
+      name: 'Keys Expo',
+      store_id: 'keys-expo',
+      deadline: '2030-01-01',
+      start_date: '2030-01-05',
+      end_date: '2030-01-07',
+    };
+    const manager = await member(['store_manager'], { firstName: 'Max', lastName: 'Store' });
+    const keys = {
+      stripe_publishable_key: 'pk_test_keys0123456789',
+      stripe_secret_key: 'sk_test_keys0123456789',
+    };
+    const refused = await manager.browser.post('/api/staff/stores', { ...form, ...keys });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: { code: 'forbidden_role', message: FORBIDDEN_ROLE_MESSAGE } });
+    const created = await manager.browser.post<{ store: { id: number } }>('/api/staff/stores', form);
+    expect(created.status).toBe(201);
+    const id = created.body.store.id;
+    const cleared = await manager.browser.put(`/api/staff/stores/${id}`, {
+      ...form,
+      stripe_publishable_key: '',
+    });
+    expect(cleared.status).toBe(403);
+    expect(
+      (await manager.browser.put(`/api/staff/stores/${id}`, { ...form, name: 'Keys Expo 2' })).status,
+    ).toBe(200);
+    const legacy = await manager.browser.post('/api/updateStore.php', { ...form, id, ...keys });
+    expect(legacy.status).toBe(403);
+    expect((await owner.put(`/api/staff/stores/${id}`, { ...form, ...keys })).status).toBe(200);
+    const store = await t.db.models.Store.findByPk(id);
+    expect(store!.stripePublishableKey).toBe(keys.stripe_publishable_key);
+  });
+
   it('lists members with roles, last sign-in and second-factor state; changes need a fresh sign-in', async () => {
     const list = await owner.get<{ members: StaffMemberJson[] }>('/api/staff/members');
     const ana = list.body.members.find((m) => m.id === ownerId)!;
