@@ -173,6 +173,18 @@ describe.each(DIALECTS)('second factors on %s', (dialect) => {
     });
     expect(legacy.status).toBe(401);
     expect(JSON.stringify(legacy.body)).not.toContain('"token"');
+
+    // A program holding a bearer token (av-upload) sends the code with the password, in one request.
+    const desktop = new TestBrowser(app.url, null);
+    const login = { email: 'grace@example.com', password: PASSWORD, token: true };
+    const withoutCode = await desktop.post<Answer>('/api/auth/login', login);
+    expect(withoutCode.status).toBe(401);
+    expect(withoutCode.body.error?.message).toContain('send the code from the authenticator app');
+    const withCode = await desktop.post<Answer>('/api/auth/login', { ...login, code: recoveryCodes[5] });
+    expect(withCode.status).toBe(200);
+    expect(withCode.body.token).toEqual(expect.any(String));
+    const wrongCode = await desktop.post<Answer>('/api/auth/login', { ...login, code: recoveryCodes[5] });
+    expect(wrongCode.status).toBe(400);
   });
 
   it('wrong codes are limited per account like wrong passwords: past ten, even the right code waits', async () => {

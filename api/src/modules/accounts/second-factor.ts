@@ -24,7 +24,7 @@ import type { AuthSession } from './types.js';
 export const PENDING_SIGN_IN_TTL_MS = 5 * 60 * 1000;
 export const SECOND_FACTOR_REQUIRED = 'Enter the code from your authenticator app, or use your passkey.';
 export const SECOND_FACTOR_IN_BROWSER =
-  'This account uses two-step sign-in. Please sign in in the browser, or with av-upload login, which asks for the code.';
+  'This account uses two-step sign-in: send the code from the authenticator app with the sign-in (code), or sign in in the browser.';
 export const CODE_NOT_ACCEPTED = 'That code is not right, or it has already been used.';
 export const PENDING_SIGN_IN_EXPIRED =
   'Your sign-in took too long. Please enter your email and password again.';

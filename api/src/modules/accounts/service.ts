@@ -22,7 +22,8 @@ import { enqueueMailToAccount } from '../mail/index.js';
 import { isCommonPassword, newPasswordError, PASSWORD_TOO_COMMON } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { assertNotDeactivated } from './roles.js';
-import { mustSetUpFactor, secondStepMethods, startPendingSignIn } from './second-factor.js';
+import { databaseRateLimitStore } from '../../http/rate-limit.js';
+import { checkCode, mustSetUpFactor, secondStepMethods, startPendingSignIn } from './second-factor.js';
 import { createSession, endSessionsOfUser, hashToken, newToken, NOT_AUTHORISED } from './sessions.js';
 import type { CreatedSession, SessionConfig } from './sessions.js';
 import type { AuthSession } from './types.js';
@@ -111,6 +112,11 @@ export const loginInput = loginFormSchema.extend({
   token: z.boolean().optional(),
   /** 'staff': refuse a client account with 403 before any session is created (the staff screens). */
   requireRole: z.literal('staff').optional(),
+  /**
+   * #33, with `token: true` only: the second factor's code (authenticator or recovery code) in the same
+   * request, for programs that cannot show a second step.
+   */
+  code: z.string().max(64).optional(),
 });
 
 export const resetInput = z
@@ -235,7 +241,13 @@ export async function login(deps: AccountsDeps, body: unknown, meta: RequestMeta
   const via = input.token === true ? 'bearer' : 'cookie';
   // #33: an account with a second factor gets a pending sign-in, not a session (second-factor.ts).
   const methods = await secondStepMethods(db, user);
-  if (methods !== null) throw await startPendingSignIn(db, user.id, via, methods);
+  if (methods !== null) {
+    if (via !== 'bearer' || input.code === undefined)
+      throw await startPendingSignIn(db, user.id, via, methods);
+    const store = databaseRateLimitStore(db);
+    const kind = await checkCode({ db, secretKey: deps.config.SESSION_SECRET, store }, user.id, input.code);
+    return completeSignIn(deps, user, meta, via, kind);
+  }
   return completeSignIn(deps, user, meta, via, 'password');
 }
 
