@@ -241,6 +241,11 @@ describe.each(DIALECTS)('second factors on %s', (dialect) => {
     expect(replayed.status).toBe(400);
     expect(replayed.body.error?.code).toBe('passkey_not_accepted');
 
+    // An answer to a challenge the server never made (or one already spent) is refused.
+    const madeUp = authenticator.get({ challenge: Buffer.from('not issued by us').toString('base64url') });
+    const unissued = await new TestBrowser(app.url).post<Answer>('/api/auth/passkey', { credential: madeUp });
+    expect(unissued.status).toBe(400);
+
     const phishing = new SoftAuthenticator('https://evil.example');
     phishing.credentials.push(
       ...authenticator.credentials.map((c) => ({ ...c, rpId: new URL(origin).hostname })),
