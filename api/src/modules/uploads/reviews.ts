@@ -106,7 +106,8 @@ async function addToRound(
     state: file.reviewState,
     message: file.reviewMessage,
   };
-  const submission = await db.models.Submission.findByPk(submissionId, { transaction });
+  // The submission's row is the lock (PostgreSQL): two reviews at once join one round, not two.
+  const submission = await db.models.Submission.findByPk(submissionId, { transaction, lock: true });
   const owner = submission ? await db.models.User.findByPk(submission.userId, { transaction }) : null;
   if (!submission || !owner) return;
   const latest = await db.models.ReviewRound.findOne({
