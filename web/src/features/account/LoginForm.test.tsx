@@ -93,4 +93,57 @@ describe('LoginForm (SPEC §5 Login, §8)', () => {
     });
     expect((screen.getByLabelText(/^Password/) as HTMLInputElement).value).toBe('');
   });
+  it('asks for the second step when the password is right and the account has two-step sign-in (#33)', async () => {
+    const onSignedIn = vi.fn();
+    const { calls } = renderForm(
+      (call) => {
+        if (call.path === '/api/auth/login') {
+          return {
+            status: 401,
+            body: {
+              error: { code: 'second_factor_required', message: 'Enter the code.' },
+              secondFactor: {
+                pendingToken: 'pending-1',
+                expiresInSeconds: 300,
+                methods: { totp: true, recoveryCode: true, passkey: false },
+              },
+            },
+          };
+        }
+        if (call.path === '/api/auth/second-factor') {
+          const { code } = call.body as { code: string };
+          return code === '123456'
+            ? signedInAnswer({ firstName: 'Grace', role: 'staff' })
+            : {
+                status: 400,
+                body: {
+                  error: {
+                    code: 'code_not_accepted',
+                    message: 'That code is not right, or it has already been used.',
+                    fields: { code: 'That code is not right, or it has already been used.' },
+                  },
+                },
+              };
+        }
+        return undefined;
+      },
+      { onSignedIn },
+    );
+    await fillIn('grace@example.com', 'Staff passphrase 9');
+    expect(await screen.findByRole('heading', { name: 'Two-step sign-in' })).toBeTruthy();
+    expect(screen.getByTestId('who').textContent).toBe('nobody');
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText(/^Code/), '000000');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('That code is not right, or it has already been used.')).toBeTruthy();
+    await user.clear(screen.getByLabelText(/^Code/));
+    await user.type(screen.getByLabelText(/^Code/), '123456');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(onSignedIn).toHaveBeenCalled());
+    expect(screen.getByTestId('who').textContent).toBe('Grace staff');
+    expect(calls.filter((call) => call.path === '/api/auth/second-factor').map((call) => call.body)).toEqual([
+      { pendingToken: 'pending-1', code: '000000' },
+      { pendingToken: 'pending-1', code: '123456' },
+    ]);
+  });
 });
