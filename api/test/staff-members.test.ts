@@ -126,6 +126,12 @@ describe.each(DIALECTS)('staff members (%s)', (dialect) => {
     );
     expect(weak.status).toBe(400);
     expect(weak.body.error.fields.password).toBeTruthy();
+    const nul = await anonymous.post<{ error: { fields: Record<string, string> } }>(
+      '/api/staff-invitations/accept',
+      { token, firstName: 'Sam\u0000', lastName: 'x'.repeat(101), password: SAM_PASSWORD },
+    );
+    expect(nul.status).toBe(400);
+    expect(Object.keys(nul.body.error.fields).sort()).toEqual(['firstName', 'lastName']);
 
     const accepted = await anonymous.post('/api/staff-invitations/accept', {
       token,

@@ -1,4 +1,11 @@
-import { STAFF_INVITATION_TTL_HOURS, STAFF_INVITE_PATH, STAFF_ROLES, staffRolesSentence } from '@avp/shared';
+import {
+  NAME_MAX,
+  requiredText,
+  STAFF_INVITATION_TTL_HOURS,
+  STAFF_INVITE_PATH,
+  STAFF_ROLES,
+  staffRolesSentence,
+} from '@avp/shared';
 import type { StaffInvitationJson, StaffInvitationLookupJson, StaffRole } from '@avp/shared';
 import { Op } from 'sequelize';
 import { z } from 'zod';
@@ -210,16 +217,8 @@ export async function lookupInvitation(db: Database, body: unknown): Promise<Sta
 }
 
 const acceptInput = z.object({
-  firstName: z
-    .string({ error: 'is required' })
-    .trim()
-    .min(1, 'is required')
-    .max(100, 'must be at most 100 characters'),
-  lastName: z
-    .string({ error: 'is required' })
-    .trim()
-    .min(1, 'is required')
-    .max(100, 'must be at most 100 characters'),
+  firstName: requiredText('is required', NAME_MAX),
+  lastName: requiredText('is required', NAME_MAX),
   password: z.string({ error: 'is required' }).min(1, 'is required'),
 });
 
