@@ -9,6 +9,7 @@ import type { Command } from './commands/command.js';
 import { login } from './commands/login.js';
 import { logout } from './commands/logout.js';
 import { resume } from './commands/resume.js';
+import { pull } from './commands/pull.js';
 import { status } from './commands/status.js';
 import { upload } from './commands/upload.js';
 import { watch } from './commands/watch.js';
@@ -28,6 +29,7 @@ const COMMANDS = new Map<string, Command>([
   ['settings', settings],
   ['watch', watch],
   ['accounts', accounts],
+  ['pull', pull],
 ]);
 
 export async function main(argv: string[]): Promise<number> {

@@ -25,6 +25,8 @@ export const OPTIONS = {
   from: { type: 'string', multiple: true },
   'give-up-after': { type: 'string' },
   'only-new': { type: 'boolean' },
+  event: { type: 'string' },
+  'accepted-only': { type: 'boolean' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;
@@ -60,6 +62,7 @@ export const COMMAND_OPTIONS: Record<string, OptionName[]> = {
   'watch list': [],
   'watch remove': [],
   accounts: [],
+  pull: ['event', 'accepted-only', 'bandwidth', 'parallel'],
 };
 
 /**
@@ -109,6 +112,10 @@ Commands:
   accounts list                         cloud accounts: connected, or what to set to connect one
   accounts connect PROVIDER             sign in in the browser (drive, dropbox, box or onedrive)
   accounts disconnect PROVIDER          revoke the sign-in where the provider allows, and forget it
+  pull --event NAME [--accepted-only] [--bandwidth R] [--parallel N] DIR   (staff accounts)
+          every file of the event into DIR/<company>/<file>, each checked against the server's sha-256
+          (a mismatch is fetched once more, then reported, exit 4); run it again to resume after Ctrl-C:
+          verified files are skipped, partial ones continued; DIR/manifest.csv lists them all
 
 For one run (upload, resume, watch run), or saved as defaults with \`settings\`:
   --bandwidth 2M     at most 2 MB/s for all files together (500k, 1.5M, 0 = unlimited);
