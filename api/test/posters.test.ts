@@ -127,6 +127,21 @@ async function expectPosters(t: TestApp, staff: TestBrowser, client: TestBrowser
   expect((await t.db.models.SubmissionFile.findByPk(textId!))!.posterState).toBe('none');
   expect(logs.lines.filter((l) => Number(l.level) >= 40 && /poster/i.test(String(l.msg)))).toEqual([]);
 
+  // An SVG can carry script: no preview, and ?inline=1 still answers an attachment of octet-stream.
+  const [svgId] = await send(t, client, [
+    {
+      name: 'logo.svg',
+      type: 'image/svg+xml',
+      bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+    },
+  ]);
+  expect((await inboxFile(staff, svgId!)).previewUrl).toBeNull();
+  const svg = await fetch(`${t.url}/api/uploads/inbox/files/${svgId}/download?inline=1`, {
+    headers: { cookie: staff.cookieHeader()! },
+  });
+  expect(svg.headers.get('content-type')).toBe('application/octet-stream');
+  expect(svg.headers.get('content-disposition')).toMatch(/^attachment/);
+
   // The preview: the video served inline, typed, with Range.
   const file = await inboxFile(staff, videoId!);
   const preview = await fetch(`${t.url}${file.previewUrl}`, {
@@ -162,5 +177,56 @@ describe('posters on S3', () => {
       },
     });
     await expectPosters(t, staff, client, logs);
+  });
+});
+
+describe('legacy uploads take part like any file', () => {
+  it('a file finished through submitForm.php gets its poster and is reviewed in the inbox', async () => {
+    const { t, staff } = await start({});
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${t.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: t.url },
+        body: JSON.stringify(body),
+      });
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const login = await post('/api/login.php', {
+      email: 'ada@example.com',
+      password: Buffer.from(String(registration().password)).toString('base64'),
+    });
+    const bytes = await readFile(`${FIXTURES}${VIDEO}`);
+    const fields = {
+      form_type: 'sponsor',
+      event_name: 'Expo 2027',
+      sponsor_company: 'Acme AV',
+      token: login.token,
+    };
+    expect(
+      await post('/api/submitForm.php', { ...fields, action: 'init', files: { [VIDEO]: bytes.length } }),
+    ).toMatchObject({ success: true });
+    await post('/api/submitForm.php', {
+      ...fields,
+      action: 'part',
+      file_name: VIDEO,
+      file: bytes.toString('base64'),
+    });
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    expect(
+      await post('/api/submitForm.php', { ...fields, action: 'finish', file_name: VIDEO, sha256 }),
+    ).toMatchObject({
+      success: true,
+      status: 'complete',
+    });
+    expect(await post('/api/submitForm.php', { ...fields, action: 'send' })).toMatchObject({ success: true });
+    const row = (await t.db.models.SubmissionFile.findOne({ where: { name: VIDEO } }))!;
+    await postersSettled([row.id]);
+    const file = await inboxFile(staff, row.id);
+    expect(file.posterUrl).toBe(`/api/uploads/inbox/files/${row.id}/poster`);
+    const reviewed = await staff.put<{ file: InboxFile }>(`/api/uploads/inbox/files/${row.id}/review`, {
+      state: 'accepted',
+    });
+    expect(reviewed.status).toBe(200);
+    expect(reviewed.body.file.review.state).toBe('accepted');
   });
 });

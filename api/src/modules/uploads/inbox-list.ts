@@ -14,6 +14,7 @@ import type { SubmissionFileInstance, SubmissionInstance } from '../../db/models
 import { AppError } from '../../http/errors.js';
 import { specsApplying } from './inbox.js';
 import { mediaOfFiles } from './media-probe.js';
+import { inlineType } from './posters-route.js';
 
 /**
  * The staff inbox as pages of files (issue #31): filtered, searched, counted and paged in SQL, so ten
@@ -186,8 +187,6 @@ export async function listInboxPage(db: Database, query: unknown): Promise<Inbox
   };
 }
 
-const PREVIEWABLE = /^(video|audio|image)\//;
-
 /** Inbox files by id (each with its submission, media facts and older versions). */
 export async function inboxFiles(
   db: Database,
@@ -253,7 +252,7 @@ export async function inboxFiles(
         })),
         receivedAt: (row.completedAt ?? submission.submittedAt)?.toISOString() ?? null,
         posterUrl: complete && row.posterState === 'made' ? urls.posterUrl : null,
-        previewUrl: complete && PREVIEWABLE.test(row.type || m?.facts?.kind || '') ? urls.previewUrl : null,
+        previewUrl: complete && inlineType(row.type) ? urls.previewUrl : null,
         downloadUrl: urls.downloadUrl,
         submission: toSubmissionRef(submission, user),
       },

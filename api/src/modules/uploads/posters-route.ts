@@ -26,10 +26,16 @@ export async function posterOf(
  */
 const INLINE_TYPE = /^(video|audio|image)\/[a-z0-9.+-]+$/i;
 
+/** The file's media type when a browser may show it in place (the preview), else null. */
+export function inlineType(declared: string): string | null {
+  const type = declared.trim().toLowerCase();
+  return INLINE_TYPE.test(type) && !type.includes('svg') ? type : null;
+}
+
 /** Serves the download for the inbox's preview: inline, with the file's own media type when safe. */
 export function inlineDisposition(res: Response, file: { name: string; type: string }): void {
-  const type = file.type.trim().toLowerCase();
-  if (!INLINE_TYPE.test(type) || type.includes('svg')) return;
+  const type = inlineType(file.type);
+  if (!type) return;
   const disposition = String(res.get('Content-Disposition') ?? '').replace(/^attachment/, 'inline');
   res.set({
     'Content-Type': type,
