@@ -4,6 +4,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: ['shared', 'api', 'web', 'desktop'],
+    // Two files at a time. Vitest's default on a 2-core machine is one (cores − 1), which ran all 142 files
+    // one after another; most integration files spend their time waiting on child processes, PostgreSQL
+    // and timers, so a second worker fills those waits. `--maxWorkers N` overrides it on a larger box.
+    maxWorkers: 2,
     coverage: {
       provider: 'v8',
       include: ['shared/src/**/*.ts', 'api/src/**/*.ts', 'web/src/**/*.{ts,tsx}'],

@@ -14,8 +14,10 @@ export default defineProject({
     name: 'api',
     environment: 'node',
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    // Integration suites start servers and databases; run files one after another to keep the 2-core box calm.
-    fileParallelism: false,
+    // Two files at a time, side by side with the other projects' (a project does not inherit the root's
+    // maxWorkers): each suite has its own throwaway PostgreSQL schema, temp folders, free ports and
+    // stand-ins, and its env changes stay in its own worker process.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -14,8 +14,11 @@ export default defineProject({
     name: 'desktop',
     environment: 'node',
     include: ['test/**/*.test.ts'],
-    // Integration suites start the real API as child processes; one file at a time on a 2-core box.
-    fileParallelism: false,
+    // Two files at a time, side by side with the other projects' (a project does not inherit the root's
+    // maxWorkers): each starts its own API on a free port with a data folder of its own; the compiled CLI
+    // they share is built once, before any of them.
+    maxWorkers: 2,
+    globalSetup: ['./test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

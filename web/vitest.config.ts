@@ -14,6 +14,8 @@ export default defineProject({
     name: 'web',
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
+    // Two files at a time, with the other projects' (a project does not inherit the root's maxWorkers).
+    maxWorkers: 2,
     setupFiles: ['./src/test-setup.ts'],
   },
 });
