@@ -215,6 +215,11 @@ describe.each(DIALECTS)('the inbox list (%s)', (dialect) => {
     expect(pages[1]!.groups[0]!.counts.files).toBe(3);
     expect(names(await list('?pageSize=2&page=9'))).toEqual([]);
 
+    // Empty parameters, as a form sends them, filter nothing.
+    expect(names(await list('?q=&formType=&event=&review=&spec=&from=&to=&page=&pageSize='))).toEqual(
+      names(all),
+    );
+
     // Bad input is a 400 in words, never a 500.
     for (const bad of ['?page=0', '?pageSize=1000', '?review=maybe', '?spec=x', '?from=yesterday']) {
       expect((await staff.get(`/api/uploads/inbox${bad}`)).status).toBe(400);

@@ -112,7 +112,10 @@ function add(into: ReviewCounts, row: GroupRow): void {
 }
 
 export async function listInboxPage(db: Database, query: unknown): Promise<InboxPage> {
-  const raw = (query ?? {}) as Record<string, unknown>;
+  // An empty parameter (a form's `?q=&formType=`) means no filter.
+  const raw = Object.fromEntries(
+    Object.entries((query ?? {}) as Record<string, unknown>).filter(([, value]) => value !== ''),
+  );
   // form_type: the name the first inbox used.
   const q = inboxQuerySchema.parse({ ...raw, formType: raw.formType ?? raw.form_type });
   const all = matching(db, q, false);
