@@ -105,7 +105,7 @@ async function signInToInbox(page: Page): Promise<void> {
   const login = page.getByRole('form', { name: 'Staff sign in' });
   await login.getByRole('textbox', { name: 'Email', exact: true }).fill(STAFF_EMAIL);
   await login.getByRole('textbox', { name: 'Password', exact: true }).fill(STAFF_PASSWORD);
-  await login.getByRole('button', { name: 'Sign in' }).click();
+  await login.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 test('staff see each file’s facts and its spec badge; the issues open on demand; 375 px does not overflow', async ({

@@ -1,42 +1,36 @@
 /**
- * The staff inbox (/staff/uploads): sent submissions newest first with client, form type and
- * fields; each file with name, size, sha-256, status and a download link (served with Range support);
- * mark as handled; filters by form type and handled state. Each file shows its media facts in words and,
- * when its event has a media spec, a badge ('Meets spec', '2 issues') whose issues open on demand (#30:
- * the server's own reading once made, else the client's report). The staff layout around it
- * (web/src/app/staff/StaffLayout.tsx) signs staff in.
+ * The staff inbox (/staff/uploads, #31): files grouped by upload event, then company or client, with counts
+ * (files, accepted, needing a new version, new) per group; search and filters; paged on the server. Each
+ * group's files are shown under the submission they came with (client, form type, fields, Mark handled),
+ * each file as a card (InboxFileCard.tsx) with its preview and review controls. Each event with files links
+ * its manifest as CSV. The staff layout around it (web/src/app/staff/StaffLayout.tsx) signs staff in.
  */
 import {
   DEFAULT_TZ_STORE,
-  formatBytes,
   formatDateTime,
   formatWallDateTime,
-  type InboxFileMedia,
+  type InboxCompanyGroup,
+  type InboxFile,
+  type InboxPage as InboxPageBody,
   type InboxSubmission,
+  type ReviewCounts,
   type UploadFileInfo,
 } from '@avp/shared';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { apiRequest, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { Button, SelectField } from '../../ui';
-import { PROVIDER_LABELS } from './cloud/pickers';
+import { Button } from '../../ui';
+import { InboxFileCard } from './InboxFileCard';
+import { InboxFilters, NO_FILTERS, type InboxFilterValues } from './InboxFilters';
 import { TITLES } from './UploadForms';
 import './uploads.css';
 import './inbox.css';
 
-const FORM_OPTIONS = [
-  { id: 'all', label: 'All types' },
-  { id: 'creative', label: TITLES.creative },
-  { id: 'event', label: TITLES.event },
-  { id: 'sponsor', label: TITLES.sponsor },
-];
-const HANDLED_OPTIONS = [
-  { id: 'all', label: 'All' },
-  { id: 'no', label: 'Not handled' },
-  { id: 'yes', label: 'Handled' },
-];
+export { FileMedia, inboxStatus, specBadgeText } from './InboxFileParts';
+
+const PAGE_SIZE = 50;
 
 const FIELD_LABELS: Record<string, string> = {
   project_name: 'Project name',
@@ -48,6 +42,8 @@ const FIELD_LABELS: Record<string, string> = {
   description: 'Description',
 };
 
+type InboxAnswer = InboxPageBody & { submissions: InboxSubmission[] };
+
 /** The company's zone (TZ_STORE), which staff screens print times in; the same cache entry as theirs. */
 function useStaffTimeZone(): string {
   const { data } = useQuery({
@@ -58,103 +54,34 @@ function useStaffTimeZone(): string {
   return data?.time_zone ?? DEFAULT_TZ_STORE;
 }
 
-/** '3f2a9c1b…9e0d': enough of a hash to tell files apart at a glance; the whole one is copied. */
-function shortHash(hash: string): string {
-  return hash.length > 16 ? `${hash.slice(0, 8)}…${hash.slice(-4)}` : hash;
+/** '12 files · 3 accepted · 1 needs a new version · 8 new'. */
+export function countsText(counts: ReviewCounts): string {
+  const files = counts.files === 1 ? '1 file' : `${counts.files} files`;
+  const needs = `${counts.needsNewVersion} ${counts.needsNewVersion === 1 ? 'needs' : 'need'} a new version`;
+  return `${files} · ${counts.accepted} accepted · ${needs} · ${counts.new} new`;
 }
 
-function HashCell({ hash, fileName }: { hash: string | null; fileName: string }) {
-  const [copied, setCopied] = useState(false);
-  if (!hash) return <>—</>;
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(hash);
-      setCopied(true);
-    } catch {
-      // No clipboard (an insecure origin, a refused permission): the whole hash stays readable in the title.
-      setCopied(false);
-    }
-  };
-  return (
-    <span className="inbox-hash">
-      <code title={hash}>
-        <span aria-hidden="true">{shortHash(hash)}</span>
-        <span className="visually-hidden">{hash}</span>
-      </code>
-      <Button
-        variant="secondary"
-        dense
-        onPress={() => void copy()}
-        aria-label={`Copy the SHA-256 of ${fileName}`}
-      >
-        {copied ? 'Copied' : 'Copy'}
-      </Button>
-    </span>
-  );
-}
-
-/** 'Meets spec', '1 issue', '2 issues'. */
-export function specBadgeText(issues: number): string {
-  if (issues === 0) return 'Meets spec';
-  return issues === 1 ? '1 issue' : `${issues} issues`;
-}
-
-/**
- * A file's facts line (muted when the file could not be read) and, when its event has a spec, its badge:
- * a plain 'Meets spec', or a button naming the number of issues that shows or hides them.
- */
-export function FileMedia({ file }: { file: UploadFileInfo & InboxFileMedia }) {
-  const [open, setOpen] = useState(false);
-  const listId = useId();
-  if (!file.factsText || !file.check) return null;
-  const { check } = file;
-  const unreadable = check.verdict === 'unreadable';
-  const whose = file.factsSource === 'client' ? ' (as the uploader’s device read it)' : '';
-  return (
-    <div className="inbox-media" data-testid="inbox-media">
-      <p className={unreadable ? 'inbox-media__facts inbox-media__facts--unreadable' : 'inbox-media__facts'}>
-        {file.factsText}
-        {whose ? <span className="inbox-media__whose">{whose}</span> : null}
-      </p>
-      {file.specApplies && !unreadable ? (
-        check.issues.length === 0 ? (
-          <span className="inbox-badge inbox-badge--ok" data-testid="spec-badge">
-            Meets spec
-          </span>
-        ) : (
-          <>
-            <button
-              type="button"
-              className={`inbox-badge inbox-badge--${check.verdict}`}
-              data-testid="spec-badge"
-              aria-expanded={open}
-              aria-controls={listId}
-              aria-label={`${specBadgeText(check.issues.length)} with the event's media spec: ${open ? 'hide' : 'show'} for ${file.name}`}
-              onClick={() => setOpen((v) => !v)}
-            >
-              {specBadgeText(check.issues.length)}
-              <span aria-hidden="true" className="inbox-badge__chevron">
-                {open ? '▴' : '▾'}
-              </span>
-            </button>
-            <ul id={listId} className="inbox-media__issues" hidden={!open}>
-              {check.issues.map((issue) => (
-                <li key={issue}>{issue}</li>
-              ))}
-            </ul>
-          </>
-        )
-      ) : null}
-    </div>
-  );
-}
-
-async function fetchInbox(formType: string, handled: string): Promise<InboxSubmission[]> {
+function inboxUrl(filters: InboxFilterValues, page: number): string {
   const query = new URLSearchParams();
-  if (formType !== 'all') query.set('form_type', formType);
-  if (handled !== 'all') query.set('handled', handled);
-  const body = await apiRequest<{ submissions: InboxSubmission[] }>('GET', `/api/uploads/inbox?${query}`);
-  return body.submissions;
+  for (const [key, value] of Object.entries(filters)) if (value) query.set(key, value);
+  query.set('page', String(page));
+  query.set('pageSize', String(PAGE_SIZE));
+  return `/api/uploads/inbox?${query}`;
+}
+
+function manifestUrl(event: string): string {
+  return `/api/uploads/pull?${new URLSearchParams({ event, format: 'csv' })}`;
+}
+
+/** A company group's files under the submissions they came with, in the page's order. */
+function bySubmission(group: InboxCompanyGroup): InboxFile[][] {
+  const runs = new Map<string, InboxFile[]>();
+  for (const file of group.files) {
+    const run = runs.get(file.submission.id);
+    if (run) run.push(file);
+    else runs.set(file.submission.id, [file]);
+  }
+  return [...runs.values()];
 }
 
 export default function InboxPage() {
@@ -162,30 +89,31 @@ export default function InboxPage() {
   const [params] = useSearchParams();
   const zone = useStaffTimeZone();
   const highlight = params.get('submission');
-  const [formType, setFormType] = useState('all');
-  const [handled, setHandled] = useState('all');
-  const [rows, setRows] = useState<InboxSubmission[] | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [filters, setFilters] = useState<InboxFilterValues>(NO_FILTERS);
+  const [page, setPage] = useState(1);
+  const query = useQuery({
+    queryKey: ['staff', 'uploads-inbox', filters, page],
+    queryFn: () => apiRequest<InboxAnswer>('GET', inboxUrl(filters, page)),
+    placeholderData: keepPreviousData,
+  });
+  const body = query.data ?? null;
+  const loading = query.isFetching;
+  const [actionFailure, setFailure] = useState<string | null>(null);
+  const failure = actionFailure ?? (query.error ? errorMessage(query.error) : null);
+  const reload = () => {
+    setFailure(null);
+    void query.refetch();
+  };
 
-  const [version, setVersion] = useState(0);
-  const reload = () => setVersion((v) => v + 1);
-
-  useEffect(() => {
-    let current = true;
-    fetchInbox(formType, handled).then(
-      (submissions) => {
-        if (!current) return;
-        setRows(submissions);
-        setFailure(null);
-      },
-      (error: unknown) => {
-        if (current) setFailure(errorMessage(error));
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [formType, handled, version]);
+  const legacy = useMemo(() => {
+    const files = new Map<string, UploadFileInfo>();
+    const submissions = new Map<string, InboxSubmission>();
+    for (const submission of body?.submissions ?? []) {
+      submissions.set(submission.id, submission);
+      for (const file of submission.files) files.set(file.id, file);
+    }
+    return { files, submissions };
+  }, [body]);
 
   async function mark(id: string, value: boolean) {
     try {
@@ -196,12 +124,25 @@ export default function InboxPage() {
     }
   }
 
+  const filtered = Object.values(filters).some((value) => value !== '');
+
   return (
-    <section className="uploads-inbox" aria-labelledby="inbox-title">
+    <section className="uploads-inbox" aria-labelledby="inbox-title" aria-busy={loading}>
       <h1 id="inbox-title">Uploads inbox</h1>
-      <div className="uploads-inbox-filters">
-        <SelectField label="Form type" options={FORM_OPTIONS} value={formType} onChange={setFormType} />
-        <SelectField label="Handled" options={HANDLED_OPTIONS} value={handled} onChange={setHandled} />
+      <InboxFilters
+        value={filters}
+        events={body?.events ?? []}
+        onChange={(next) => {
+          setFilters(next);
+          setPage(1);
+        }}
+      />
+      <div className="inbox-summary">
+        {body ? (
+          <p role="status" data-testid="inbox-counts">
+            {countsText(body.counts)}
+          </p>
+        ) : null}
         <Button variant="secondary" onPress={reload}>
           Refresh
         </Button>
@@ -211,94 +152,98 @@ export default function InboxPage() {
           {failure}
         </p>
       ) : null}
-      {rows === null ? <p role="status">Loading…</p> : null}
-      {rows && rows.length === 0 ? <p>No submissions.</p> : null}
-      {rows?.map((row) => (
-        <article
-          key={row.id}
-          aria-label={`Submission from ${row.client.firstName} ${row.client.lastName}`}
-          className={row.id === highlight ? 'uploads-highlight' : undefined}
-          data-testid="inbox-submission"
+      {loading && !body ? <p role="status">Loading…</p> : null}
+      {body && body.total === 0 ? (
+        <p>{filtered ? 'No files match these filters.' : 'No submissions.'}</p>
+      ) : null}
+      {body?.groups.map((group) => (
+        <section
+          key={`event:${group.event}`}
+          className="inbox-event"
+          aria-label={group.event || 'No event'}
+          data-testid="inbox-event"
         >
-          <h2>
-            {TITLES[row.formType]} — {row.client.firstName} {row.client.lastName}
-            {row.client.company ? ` (${row.client.company})` : ''}
-          </h2>
-          <p>
-            {row.client.email} · sent {row.submittedAt ? formatDateTime(row.submittedAt, zone) : ''} ·{' '}
-            {row.handledAt ? 'Handled' : 'Not handled'}
-          </p>
-          <dl>
-            {Object.entries(row.fields)
-              .filter(([, value]) => value !== '')
-              .map(([key, value]) => (
-                <div key={key}>
-                  <dt>{FIELD_LABELS[key] ?? key}</dt>
-                  <dd>{key === 'session_datetime' ? formatWallDateTime(value) : value}</dd>
-                </div>
-              ))}
-          </dl>
-          <div className="uploads-table-scroll">
-            <table className="inbox-files" aria-label="Files">
-              <thead>
-                <tr>
-                  <th>File</th>
-                  <th>Size</th>
-                  <th>SHA-256</th>
-                  <th>Status</th>
-                  <th>
-                    <span className="visually-hidden">Download</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {row.files.map((file) => (
-                  <tr key={file.id} data-testid="inbox-file">
-                    <td className="inbox-files__name">
-                      <span className="inbox-files__filename">{file.name}</span>
-                      <FileMedia file={file} />
-                    </td>
-                    <td data-label="Size">{formatBytes(file.size)}</td>
-                    <td data-label="SHA-256">
-                      <HashCell hash={file.sha256} fileName={file.name} />
-                    </td>
-                    <td data-label="Status">{inboxStatus(file)}</td>
-                    <td className="inbox-files__download">
-                      {file.status === 'complete' ? (
-                        <a href={`/api/uploads/inbox/files/${file.id}/download`} download>
-                          Download
-                        </a>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+          <div className="inbox-event__head">
+            <h2>{group.event || 'No event'}</h2>
+            <p className="inbox-counts">{countsText(group.counts)}</p>
+            {group.event ? (
+              <a href={manifestUrl(group.event)} download aria-label={`Manifest (CSV) of ${group.event}`}>
+                Manifest (CSV)
+              </a>
+            ) : null}
           </div>
-          <Button variant="secondary" onPress={() => void mark(row.id, row.handledAt === null)}>
-            {row.handledAt ? 'Mark not handled' : 'Mark handled'}
-          </Button>
-        </article>
+          {group.companies.map((company) => (
+            <section
+              key={`company:${company.company}`}
+              className="inbox-company"
+              aria-label={`${company.company} at ${group.event || 'no event'}`}
+              data-testid="inbox-company"
+            >
+              <h3>{company.company}</h3>
+              <p className="inbox-counts">{countsText(company.counts)}</p>
+              {bySubmission(company).map((files) => {
+                const ref = files[0]!.submission;
+                const row = legacy.submissions.get(ref.id);
+                const handledAt = row ? row.handledAt : ref.handledAt;
+                return (
+                  <article
+                    key={ref.id}
+                    aria-label={`Submission from ${ref.client.firstName} ${ref.client.lastName}`}
+                    className={ref.id === highlight ? 'uploads-highlight' : undefined}
+                    data-testid="inbox-submission"
+                  >
+                    <h4>
+                      {TITLES[ref.formType]} — {ref.client.firstName} {ref.client.lastName}
+                      {ref.client.company ? ` (${ref.client.company})` : ''}
+                    </h4>
+                    <p>
+                      {ref.client.email} · sent {ref.submittedAt ? formatDateTime(ref.submittedAt, zone) : ''}{' '}
+                      · {handledAt ? 'Handled' : 'Not handled'}
+                    </p>
+                    <dl className="inbox-fields">
+                      {Object.entries(ref.fields)
+                        .filter(([, value]) => value !== '')
+                        .map(([key, value]) => (
+                          <div key={key}>
+                            <dt>{FIELD_LABELS[key] ?? key}</dt>
+                            <dd>{key === 'session_datetime' ? formatWallDateTime(value) : value}</dd>
+                          </div>
+                        ))}
+                    </dl>
+                    <ul className="inbox-cards" aria-label="Files">
+                      {files.map((file) => (
+                        <InboxFileCard
+                          key={file.id}
+                          file={file}
+                          legacy={legacy.files.get(file.id)}
+                          zone={zone}
+                          onChanged={reload}
+                        />
+                      ))}
+                    </ul>
+                    <Button variant="secondary" onPress={() => void mark(ref.id, handledAt === null)}>
+                      {handledAt ? 'Mark not handled' : 'Mark handled'}
+                    </Button>
+                  </article>
+                );
+              })}
+            </section>
+          ))}
+        </section>
       ))}
+      {body && body.pageCount > 1 ? (
+        <nav className="inbox-pages" aria-label="Inbox pages">
+          <Button variant="secondary" isDisabled={page <= 1} onPress={() => setPage(page - 1)}>
+            Previous page
+          </Button>
+          <span>
+            Page {body.page} of {body.pageCount} ({body.total} files)
+          </span>
+          <Button variant="secondary" isDisabled={page >= body.pageCount} onPress={() => setPage(page + 1)}>
+            Next page
+          </Button>
+        </nav>
+      ) : null}
     </section>
   );
-}
-
-/** A file's state for staff; an imported file names its provider and, while copying, how far it is. */
-export function inboxStatus(file: UploadFileInfo): string {
-  const info = file.import;
-  if (!info) return file.status === 'complete' ? 'Complete' : 'Uploading';
-  const provider = PROVIDER_LABELS[info.provider];
-  switch (info.status) {
-    case 'complete':
-      return `Complete (from ${provider})`;
-    case 'needs_auth':
-      return `Waiting for the client to sign in to ${provider} again`;
-    case 'failed':
-      return `Import from ${provider} failed: ${info.error ?? ''}`.trim();
-    default: {
-      const percent = file.size > 0 ? Math.floor((Math.min(info.bytesDone, file.size) / file.size) * 100) : 0;
-      return `Copying from ${provider} (${percent}%)`;
-    }
-  }
 }
