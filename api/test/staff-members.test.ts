@@ -149,6 +149,11 @@ describe.each(DIALECTS)('staff members (%s)', (dialect) => {
     expect(again.status).toBe(410);
     expect(again.body).toEqual({ error: { code: 'invitation_used', message: INVITATION_USED } });
 
+    const login = await new TestBrowser(t.url).post<{ user: { staffRoles: string[] } }>('/api/auth/login', {
+      email: 'sam@example.com',
+      password: SAM_PASSWORD,
+    });
+    expect(login.body.user.staffRoles).toEqual(['finance', 'media']);
     const sam = await signIn('sam@example.com', SAM_PASSWORD);
     const session = await sam.get<{ user: { staffRoles: string[] } }>('/api/session');
     expect(session.body.user.staffRoles).toEqual(['finance', 'media']);

@@ -157,7 +157,7 @@ export function secondsLeft(expiresAt: Date): number {
 function sessionBody(signedIn: SignedIn) {
   const { session } = signedIn.created;
   return {
-    user: toSessionUser(signedIn.user),
+    user: { ...toSessionUser(signedIn.user), staffRoles: signedIn.staffRoles ?? [] },
     loginAt: session.createdAt.toISOString(),
     expiresAt: session.expiresAt.toISOString(),
     expiresInSeconds: secondsLeft(session.expiresAt),

@@ -77,7 +77,7 @@ function meta(req: Request): RequestMeta {
 export function sessionAnswer(result: SignedIn) {
   const { session } = result.created;
   return {
-    user: toSessionUser(result.user),
+    user: { ...toSessionUser(result.user), staffRoles: result.staffRoles ?? [] },
     loginAt: session.createdAt.toISOString(),
     expiresAt: session.expiresAt.toISOString(),
     expiresInSeconds: Math.max(0, Math.floor((session.expiresAt.getTime() - Date.now()) / 1000)),

@@ -21,7 +21,8 @@ import { AppError } from '../../http/errors.js';
 import { enqueueMailToAccount } from '../mail/index.js';
 import { isCommonPassword, newPasswordError, PASSWORD_TOO_COMMON } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { assertNotDeactivated } from './roles.js';
+import { assertNotDeactivated, staffRolesOf } from './roles.js';
+import type { StaffRole } from './roles.js';
 import { databaseRateLimitStore } from '../../http/rate-limit.js';
 import { checkCode, mustSetUpFactor, secondStepMethods, startPendingSignIn } from './second-factor.js';
 import { createSession, endSessionsOfUser, hashToken, newToken, NOT_AUTHORISED } from './sessions.js';
@@ -158,6 +159,8 @@ function emailTaken(): AppError {
 export interface SignedIn {
   user: UserInstance;
   created: CreatedSession;
+  /** #33: the member's staff roles, for the sign-in answer (none for a client). */
+  staffRoles?: StaffRole[];
 }
 
 async function startSession(
@@ -267,7 +270,7 @@ export async function completeSignIn(
   const created = await deps.db.sequelize.transaction((transaction) =>
     startSession(deps, user, meta, via, transaction, { how }, setup),
   );
-  return { user, created };
+  return { user, created, staffRoles: user.role === 'staff' ? await staffRolesOf(deps.db, user.id) : [] };
 }
 
 /** Sign-out: the session row is deleted (the route clears the cookie). */
