@@ -73,7 +73,7 @@ export function staffRolesSentence(roles: readonly StaffRole[]): string {
 /** The refusal when a staff member's roles do not cover a route (403). */
 export const FORBIDDEN_ROLE_MESSAGE = 'Your role does not allow this.';
 
-// Staff management (owner only): GET/POST /api/staff/members…, /api/staff/invitations…
+// Staff management (owner only): /api/staff/members…, /api/staff/invitations… (docs/api.md).
 
 export interface StaffMemberJson {
   id: number;
@@ -98,7 +98,7 @@ export interface StaffInvitationJson {
   expiresAt: string;
 }
 
-/** GET /api/staff-invitations/:token (public): what the invitee sees before setting a password. */
+/** POST /api/staff-invitations/lookup { token } (public): what the invitee sees before setting a password. */
 export interface StaffInvitationLookupJson {
   email: string;
   roles: StaffRole[];
