@@ -6,13 +6,14 @@
 import { Suspense } from 'react';
 import { Route } from 'react-router';
 import { ClientPage } from '../../features/account';
-import { IncompatibleBrowserDialog, UploadUtility } from '../../features/uploads';
+import { ClientSubmissions, IncompatibleBrowserDialog, UploadUtility } from '../../features/uploads';
 
 function ClientPortal() {
   return (
     <Suspense fallback={<p role="status">Loading…</p>}>
       <ClientPage banner={<IncompatibleBrowserDialog />}>
         <UploadUtility />
+        <ClientSubmissions />
       </ClientPage>
     </Suspense>
   );

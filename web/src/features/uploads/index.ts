@@ -3,5 +3,11 @@
  * app's /client page shows, the staff inbox, which the app's staff area mounts at /staff/uploads, and the
  * cloud pickers' sign-in callback page.
  */
-export { CloudCallbackPage, IncompatibleBrowserDialog, StaffInboxPage, UploadUtility } from './routes';
+export {
+  ClientSubmissions,
+  CloudCallbackPage,
+  IncompatibleBrowserDialog,
+  StaffInboxPage,
+  UploadUtility,
+} from './routes';
 export { isInternetExplorer, IE_INCOMPATIBLE } from './ie';

@@ -19,6 +19,8 @@ const LazyUploadUtility = lazyModule(
   afterZodSetup(() => import('./UploadUtility')),
 );
 
+const LazyClientSubmissions = lazyModule(`${U}/ClientSubmissions.tsx`, () => import('./ClientSubmissions'));
+
 const LazyCloudCallbackPage = lazyModule(
   `${U}/cloud/CloudCallbackPage.tsx`,
   () => import('./cloud/CloudCallbackPage'),
@@ -60,6 +62,15 @@ export function UploadUtility() {
   return (
     <Loading>
       <LazyUploadUtility />
+    </Loading>
+  );
+}
+
+/** Under the upload flow on /client: the client's submissions, review states and new versions (#31). */
+export function ClientSubmissions() {
+  return (
+    <Loading>
+      <LazyClientSubmissions />
     </Loading>
   );
 }
