@@ -8,8 +8,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { Button, TextField } from '../../ui';
-import { errorMessage } from '../../lib/api';
+import { Button, Checkbox, TextField } from '../../ui';
+import { apiRequest, errorMessage } from '../../lib/api';
 import { useConfirmItsYou } from '../../lib/confirm-its-you';
 import { useSession } from '../../lib/session';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
@@ -89,6 +89,10 @@ export default function SecurityPage() {
             <>
               <PasskeysSection state={state} reload={reload} withFreshSignIn={withFreshSignIn} />
               <TwoStepSection state={state} reload={reload} withFreshSignIn={withFreshSignIn} />
+              {/* An owner still without a factor under the rule sets one up first (the API refuses until then). */}
+              {user.staffRoles?.includes('owner') && !(state.staffFactorRequired && !hasFactor) ? (
+                <OwnerSetting />
+              ) : null}
             </>
           ) : null}
         </>
@@ -382,5 +386,56 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
       </div>
       <p aria-live="polite">{copied}</p>
     </div>
+  );
+}
+
+/** The owner setting "Staff must use a passkey or a second factor" (owners only; the API checks too). */
+function OwnerSetting() {
+  const setting = useQuery({
+    queryKey: ['staff-settings', 'second-factor'],
+    queryFn: () => apiRequest<{ required: boolean }>('GET', '/api/staff-settings/second-factor'),
+    retry: false,
+  });
+  const [saving, setSaving] = useState(false);
+  const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
+  const change = async (required: boolean) => {
+    setSaving(true);
+    setNotice(null);
+    try {
+      await apiRequest('PUT', '/api/staff-settings/second-factor', { required });
+      await setting.refetch();
+      setNotice({
+        error: false,
+        text: required
+          ? 'Staff without a passkey or two-step sign-in will be asked to set one up at their next sign-in.'
+          : 'Staff may sign in with a password alone.',
+      });
+    } catch (error) {
+      setNotice({ error: true, text: errorMessage(error) });
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <section className="account-section" aria-labelledby="owner-setting-title">
+      <h2 id="owner-setting-title">Staff sign-in</h2>
+      {setting.isPending ? <p role="status">Loading…</p> : null}
+      {setting.error ? (
+        <p className="account-alert" role="alert">
+          {errorMessage(setting.error)}
+        </p>
+      ) : null}
+      {setting.data ? (
+        <Checkbox
+          label="Staff must use a passkey or a second factor"
+          value={setting.data.required}
+          onChange={(required) => void change(required)}
+          isDisabled={saving}
+        />
+      ) : null}
+      <div aria-live="polite">
+        {notice ? <p className={notice.error ? 'account-alert' : 'account-success'}>{notice.text}</p> : null}
+      </div>
+    </section>
   );
 }
