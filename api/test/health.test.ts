@@ -63,6 +63,6 @@ describe.each(DIALECTS)('GET /api/health on %s', (dialect) => {
     expect(await res.json()).toMatchObject({ status: 'ok', db: dialect });
     const ready = await t.request('/api/ready');
     expect(ready.status).toBe(503);
-    expect((await ready.json()).failing).toContain('database');
+    expect(((await ready.json()) as { failing: string[] }).failing).toContain('database');
   });
 });
