@@ -11,6 +11,8 @@
 //   (d) portal   the portal's worker (web/src/features/uploads/media-facts.worker.ts) in Chromium, on a page
 //                built here with Vite, reading the file picked in an <input type=file> (Blob.slice)
 //   (e) naive    `sha256sum` of the whole file: what a tool that reads everything pays
+//   (f) context  mediainfo.js's own loop (default chunk size) over (c)'s ranged GETs: what the library
+//                alone pays for a remote source, where each request costs a round trip
 //
 // Each row's time is the reading alone (the WebAssembly instance is made before, as a reader that reads
 // many files keeps one), and its bytes are what the reader asked its source for. Ratios are to (a). Goal:
@@ -169,20 +171,37 @@ async function serverReader(path) {
     S3_FORCE_PATH_STYLE: true,
   });
   const { size } = await stat(objectPath);
-  return async () => {
+  const get = async (offset, length) => {
+    const want = Math.max(0, Math.min(length, size - offset));
+    const chunks = [];
+    for await (const chunk of await storage.read(key, { start: offset, end: offset + want - 1 }))
+      chunks.push(chunk);
+    const buffer = Buffer.concat(chunks);
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
+  };
+  // (f) the library's own loop (default chunk size) over the same GETs: the floor for a remote source.
+  const mi = await mediaInfoFactory({ format: 'object' });
+  const libraryOverS3 = async () => {
+    let requests = 0;
+    let bytes = 0;
+    const started = performance.now();
+    await mi.analyzeData(size, async (length, offset) => {
+      requests++;
+      const chunk = await get(offset, length);
+      bytes += chunk.length;
+      return chunk;
+    });
+    return { ms: performance.now() - started, bytes, what: `mediainfo.js's own chunks (${requests} GETs)` };
+  };
+  const ours = async () => {
     let requests = 0;
     const started = performance.now();
     const result = await readMediaFacts({
       size,
       // As the probe's S3 source reads: one ranged GET per chunk the reader asks for.
-      readChunk: async (offset, length) => {
+      readChunk: (offset, length) => {
         requests++;
-        const want = Math.max(0, Math.min(length, size - offset));
-        const chunks = [];
-        for await (const chunk of await storage.read(key, { start: offset, end: offset + want - 1 }))
-          chunks.push(chunk);
-        const buffer = Buffer.concat(chunks);
-        return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
+        return get(offset, length);
       },
     });
     return {
@@ -191,6 +210,7 @@ async function serverReader(path) {
       what: `${describeMediaFacts(result.facts)} (${requests} GETs)`,
     };
   };
+  return { ours, libraryOverS3 };
 }
 
 /** (d) the portal's worker in Chromium, on a page built here (Vite) from the web app's own modules. */
@@ -290,8 +310,9 @@ try {
     rows.push({ id: 'b', name: '(b) desktop engine (our reader)', read: () => desktopReader(big) });
   }
   if (ROWS.includes('c')) {
-    const read = await serverReader(big);
-    rows.push({ id: 'c', name: '(c) server from S3 (ranged GETs)', read });
+    const { ours, libraryOverS3 } = await serverReader(big);
+    rows.push({ id: 'c', name: '(c) server from S3 (ranged GETs)', read: ours });
+    rows.push({ id: 'f', name: '(f) mediainfo.js alone over that S3', read: libraryOverS3 });
   }
   if (ROWS.includes('d')) {
     const read = await portalReader(big).catch((error) => {
