@@ -3,6 +3,7 @@
  * component's real code (forms, lib/api.ts, lib/session.tsx) runs unchanged. Browser tests against the
  * real server are Playwright's (test/e2e).
  */
+import type { StaffRole } from '@avp/shared';
 import { vi } from 'vitest';
 
 export interface FakeCall {
@@ -50,6 +51,7 @@ export function fakeSession(
     firstName?: string;
     lastName?: string;
     role?: 'client' | 'staff';
+    staffRoles?: StaffRole[];
   } = {},
   maxSeconds = 86_400,
 ): () => FakeAnswer {
@@ -67,6 +69,8 @@ export function fakeSession(
           firstName: 'Ada',
           lastName: 'Lovelace',
           role: 'client',
+          // Staff without roles given are owners, as every staff account became with #33's migration.
+          ...(user.role === 'staff' ? { staffRoles: ['owner'] } : {}),
           ...user,
         },
         loginAt: new Date(loginAt).toISOString(),
@@ -85,6 +89,7 @@ export function signedInAnswer(
     firstName?: string;
     lastName?: string;
     role?: 'client' | 'staff';
+    staffRoles?: StaffRole[];
   } = {},
   maxSeconds = 86_400,
 ): FakeAnswer {

@@ -10,8 +10,10 @@ import { NOT_AUTHORISED } from './StaffLayout';
 let api: ReturnType<typeof fakeApi> | undefined;
 afterEach(() => api?.restore());
 
-/** Every staff path of the route table, with a made-up order id. */
-const STAFF_PATHS = STAFF_ROUTES.map((pattern) => pattern.replace(':orderId', 'ord_1'));
+/** Every staff path behind the sign-in gate, with a made-up order id (the invitation link is open). */
+const STAFF_PATHS = STAFF_ROUTES.filter((pattern) => !pattern.includes(':token')).map((pattern) =>
+  pattern.replace(':orderId', 'ord_1'),
+);
 
 async function renderAt(path: string, route: FakeRoute) {
   api = fakeApi(route);
@@ -59,7 +61,7 @@ describe('the staff area: one layout for every staff route (SPEC §2 Admin page,
     expect(NOT_AUTHORISED).toBe('You are not authorised to use this page.');
   });
 
-  it('gives staff one navigation with every staff page, the uploads inbox included', async () => {
+  it('gives an owner one navigation with every staff page, the uploads inbox included', async () => {
     const session = fakeSession({ role: 'staff', firstName: 'Ada', lastName: 'Staffer' });
     await renderAt('/staff/uploads', ({ path }) => {
       if (path === '/api/session') return session();
@@ -85,11 +87,16 @@ describe('the staff area: one layout for every staff route (SPEC §2 Admin page,
       ['Payment test', '/staff/payment-test'],
       ['Uploads', '/staff/uploads'],
       ['Upload events', '/staff/upload-events'],
+      ['Staff', '/staff/members'],
     ]);
     expect(within(nav).getByRole('link', { name: 'Uploads' }).getAttribute('aria-current')).toBe('page');
     // Every staff route but the /staff redirect and the order detail has its link.
     const linked = new Set(links.map(([, href]) => href));
-    expect(STAFF_ROUTES.filter((route) => !linked.has(route))).toEqual(['/staff', '/staff/orders/:orderId']);
+    expect(STAFF_ROUTES.filter((route) => !linked.has(route))).toEqual([
+      '/staff',
+      '/staff/orders/:orderId',
+      '/staff/invite/:token',
+    ]);
   }, 20_000);
 
   it('signs staff in where they are and shows that page in the layout', async () => {

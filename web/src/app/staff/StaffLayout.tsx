@@ -5,18 +5,64 @@
  * above the page. It stays mounted while staff move between pages; the site layout gives the one `<main>`.
  */
 import { loggedInAs } from '@avp/shared';
-import { Suspense } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import { LoginForm } from '../../features/account';
+import { ApiError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { Button } from '../../ui';
-import { STAFF_PAGES } from './staffPages';
+import { staffPagesFor } from './staffPages';
 import './staff.css';
 
 export const NOT_AUTHORISED = 'You are not authorised to use this page.';
 
+const isForbiddenRole = (error: unknown) => error instanceof ApiError && error.code === 'forbidden_role';
+const isSignedOut = (error: unknown) => error instanceof ApiError && error.status === 401;
+
+/** Said on the sign-in form when a call finds the session gone (deactivated, or ended elsewhere). */
+export const SESSION_ENDED =
+  'Your session has ended. Please sign in again, or ask an owner of your team if your access was removed.';
+
+/**
+ * Any staff query or mutation refused 403 forbidden_role (the roles changed while a page was open) or 401
+ * (deactivated, the session ended) asks the server who is signed in again: the navigation and RoleGate then
+ * follow the new roles, showing the 403 page when this page is no longer allowed, and a session that is
+ * gone brings back the sign-in form with SESSION_ENDED. A refusal of one secondary call on a page the
+ * roles still allow stays that page's own error.
+ */
+function useRefusedCalls(): void {
+  const { refresh, onExpiry, signOut, showNotice } = useSession();
+  const client = useQueryClient();
+  useEffect(
+    () =>
+      onExpiry(() => {
+        void signOut();
+        showNotice(SESSION_ENDED);
+      }),
+    [onExpiry, signOut, showNotice],
+  );
+  useEffect(() => {
+    const seen = (error: unknown) => {
+      if (isSignedOut(error)) showNotice(SESSION_ENDED);
+      if (isSignedOut(error) || isForbiddenRole(error)) void refresh();
+    };
+    const queries = client.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error') seen(event.action.error);
+    });
+    const mutations = client.getMutationCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error') seen(event.action.error);
+    });
+    return () => {
+      queries();
+      mutations();
+    };
+  }, [client, refresh, showNotice]);
+}
+
 export default function StaffLayout() {
   const session = useSession();
+  useRefusedCalls();
   if (session.status === 'loading') {
     return (
       <p className="staff-loading" role="status">
@@ -50,11 +96,12 @@ export default function StaffLayout() {
       </div>
     );
   }
+  const pages = staffPagesFor(user.staffRoles ?? []);
   return (
     <div className="staff-page">
       {bar}
       <nav className="staff-nav" aria-label="Staff">
-        {STAFF_PAGES.map((page) => (
+        {pages.map((page) => (
           <NavLink key={page.path} to={`/${page.path}`} end>
             {page.label}
           </NavLink>

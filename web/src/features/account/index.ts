@@ -6,5 +6,6 @@
  * feature needs it.
  */
 export { accountRoutes, ClientPage, LoginForm } from './routes';
+export { StaffInvitePage } from './invite-route';
 export type { ClientPageProps } from './ClientPage';
 export type { LoginFormProps } from './LoginForm';

@@ -10,6 +10,7 @@ export {
   PaymentTestPage,
   ProductsPage,
   PullSheetPage,
+  StaffMembersPage,
   StockPage,
   StoreManagerPage,
   UploadEventsPage,

@@ -44,3 +44,7 @@ export const AuditPage = lazyModule(
   `${S}/AuditPage.tsx`,
   afterZodSetup(() => import('./AuditPage')),
 );
+export const StaffMembersPage = lazyModule(
+  `${S}/members/StaffMembersPage.tsx`,
+  afterZodSetup(() => import('./members/StaffMembersPage')),
+);
