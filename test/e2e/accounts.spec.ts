@@ -50,7 +50,7 @@ async function signIn(page: Page, email: string, password: string) {
   const form = loginForm(page);
   await field(form, 'Email').fill(email);
   await field(form, 'Password').fill(password);
-  await form.getByRole('button', { name: 'Sign in' }).click();
+  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** The newest message to `to` in the mail outbox, read from the server's SQLite file. */

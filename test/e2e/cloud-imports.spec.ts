@@ -152,7 +152,7 @@ test('a Drive file is imported by the server, goes on while the page is closed, 
   const login = staff.getByRole('form', { name: 'Sign in' });
   await login.getByRole('textbox', { name: 'Email', exact: true }).fill(staffEmail);
   await login.getByRole('textbox', { name: 'Password', exact: true }).fill(STAFF_PASSWORD);
-  await login.getByRole('button', { name: 'Sign in' }).click();
+  await login.getByRole('button', { name: 'Sign in', exact: true }).click();
   const file = staff.getByTestId('inbox-file').filter({ hasText: keynote.name });
   await expect(file).toContainText(keynote.sha256);
   await expect(file).toContainText('Complete (from Google Drive)');

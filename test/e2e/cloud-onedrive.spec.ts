@@ -124,7 +124,7 @@ async function staffInbox(page: Page, staffEmail: string): Promise<void> {
   const login = page.getByRole('form', { name: 'Sign in' });
   await login.getByRole('textbox', { name: 'Email', exact: true }).fill(staffEmail);
   await login.getByRole('textbox', { name: 'Password', exact: true }).fill(STAFF_PASSWORD);
-  await login.getByRole('button', { name: 'Sign in' }).click();
+  await login.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 test('the popup blocker is on: a window opened without a click is refused', async ({ browser }) => {

@@ -263,7 +263,7 @@ test('connects Dropbox, picks two files in the browse panel beside a local one; 
   await textbox(signIn, 'Server').fill(server.url);
   await textbox(signIn, 'Email').fill(EMAIL);
   await textbox(signIn, 'Password').fill(PASSWORD);
-  await signIn.getByRole('button', { name: 'Sign in' }).click();
+  await signIn.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText(`Signed in as ${EMAIL}`)).toBeVisible();
 
   // Settings → Accounts: every provider, Box not configured with the variable to set.
@@ -397,7 +397,7 @@ test('a sign-in refused in the browser is shown in words', async ({ page }) => {
   await textbox(signIn, 'Server').fill(server.url);
   await textbox(signIn, 'Email').fill(EMAIL);
   await textbox(signIn, 'Password').fill(PASSWORD);
-  await signIn.getByRole('button', { name: 'Sign in' }).click();
+  await signIn.getByRole('button', { name: 'Sign in', exact: true }).click();
   await openSection(page, 'Settings');
   const card = page.getByRole('region', { name: 'Accounts' });
   auth.deny = true;

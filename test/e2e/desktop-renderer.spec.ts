@@ -159,7 +159,7 @@ async function signIn(page: Page, baseURL: string): Promise<void> {
   await textbox(form, 'Server').fill(baseURL);
   await textbox(form, 'Email').fill(CLIENT_EMAIL);
   await textbox(form, 'Password').fill(PASSWORD);
-  await form.getByRole('button', { name: 'Sign in' }).click();
+  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText(`Signed in as ${CLIENT_EMAIL}`)).toBeVisible();
 }
 
@@ -348,7 +348,7 @@ test('shows the web portal’s sign-in and form messages, and signs out', async 
   await page.goto(bridge.url);
 
   const signInForm = page.getByRole('form', { name: 'Sign in' });
-  await signInForm.getByRole('button', { name: 'Sign in' }).click();
+  await signInForm.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(signInForm.getByText('Please enter your email address.', { exact: true })).toBeVisible();
   await expect(
     signInForm.getByText('Please enter your password (case sensitive).', { exact: true }),

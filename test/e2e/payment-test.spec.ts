@@ -29,7 +29,7 @@ test.describe('the staff payment test page', () => {
     const signIn = page.getByRole('form', { name: 'Staff sign in' });
     await text(signIn, 'Email').fill(email);
     await text(signIn, 'Password').fill(PASSWORD);
-    await signIn.getByRole('button', { name: 'Sign in' }).click();
+    await signIn.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByText('Logged in as Ada Tester')).toBeVisible();
 
     await page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Payment test' }).click();
@@ -66,7 +66,7 @@ test.describe('the staff payment test page', () => {
     const signIn = page.getByRole('form', { name: 'Staff sign in' });
     await text(signIn, 'Email').fill(email);
     await text(signIn, 'Password').fill(PASSWORD);
-    await signIn.getByRole('button', { name: 'Sign in' }).click();
+    await signIn.getByRole('button', { name: 'Sign in', exact: true }).click();
     const form = page.getByRole('form', { name: 'Payment test' });
     await text(form, 'Card number').pressSequentially('4242424242424242');
     await expect(text(form, 'Card number')).toHaveValue('4242 4242 4242 4242');

@@ -34,7 +34,7 @@ async function signInAsStaff(page: Page, email: string, path = '/manage_order_fo
   const form = page.getByRole('form', { name: 'Staff sign in' });
   await text(form, 'Email').fill(email);
   await text(form, 'Password').fill(PASSWORD);
-  await form.getByRole('button', { name: 'Sign in' }).click();
+  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText('Logged in as Ada Staffer')).toBeVisible();
 }
 

@@ -71,7 +71,7 @@ async function signInAtClient(page: Page, baseURL: string, hash = '') {
   const form = page.getByRole('form', { name: 'Sign in' });
   await text(form, 'Email').fill(CLIENT_EMAIL);
   await text(form, 'Password').fill(PASSWORD);
-  await form.getByRole('button', { name: 'Sign in' }).click();
+  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText('Logged in as Ada Uploader')).toBeVisible();
 }
 
@@ -111,7 +111,7 @@ async function inboxSubmission(browser: Browser, baseURL: string, marker: string
   const login = staff.getByRole('form', { name: 'Staff sign in' });
   await text(login, 'Email').fill(STAFF_EMAIL);
   await text(login, 'Password').fill(STAFF_PASSWORD);
-  await login.getByRole('button', { name: 'Sign in' }).click();
+  await login.getByRole('button', { name: 'Sign in', exact: true }).click();
   const submission = staff
     .getByRole('article', { name: 'Submission from Ada Uploader' })
     .filter({ hasText: marker });
