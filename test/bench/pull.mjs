@@ -12,7 +12,7 @@
 // BENCH_PULL_RUNS (1; with more, each run's figures and the medians), BENCH_SKIP_BUILD=1.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileTypeScript, root, runBin } from '../../build/scripts/lib.mjs';
@@ -28,6 +28,11 @@ const EVENT = 'Bench Expo 2027';
 const PASSWORD = 'Bench passphrase 2026!';
 const STAFF = 'staff-bench@example.com';
 const BIN = join(root, 'desktop', 'bin', 'av-upload.js');
+// The node flags of the bin's #! line (the young generation capped), as `av-upload` runs from a shell.
+const BIN_FLAGS = readFileSync(BIN, 'utf8')
+  .split('\n')[0]
+  .split(/\s+/)
+  .filter((w) => w.startsWith('--'));
 
 function child(command, args, { env = {}, input = '', onSpawn } = {}) {
   return new Promise((resolve, reject) => {
@@ -151,10 +156,14 @@ async function main() {
     );
     const home = join(work, 'home');
     const cliEnv = { AV_UPLOAD_HOME: home, AV_UPLOAD_SERVER: server.url };
-    await child(process.execPath, [BIN, 'login', '--email', STAFF, '--password-stdin', '--json'], {
-      env: cliEnv,
-      input: `${PASSWORD}\n`,
-    });
+    await child(
+      process.execPath,
+      [...BIN_FLAGS, BIN, 'login', '--email', STAFF, '--password-stdin', '--json'],
+      {
+        env: cliEnv,
+        input: `${PASSWORD}\n`,
+      },
+    );
     const { token: staff } = await json(server.url, null, 'POST', '/api/auth/login', {
       email: STAFF,
       password: PASSWORD,
@@ -193,7 +202,7 @@ async function main() {
       started = performance.now();
       const out = await child(
         process.execPath,
-        [BIN, 'pull', '--event', EVENT, '--parallel', String(FILES), '--json', pullDir],
+        [...BIN_FLAGS, BIN, 'pull', '--event', EVENT, '--parallel', String(FILES), '--json', pullDir],
         {
           env: cliEnv,
           onSpawn: (p) => (stopMemory = watchMemory(p.pid)),

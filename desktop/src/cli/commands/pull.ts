@@ -140,7 +140,11 @@ export const pull: Command = async ({ values, args, home, o }) => {
   const queue = [...files];
   const report = (f: PullFile, entry: StateEntry, result: string, extra: Record<string, unknown> = {}) => {
     if (o.json) o.event({ event: 'pulled', id: f.id, file: entry.path, size: f.size, result, ...extra });
-    else o.out(`${result === 'mismatch' ? '✗' : '✓'} ${entry.path} (${formatBytes(f.size)}) ${result}`);
+    else {
+      // The progress line (stderr) is cleared first, so the file's line stands on its own.
+      if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+      o.out(`${result === 'mismatch' ? '✗' : '✓'} ${entry.path} (${formatBytes(f.size)}) ${result}`);
+    }
   };
 
   const one = async (f: PullFile) => {
@@ -196,6 +200,19 @@ export const pull: Command = async ({ values, args, home, o }) => {
     }
   };
 
+  // On a terminal, one line redrawn twice a second: files done, bytes received and the rate.
+  const total = files.reduce((sum, f) => sum + f.size, 0);
+  const began = performance.now();
+  const progress =
+    !o.json && process.stderr.isTTY
+      ? setInterval(() => {
+          const seconds = (performance.now() - began) / 1000;
+          const rate = seconds > 0 ? bytes / seconds : 0;
+          process.stderr.write(
+            `\r\x1b[KPulling: ${fetched + skipped + failed.length} of ${files.length} files, ${formatBytes(bytes)} of up to ${formatBytes(total)} at ${formatBytes(Math.round(rate))}/s`,
+          );
+        }, 500)
+      : null;
   let stop: unknown = null;
   await Promise.all(
     Array.from({ length: Math.min(parallel, Math.max(1, queue.length)) }, async () => {
@@ -208,6 +225,10 @@ export const pull: Command = async ({ values, args, home, o }) => {
       }
     }),
   );
+  if (progress) {
+    clearInterval(progress);
+    process.stderr.write('\r\x1b[K');
+  }
   if (stop !== null) throw stop;
 
   const csv = await call(
