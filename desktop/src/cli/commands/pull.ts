@@ -64,7 +64,14 @@ function serverMessage(body: string): string {
 function refusal(status: number, body: string): CliError {
   if (status === 401)
     return new CliError(EXIT.auth, 'The session has expired, please relogin and try again.');
-  if (status === 403) return new CliError(EXIT.uploadFailed, `${STAFF_ONLY} (${serverMessage(body)})`);
+  if (status === 403) {
+    // A staff member without the Media role is told the server's own words, not that they are a client.
+    const staffRole = body.includes('"forbidden_role"') || body.includes('"second_factor_setup_required"');
+    return new CliError(
+      EXIT.uploadFailed,
+      staffRole ? serverMessage(body) : `${STAFF_ONLY} (${serverMessage(body)})`,
+    );
+  }
   return new CliError(EXIT.uploadFailed, `The server refused the pull (${status}): ${serverMessage(body)}`);
 }
 
