@@ -220,8 +220,24 @@ describe.each(DIALECTS)('the inbox list (%s)', (dialect) => {
       names(all),
     );
 
+    // One submission, as a staff notice links to it: only its files, whatever else was sent.
+    const one = all.groups[0]!.companies[0]!.files[0]!.submission.id;
+    const single = await list(`?submission=${one}`);
+    expect(single.total).toBeGreaterThan(0);
+    expect(
+      single.groups.flatMap((g) => g.companies.flatMap((c) => c.files.map((f) => f.submission.id))),
+    ).toEqual(Array(single.total).fill(one));
+    expect(single.total).toBeLessThan(all.total);
+
     // Bad input is a 400 in words, never a 500.
-    for (const bad of ['?page=0', '?pageSize=1000', '?review=maybe', '?spec=x', '?from=yesterday']) {
+    for (const bad of [
+      '?page=0',
+      '?pageSize=1000',
+      '?review=maybe',
+      '?spec=x',
+      '?from=yesterday',
+      '?submission=not-an-id',
+    ]) {
       expect((await staff.get(`/api/uploads/inbox${bad}`)).status).toBe(400);
     }
   });

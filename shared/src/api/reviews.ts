@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MediaCheck, MediaFacts } from '../media/types.js';
+import { UUID_PATTERN } from '../ids.js';
 
 /**
  * File reviews, versions and the show pull (issue #31): typed once for the API, the web portal, the staff
@@ -68,6 +69,8 @@ export const inboxQuerySchema = z.object({
   from: z.string().trim().max(40).optional(),
   /** Received on or before this day (inclusive) / instant. */
   to: z.string().trim().max(40).optional(),
+  /** One submission (the link in a staff notice); with the other filters it narrows further. */
+  submission: z.string().trim().regex(UUID_PATTERN).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(INBOX_PAGE_SIZE_MAX).default(INBOX_PAGE_SIZE_DEFAULT),
 });

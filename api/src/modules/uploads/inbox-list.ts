@@ -63,6 +63,7 @@ function matching(db: Database, q: Query, withEvent: boolean): { sql: string; bi
     "s.status = 'submitted'",
     'NOT EXISTS (SELECT 1 FROM submission_files n WHERE n.replaces_file_id = f.id)',
   ];
+  if (q.submission) where.push(`s.id = ${param(q.submission)}`);
   if (q.formType) where.push(`s.form_type = ${param(q.formType)}`);
   if (q.review) where.push(`f.review_state = ${param(q.review)}`);
   if (q.handled) where.push(`s.handled_at IS ${q.handled === 'yes' ? 'NOT ' : ''}NULL`);

@@ -61,9 +61,10 @@ export function countsText(counts: ReviewCounts): string {
   return `${files} · ${counts.accepted} accepted · ${needs} · ${counts.new} new`;
 }
 
-function inboxUrl(filters: InboxFilterValues, page: number): string {
+function inboxUrl(filters: InboxFilterValues, page: number, submission: string | null): string {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(filters)) if (value) query.set(key, value);
+  if (submission) query.set('submission', submission);
   query.set('page', String(page));
   query.set('pageSize', String(PAGE_SIZE));
   return `/api/uploads/inbox?${query}`;
@@ -86,14 +87,15 @@ function bySubmission(group: InboxCompanyGroup): InboxFile[][] {
 
 export default function InboxPage() {
   useDocumentTitle('Uploads inbox');
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const zone = useStaffTimeZone();
   const highlight = params.get('submission');
   const [filters, setFilters] = useState<InboxFilterValues>(NO_FILTERS);
   const [page, setPage] = useState(1);
   const query = useQuery({
-    queryKey: ['staff', 'uploads-inbox', filters, page],
-    queryFn: () => apiRequest<InboxAnswer>('GET', inboxUrl(filters, page)),
+    queryKey: ['staff', 'uploads-inbox', filters, page, highlight],
+    // A staff notice links to one submission: the list shows just it until staff ask for all.
+    queryFn: () => apiRequest<InboxAnswer>('GET', inboxUrl(filters, page, highlight)),
     placeholderData: keepPreviousData,
   });
   const body = query.data ?? null;
@@ -137,6 +139,20 @@ export default function InboxPage() {
           setPage(1);
         }}
       />
+      {highlight ? (
+        <p className="inbox-one-submission">
+          Showing one submission, from the link you followed.{' '}
+          <Button
+            variant="secondary"
+            onPress={() => {
+              setParams({});
+              setPage(1);
+            }}
+          >
+            Show all submissions
+          </Button>
+        </p>
+      ) : null}
       <div className="inbox-summary">
         {body ? (
           <p role="status" data-testid="inbox-counts">
