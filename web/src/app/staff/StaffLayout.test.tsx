@@ -28,6 +28,17 @@ async function renderAt(path: string, route: FakeRoute) {
 
 const TIMEOUT = { timeout: 10_000 };
 
+/** An empty inbox page as GET /api/uploads/inbox answers it since #31 (grouped and counted). */
+const EMPTY_INBOX = {
+  page: 1,
+  pageSize: 50,
+  total: 0,
+  pageCount: 0,
+  counts: { files: 0, accepted: 0, needsNewVersion: 0, new: 0 },
+  groups: [],
+  events: [],
+};
+
 describe('the staff area: one layout for every staff route (SPEC §2 Admin page, §6)', () => {
   it.each(STAFF_PATHS)(
     'signed out, %s shows the staff sign-in form and nothing of the page',
@@ -65,7 +76,7 @@ describe('the staff area: one layout for every staff route (SPEC §2 Admin page,
     const session = fakeSession({ role: 'staff', firstName: 'Ada', lastName: 'Staffer' });
     await renderAt('/staff/uploads', ({ path }) => {
       if (path === '/api/session') return session();
-      if (path.startsWith('/api/uploads/inbox')) return { status: 200, body: { submissions: [] } };
+      if (path.startsWith('/api/uploads/inbox')) return { status: 200, body: EMPTY_INBOX };
       return undefined;
     });
     expect(
@@ -108,7 +119,7 @@ describe('the staff area: one layout for every staff route (SPEC §2 Admin page,
         session = fakeSession(staff);
         return signedInAnswer(staff);
       }
-      if (call.path.startsWith('/api/uploads/inbox')) return { status: 200, body: { submissions: [] } };
+      if (call.path.startsWith('/api/uploads/inbox')) return { status: 200, body: EMPTY_INBOX };
       return undefined;
     });
     const form = await screen.findByRole('form', { name: 'Staff sign in' }, TIMEOUT);
