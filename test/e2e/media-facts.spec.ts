@@ -325,6 +325,10 @@ test.describe('media facts before upload (issue #30)', () => {
     await text(login, 'Email').fill(STAFF_EMAIL);
     await text(login, 'Password').fill(STAFF_PASSWORD);
     await login.getByRole('button', { name: 'Sign in', exact: true }).click();
+    // The inbox is paged, and every test of the run sends to one server: search for this test's company.
+    const search = staff.getByRole('search', { name: 'Search the inbox' });
+    await search.getByRole('searchbox', { name: 'Search' }).fill(company);
+    await search.getByRole('button', { name: 'Search' }).click();
     const submission = staff.getByRole('article').filter({ hasText: company });
     await expect(submission).toHaveCount(1, { timeout: 15_000 });
     await expect(submission).toContainText('1280×720');

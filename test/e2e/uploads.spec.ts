@@ -112,6 +112,10 @@ async function inboxSubmission(browser: Browser, baseURL: string, marker: string
   await text(login, 'Email').fill(STAFF_EMAIL);
   await text(login, 'Password').fill(STAFF_PASSWORD);
   await login.getByRole('button', { name: 'Sign in', exact: true }).click();
+  // The inbox is paged, and every test of the run sends to one server: search for this test's event.
+  const search = staff.getByRole('search', { name: 'Search the inbox' });
+  await search.getByRole('searchbox', { name: 'Search' }).fill(marker);
+  await search.getByRole('button', { name: 'Search' }).click();
   const submission = staff
     .getByRole('article', { name: 'Submission from Ada Uploader' })
     .filter({ hasText: marker });
