@@ -30,9 +30,9 @@ import { staffMembersRoutes } from './modules/staff-members/index.js';
 import { storePageExists, storeRoutes, stripeWebhookRoutes } from './modules/store/index.js';
 import { RunningHashes, uploadsRoutes } from './modules/uploads/index.js';
 import { importsRoutes, TokenBox } from './modules/imports/index.js';
+import { uploadEventsRoutes } from './modules/upload-events/index.js';
 import { createCloudSources } from './adapters/cloud/index.js';
 
-import { uploadEventsRoutes } from './modules/upload-events/index.js';
 export interface AppDeps {
   config: Config;
   db: Database;
@@ -101,6 +101,7 @@ export function createApp(deps: AppDeps): Express {
   const cloud = { sources: createCloudSources(config), tokens: new TokenBox(config.SESSION_SECRET) };
   api.use(importsRoutes({ ...deps, storage, hashes, ...cloud, onQueued: () => deps.importWorker?.wake() }));
   api.use(uploadsRoutes({ ...deps, storage, hashes }));
+  api.use(uploadEventsRoutes(deps));
   api.use('/staff', staffRoutes(deps));
   api.use(staffMembersRoutes(deps));
   api.use(legacyRoutes({ ...deps, storage, hashes, ...cloud }));
@@ -109,7 +110,6 @@ export function createApp(deps: AppDeps): Express {
 
   // Images staff upload (store and product images), from DATA_DIR/media.
   app.use(staffMediaRoutes(config));
-  api.use(uploadEventsRoutes(deps));
   app.use(
     webApp(config.WEB_DIST_DIR, { publicUrl: config.PUBLIC_URL, pageExists: storePageExists(deps.db) }),
   );
