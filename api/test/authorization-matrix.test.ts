@@ -289,7 +289,7 @@ const ROUTES: Record<string, { rule: Rule } & Call> = {
   },
   // Staff screens: every call is staff-only.
   'GET /api/staff/settings': { rule: 'staff', roles: [] },
-  'GET /api/staff/stores': { rule: 'staff', roles: ['store_manager'] },
+  'GET /api/staff/stores': { rule: 'staff', roles: [] },
   'POST /api/staff/stores': { rule: 'staff', roles: ['store_manager'], body: () => storeForm },
   'PUT /api/staff/stores/:id': { rule: 'staff', roles: ['store_manager'], params: store, body: () => ({}) },
   'POST /api/staff/stores/:id/active': {

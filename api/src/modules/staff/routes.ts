@@ -85,7 +85,9 @@ export function staffRoutes(deps: StaffRouteDeps): Router {
   });
 
   // Stores: SPEC §2 'Admin page', §7 'Admin update / delete' (each change answers the full list).
-  router.get('/stores', storeManager, async (_req, res) => {
+  // Any staff role reads the list: Orders, the pull sheet and the overview pick a store from it (it holds
+  // no secret: the publishable key is public and the secret key is only 'has one').
+  router.get('/stores', anyStaff, async (_req, res) => {
     res.json({ stores: await listStaffStores(deps) });
   });
   router.post('/stores', storeManager, storePaymentKeysOwnerOnly, async (req, res) => {
