@@ -53,7 +53,7 @@ export const STAFF_ROUTES = [
   '/staff/upload-events',
   '/staff/members',
   // The staff invitation link (#33): outside the staff sign-in gate.
-  '/staff/invite/:token',
+  '/staff/invite',
 ] as const;
 
 /** Pages that hide the marketing header, contact panel and footer (SPEC §2 'Layout elements'). */

@@ -57,7 +57,7 @@ function inviteLinkTo(to: string): string {
     const row = db
       .prepare('SELECT text_body FROM mail_outbox WHERE to_address = ? ORDER BY id DESC LIMIT 1')
       .get(to) as { text_body: string } | undefined;
-    const link = row?.text_body.match(/https?:\/\/\S+\/staff\/invite\/[A-Za-z0-9_-]+/)?.[0];
+    const link = row?.text_body.match(/https?:\/\/\S+\/staff\/invite#token=[A-Za-z0-9_-]+/)?.[0];
     if (!link) throw new Error(`No invitation link in the mail to ${to}: ${row?.text_body ?? 'no mail'}`);
     return link;
   } finally {

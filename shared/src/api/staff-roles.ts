@@ -106,6 +106,9 @@ export interface StaffInvitationLookupJson {
   expiresAt: string;
 }
 
-/** Where an invitation's link leads, with its token after it. */
-export const STAFF_INVITE_PATH = '/staff/invite/';
+/**
+ * Where an invitation's link leads; its token follows in the fragment (`#token=…`), so it never reaches a
+ * server's or a proxy's access log (the page sends it to the API in a request body).
+ */
+export const STAFF_INVITE_PATH = '/staff/invite';
 export const STAFF_INVITATION_TTL_HOURS = 72;

@@ -24,7 +24,7 @@ import { emailInput, insertRoles, nameOf, recordSentence, rolesInput } from './m
 import type { Actor } from './members.js';
 
 /**
- * Invitations (#33): an owner invites an address with roles; the link (PUBLIC_URL/staff/invite/<token>)
+ * Invitations (#33): an owner invites an address with roles; the link (PUBLIC_URL/staff/invite#token=<token>)
  * works once, for 72 hours, and only the token's sha-256 is stored. The invitee sets a name and a
  * password (the same policy as everywhere) and gets a staff account with those roles. A new invitation
  * to the same address withdraws the older one.
@@ -58,7 +58,7 @@ function rolesOf(invitation: StaffInvitationInstance): StaffRole[] {
 }
 
 function inviteLink(config: Pick<Config, 'PUBLIC_URL'>, token: string): string {
-  return `${config.PUBLIC_URL}${STAFF_INVITE_PATH}${token}`;
+  return `${config.PUBLIC_URL}${STAFF_INVITE_PATH}#token=${token}`;
 }
 
 function invitationMail(inviter: string, roles: readonly StaffRole[], link: string) {

@@ -29,7 +29,7 @@ export const staffRoutes = (
   <>
     {/* The invitation link: for someone without an account yet, so outside the sign-in gate. */}
     <Route
-      path="staff/invite/:token"
+      path="staff/invite"
       element={
         <Suspense fallback={<p role="status">Loading…</p>}>
           <StaffInvitePage />

@@ -20,7 +20,7 @@ describe('the staff invitation page (#33)', () => {
     });
     await act(async () => {
       render(
-        <MemoryRouter initialEntries={['/staff/invite/tok_abc123']}>
+        <MemoryRouter initialEntries={['/staff/invite#token=tok_abc123']}>
           <App />
         </MemoryRouter>,
       );
@@ -52,7 +52,7 @@ describe('the staff invitation page (#33)', () => {
     });
     await act(async () => {
       render(
-        <MemoryRouter initialEntries={['/staff/invite/tok_abc123']}>
+        <MemoryRouter initialEntries={['/staff/invite#token=tok_abc123']}>
           <App />
         </MemoryRouter>,
       );

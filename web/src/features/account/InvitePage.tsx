@@ -1,5 +1,5 @@
 /**
- * /staff/invite/:token (#33): where a staff invitation's e-mail leads. It shows the address and roles the
+ * /staff/invite#token=… (#33): where a staff invitation's e-mail leads. It shows the address and roles the
  * owner chose, takes the invitee's name and a password (the registration policy, with its hints), then
  * signs them in and lands on the staff pages. A link that is expired, used, withdrawn or unknown gets the
  * server's words and no form. The token goes to the API in the body of each call.
@@ -14,7 +14,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { ApiError, apiRequest, errorMessage } from '../../lib/api';
 import { useSession, type SignedInBody } from '../../lib/session';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
@@ -54,7 +54,8 @@ const DEAD_LINK = new Set([
 export default function InvitePage() {
   useDocumentTitle('Staff invitation');
   const headingId = useId();
-  const { token = '' } = useParams();
+  // The token travels in the fragment (#token=…), so it never reaches a server log.
+  const token = new URLSearchParams(useLocation().hash.replace(/^#/, '')).get('token') ?? '';
   const lookup = useQuery({
     queryKey: ['staff-invitation', token],
     queryFn: () =>
