@@ -17,3 +17,4 @@ export * from './rate.js';
 export * from './watch.js';
 export * from './daily-log.js';
 export * from './media-facts.js';
+export * from './reviews.js';

@@ -1,10 +1,15 @@
 /**
  * `status`: who is signed in, whether the queue waits for the server, the saved settings, the queue and
- * the last sent submissions. Read only: it never contacts the server (a running av-upload leaves what it
- * knows of the server in connection.json, live-state.ts).
+ * the last sent submissions with each file's review state. It changes nothing; its only call to the server
+ * is GET /api/uploads/mine for the review states (issue #31), made when signed in with submissions sent, and
+ * a failure of it is one line, never a failed status (a running av-upload leaves what it knows of the server
+ * in connection.json, live-state.ts).
  */
 import { formatBytes } from '@avp/shared';
 import { UploadEngine } from '../../engine/engine.js';
+import { fetchReviews, reviewWords } from '../../engine/reviews.js';
+import type { ReviewsResult } from '../../engine/reviews.js';
+import { timeoutsFromEnv } from '../../engine/timeouts.js';
 import type { EngineSnapshot } from '../../engine/engine.js';
 import { JsonFileStore } from '../../engine/state.js';
 import { readCredentials, stateFile } from '../config.js';
@@ -30,6 +35,9 @@ export const status: Command = async ({ home, o }) => {
     .filter((f) => f.state !== 'complete' && !(f.state === 'failed' && !waitsForServer(f.error))).length;
   const live = readLiveState(home);
   const server = serverLine(live, queuedFiles, snap);
+  const reviews = await reviewsFor(credentials, snap);
+  const reviewOf = (submissionId: string, name: string) =>
+    reviews?.ok ? (reviews.reviews[submissionId]?.[name] ?? null) : null;
   if (o.json) {
     o.event({
       event: 'status',
@@ -55,7 +63,14 @@ export const status: Command = async ({ home, o }) => {
           ...(f.cloud ? { from: f.path, cloud: f.cloud, bytesDone: f.progress.sentBytes } : {}),
         })),
       })),
-      history: snap.history,
+      history: snap.history.map((entry) => ({
+        ...entry,
+        files: entry.files.map((f) => {
+          const review = reviewOf(entry.submissionId, f.name);
+          return review ? { ...f, review: { ...review, words: reviewWords(review) } } : f;
+        }),
+      })),
+      ...(reviews && !reviews.ok ? { reviewsError: reviewsFailed(reviews.error) } : {}),
     });
     return EXIT.ok;
   }
@@ -81,10 +96,33 @@ export const status: Command = async ({ home, o }) => {
   }
   for (const entry of snap.history.slice(0, 10)) {
     o.out(`Sent ${entry.submittedAt}: ${entry.formType} submission ${entry.submissionId}`);
-    for (const f of entry.files) o.out(`  ${f.name}  ${formatBytes(f.size)}  sha-256 ${f.sha256}`);
+    for (const f of entry.files) {
+      const review = reviewOf(entry.submissionId, f.name);
+      o.out(
+        `  ${f.name}  ${formatBytes(f.size)}  sha-256 ${f.sha256}${review ? `  ${reviewWords(review)}` : ''}`,
+      );
+    }
   }
+  if (reviews && !reviews.ok) o.out(reviewsFailed(reviews.error));
   return EXIT.ok;
 };
+
+const reviewsFailed = (why: string) => `Review states could not be fetched: ${why}`;
+
+/** The sent files' review states, when there is a sign-in and something sent to ask about; else null. */
+async function reviewsFor(
+  credentials: ReturnType<typeof readCredentials>,
+  snap: EngineSnapshot,
+): Promise<ReviewsResult | null> {
+  if (!credentials || snap.history.length === 0) return null;
+  let responseMs: number;
+  try {
+    responseMs = timeoutsFromEnv().responseMs;
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+  return fetchReviews(credentials.server, credentials.token, responseMs);
+}
 
 /** A file stopped only because the server did not answer: still queued, as far as a person is concerned. */
 function waitsForServer(error: { code: string } | null): boolean {
