@@ -58,10 +58,23 @@ interface Layer {
   handle?: { stack?: Layer[] };
 }
 
+/**
+ * A layer's match, or false. Matching decodes the path's parameters, which throws URIError on a malformed
+ * escape ('/api/stores/%ZZ'); this runs when the answer is logged, after the request's own handling, where
+ * a throw would escape every handler and end the process. Such a path is simply not a route's.
+ */
+function matchOf(layer: Layer, path: string): { path: string } | false {
+  try {
+    return layer.match?.(path) ?? false;
+  } catch {
+    return false;
+  }
+}
+
 function routeFor(stack: Layer[], path: string, method: string, base: string): string | undefined {
   const verb = method === 'HEAD' ? 'get' : method.toLowerCase();
   for (const layer of stack) {
-    const matched = layer.match?.(path);
+    const matched = matchOf(layer, path);
     if (!matched) continue;
     if (layer.route) {
       const methods = layer.route.methods;
