@@ -31,6 +31,8 @@ export interface SignedInBody {
   loginAt: string;
   expiresAt: string;
   expiresInSeconds?: number;
+  /** A staff member the owner's rule requires a second factor of, who has none yet (#33). */
+  secondFactorSetupRequired?: boolean;
 }
 
 type SessionAnswer = SignedInBody | { user: null; expired: boolean };
@@ -44,6 +46,8 @@ export interface SessionValue {
   loginAt: Date | null;
   /** When the session ends, on this computer's clock. */
   expiresAt: Date | null;
+  /** Whether this staff session must set up a passkey or a second factor before the staff pages (#33). */
+  secondFactorSetupRequired: boolean;
   /** Asks the server who is signed in; resolves with the user, or null when signed out. */
   refresh(): Promise<SessionUser | null>;
   /** Signs out on the server (the row is deleted, the cookie cleared) and here. */
@@ -64,6 +68,7 @@ interface Known {
   /** Sign-in time and length, on the local clock, for isSessionExpired. */
   localLoginMs: number;
   maxSeconds: number;
+  setupRequired: boolean;
 }
 
 function known(body: SignedInBody): Known {
@@ -72,7 +77,13 @@ function known(body: SignedInBody): Known {
   // Measured from the server's own count, so a computer whose clock is off still ends on time.
   const remaining = body.expiresInSeconds ?? maxSeconds;
   const localExpires = Date.now() + remaining * 1000;
-  return { user: body.user, loginAt, localLoginMs: localExpires - maxSeconds * 1000, maxSeconds };
+  return {
+    user: body.user,
+    loginAt,
+    localLoginMs: localExpires - maxSeconds * 1000,
+    maxSeconds,
+    setupRequired: body.secondFactorSetupRequired === true,
+  };
 }
 
 function askServer(): Promise<SessionAnswer | null> {
@@ -171,6 +182,7 @@ export function SessionProvider({
       user: session?.user ?? null,
       loginAt: session?.loginAt ?? null,
       expiresAt: session ? new Date(session.localLoginMs + session.maxSeconds * 1000) : null,
+      secondFactorSetupRequired: session?.setupRequired ?? false,
       refresh,
       signOut,
       signedIn,

@@ -6,8 +6,8 @@
  */
 import { loggedInAs } from '@avp/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useEffect } from 'react';
-import { NavLink, Outlet } from 'react-router';
+import { Suspense, useEffect, useState } from 'react';
+import { Navigate, NavLink, Outlet } from 'react-router';
 import { LoginForm } from '../../features/account';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../../lib/session';
@@ -60,9 +60,32 @@ function useRefusedCalls(): void {
   }, [client, refresh, showNotice]);
 }
 
+/**
+ * Under the owner's rule a staff session without a passkey or second factor is sent to set one up (the
+ * staff calls all refuse until then). The session is asked again first: a factor set up on the security
+ * page lifts the requirement on the server, and this page may still hold the sign-in's answer.
+ */
+function useFactorSetup(): 'none' | 'checking' | 'required' {
+  const { secondFactorSetupRequired, refresh } = useSession();
+  const [asked, setAsked] = useState(false);
+  useEffect(() => {
+    if (!secondFactorSetupRequired || asked) return;
+    let live = true;
+    void refresh().finally(() => {
+      if (live) setAsked(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, [secondFactorSetupRequired, asked, refresh]);
+  if (!secondFactorSetupRequired) return 'none';
+  return asked ? 'required' : 'checking';
+}
+
 export default function StaffLayout() {
   const session = useSession();
   useRefusedCalls();
+  const factorSetup = useFactorSetup();
   if (session.status === 'loading') {
     return (
       <p className="staff-loading" role="status">
@@ -95,6 +118,18 @@ export default function StaffLayout() {
         </p>
       </div>
     );
+  }
+  // The owner requires a passkey or a second factor and this member has none: the staff pages would all
+  // refuse (403 second_factor_setup_required), so go where one is set up, as sign-in does.
+  if (factorSetup === 'checking') {
+    return (
+      <p className="staff-loading" role="status">
+        Loading…
+      </p>
+    );
+  }
+  if (factorSetup === 'required') {
+    return <Navigate to="/account/security" replace state={{ factorSetup: true }} />;
   }
   const pages = staffPagesFor(user.staffRoles ?? []);
   return (
