@@ -12,7 +12,13 @@ import type {
   ProviderStatus,
 } from '../engine/cloud/index.js';
 import type { CloudFolder, CloudItem } from '../engine/cloud/types.js';
-import type { EngineSettings, EngineSnapshot, RefusedPath, WatchFolder } from '../engine/index.js';
+import type {
+  EngineSettings,
+  EngineSnapshot,
+  RefusedPath,
+  ReviewsResult,
+  WatchFolder,
+} from '../engine/index.js';
 
 export type {
   AccountSummary,
@@ -71,6 +77,11 @@ export interface DesktopApi {
   checkPaths(paths: string[]): Promise<RefusedPath[]>;
   /** The open upload events (issue #30): the Event name suggests them, and the one named gives its spec. */
   uploadEvents(): Promise<UploadEventPublic[]>;
+  /**
+   * The review states of the signed-in client's sent files (issue #31), by submission and file name; null
+   * when signed out; ok: false with the reason in words when the server does not answer.
+   */
+  reviews(): Promise<ReviewsResult | null>;
   /** Chosen files' media facts, read on this machine (folders and unreadable paths left out). */
   mediaFacts(paths: string[]): Promise<{ path: string; facts: MediaFacts | null }[]>;
   /** Tries every call that waits for the server at once (the "Retry now" of the waiting banner). */
@@ -121,6 +132,7 @@ export const CHANNELS = {
   checkPaths: 'av:check-paths',
   uploadEvents: 'av:upload-events',
   mediaFacts: 'av:media-facts',
+  reviews: 'av:reviews',
   retryNow: 'av:retry-now',
   pauseFile: 'av:pause-file',
   resumeFile: 'av:resume-file',

@@ -282,6 +282,7 @@ if (!app.requestSingleInstanceLock()) {
     relay(CHANNELS.checkPaths, 'checkPaths');
     relay(CHANNELS.uploadEvents, 'uploadEvents');
     relay(CHANNELS.mediaFacts, 'mediaFacts');
+    relay(CHANNELS.reviews, 'reviews');
     relay(CHANNELS.retryNow, 'retryNow');
     relay(CHANNELS.pauseFile, 'pauseFile');
     relay(CHANNELS.resumeFile, 'resumeFile');

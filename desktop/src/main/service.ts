@@ -7,10 +7,13 @@ import {
   AuthError,
   checkPaths,
   checkUploadForm,
+  DEFAULT_TIMEOUTS,
+  fetchReviews,
   FolderWatcher,
   networkWords,
   MediaBlockedError,
   PathsRefusedError,
+  timeoutsFromEnv,
   UploadEngine,
 } from '../engine/index.js';
 import type { CloudItem } from '../engine/cloud/types.js';
@@ -23,6 +26,7 @@ import type {
   EngineStore,
   FormValues,
   RefusedPath,
+  ReviewsResult,
   WatchFolder,
 } from '../engine/index.js';
 import type { MediaFacts, UploadEventPublic } from '@avp/shared';
@@ -193,6 +197,22 @@ export class DesktopService {
   async uploadEvents(): Promise<UploadEventPublic[]> {
     const saved = this.vault.read();
     return saved ? this.open(saved.server).uploadEvents() : [];
+  }
+
+  /**
+   * The review states of the signed-in client's sent files (GET /api/uploads/mine), for the History; null
+   * when signed out. A failure comes back in words (ok: false), never as a throw.
+   */
+  async reviews(): Promise<ReviewsResult | null> {
+    const saved = this.vault.read();
+    if (!saved) return null;
+    let responseMs = DEFAULT_TIMEOUTS.responseMs;
+    try {
+      responseMs = timeoutsFromEnv().responseMs;
+    } catch {
+      // A bad AV_UPLOAD_RESPONSE_TIMEOUT is reported where uploads use it; the History keeps the default.
+    }
+    return fetchReviews(saved.server, saved.token, responseMs);
   }
 
   /** Each chosen file's media facts (folders and unreadable paths left out), read on this machine. */

@@ -175,7 +175,7 @@ function Workspace({
           </>
         ) : null}
         {section === 'watch' ? <WatchFolders api={api} snapshot={snapshot} onAction={refresh} /> : null}
-        {section === 'history' ? <History snapshot={snapshot} /> : null}
+        {section === 'history' ? <History api={api} snapshot={snapshot} /> : null}
         {section === 'settings' ? <Settings api={api} /> : null}
       </section>
     </div>

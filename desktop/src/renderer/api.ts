@@ -22,7 +22,15 @@ export type {
 } from '../main/api.js';
 /** The engine's snapshot as the window receives it (watch folders with their counts). */
 export type { DesktopSnapshot as EngineSnapshot } from '../main/api.js';
-export type { BandwidthWindow, EngineSettings, FileView, HistoryEntry, JobView } from '../engine/index.js';
+export type {
+  BandwidthWindow,
+  EngineSettings,
+  FileReview,
+  FileView,
+  HistoryEntry,
+  JobView,
+  ReviewsResult,
+} from '../engine/index.js';
 
 /** The API, or null when the page was opened outside the app (then the app says so instead of failing). */
 export function desktopApi(): DesktopApi | null {

@@ -52,6 +52,7 @@ const api: DesktopApi = {
   checkPaths: (chosen) => call('checkPaths', chosen),
   uploadEvents: () => call('uploadEvents'),
   mediaFacts: (chosen) => call('mediaFacts', chosen),
+  reviews: () => call('reviews'),
   retryNow: () => call('retryNow'),
   pauseFile: (jobId, key) => call('pauseFile', jobId, key),
   resumeFile: (jobId, key) => call('resumeFile', jobId, key),
