@@ -285,9 +285,11 @@ describe.each(DIALECTS)('Stripe gateway on %s (against a local stand-in of its A
     await stripe.stop();
     const created = await exhibitor.createIntent({ cart: [{ productId: store.products[0]!.id, count: 1 }] });
     expect(created.status).toBe(502);
+    // A 5xx carries the request id that leads to its log line (issue 35).
     expect(created.body.error).toEqual({
       code: 'payment_gateway_error',
       message: 'Server error, please try again later.',
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
     expect(await app.db.models.Order.count()).toBe(0);
   });
