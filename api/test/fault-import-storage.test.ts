@@ -180,12 +180,15 @@ describe.each(DIALECTS)('cloud imports and our S3 storage (%s)', (dialect) => {
     });
     expect(renewed.status).toBe(200);
 
+    // The import is settled after the file completes (it waits, boundedly, for the server's media facts):
+    // wait for the import's own end, whose note of the restart is cleared then.
     const done = await h.waitFor(
       started.file.id,
-      (f) => f.status === 'complete' || f.import?.status === 'failed',
+      (f) => f.import?.status === 'complete' || f.import?.status === 'failed',
       60_000,
     );
     expect(done.status).toBe('complete');
+    expect(done.import?.status).toBe('complete');
     expect(done.import?.error ?? null).toBeNull();
     expect(done.sha256).toBe(sha256(data));
     expect(sha256(await h.stored(started.file.id))).toBe(sha256(data));
