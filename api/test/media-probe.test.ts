@@ -291,7 +291,9 @@ describe('the server reads a file stored on S3 by ranged GETs', () => {
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.filter((g) => g.range === undefined)).toEqual([]);
     const served = reads.reduce((sum, g) => sum + g.bytes, 0);
-    expect(served).toBe(Number(row!.bytesRead));
+    // The poster (#31) reads its own ranges of the same object; the probe's are among these.
+    expect(Number(row!.bytesRead)).toBeGreaterThan(0);
+    expect(Number(row!.bytesRead)).toBeLessThanOrEqual(served);
     expect(served).toBeLessThan(big.length / 4);
     console.log(`S3 probe of a ${big.length}-byte file: ${reads.length} ranged GETs, ${served} bytes`);
   });
