@@ -32,6 +32,6 @@ export async function signInClient(
   const form = page.getByRole('form', { name: 'Sign in' });
   await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
   await form.getByRole('textbox', { name: 'Password', exact: true }).fill(CLIENT_PASSWORD);
-  await form.getByRole('button', { name: 'Sign in' }).click();
+  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText('Logged in as Ada Cloud')).toBeVisible();
 }
