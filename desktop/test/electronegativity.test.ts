@@ -30,9 +30,13 @@ interface ScanResult {
 const SCAN = `
 const { writeFileSync } = require('node:fs');
 // Only network failures of its update checks are tolerated; anything else ends the scan as a failure.
+// A got retry of that update check, firing after its own timeout settled it, throws this from p-cancelable
+// (seen on a loaded machine): the same offline update check, not the scan.
 const offline = (error) =>
   ['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENETUNREACH'].includes(error?.code) ||
-  ['RequestError', 'TimeoutError'].includes(error?.name);
+  ['RequestError', 'TimeoutError'].includes(error?.name) ||
+  (String(error?.message).includes('handler was attached after the promise settled') &&
+    String(error?.stack).includes('/got/'));
 const late = (error) => {
   if (offline(error)) return console.error('electronegativity update check offline:', error.code ?? error.name);
   console.error(error);
