@@ -560,7 +560,10 @@ describe.each(DIALECTS)('authorization matrix (%s)', (dialect: TestDialect) => {
       });
       expect(res.status).toBe(201);
       const mail = await t.db.models.MailOutbox.findOne({ where: { toAddress: email } });
-      return { id: res.body.invitation.id, token: /\/staff\/invite\/([\w-]{43})/.exec(mail!.textBody)![1]! };
+      return {
+        id: res.body.invitation.id,
+        token: /\/staff\/invite#token=([\w-]{43})/.exec(mail!.textBody)![1]!,
+      };
     };
     w.lookupToken = (await invite('look@example.com')).token;
     w.acceptToken = (await invite('accept@example.com')).token;
