@@ -218,7 +218,10 @@ async function sponsorForm(page: Page, eventName: string, paths: string[]) {
   const form = page.getByRole('form', { name: 'New upload' });
   await form.getByText('Sponsor Commercial', { exact: true }).click();
   await expect(form.getByRole('radio', { name: 'Sponsor Commercial' })).toBeChecked();
-  await textbox(form, 'Event name').fill(eventName);
+  // Event name suggests the open upload events (#30): a combobox whose popover closes with Escape.
+  const eventField = form.getByRole('combobox', { name: /^Event name/ });
+  await eventField.fill(eventName);
+  await eventField.press('Escape');
   await textbox(form, 'Sponsor company').fill('Acme AV');
   await dropPaths(page, paths);
   await expect(form.getByRole('list', { name: 'Chosen files' }).getByRole('listitem')).toHaveCount(
