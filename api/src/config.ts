@@ -233,6 +233,8 @@ const schema = z
     MAIL_CLAIM_LEASE_SECONDS: integer(60, 10, 3600),
     // New accounts from one client address per hour (an office or a venue's Wi-Fi shares one address).
     REGISTRATIONS_PER_HOUR_PER_ADDRESS: integer(10, 1, 100_000),
+    // Sign-in attempts from one client address per 15 minutes (the same shared addresses as above).
+    SIGN_INS_PER_15_MINUTES_PER_ADDRESS: integer(50, 1, 100_000),
     // Stock (issue #32): how long proceeding to payment holds an order's units, "only N left" from this many, and how often expired holds are swept.
     STOCK_HOLD_MINUTES: integer(20, 1, 1440),
     STOCK_LOW_THRESHOLD: integer(5, 0, 100_000),

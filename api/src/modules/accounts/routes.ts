@@ -76,8 +76,15 @@ export function accountBody(user: UserInstance) {
  */
 export const accountRateLimits = {
   /** Per address; wrong passwords per account are counted by `signInGuarded`. */
-  login: (): RequestHandler[] => [
-    rateLimit({ name: 'login-ip', ...ACCOUNT_LIMITS.loginPerIp, key: clientIp, message: TOO_MANY_SIGN_INS }),
+  /** `perWindow`: SIGN_INS_PER_15_MINUTES_PER_ADDRESS (an office or a venue's Wi-Fi shares one address). */
+  login: (perWindow: number = ACCOUNT_LIMITS.loginPerIp.max): RequestHandler[] => [
+    rateLimit({
+      name: 'login-ip',
+      ...ACCOUNT_LIMITS.loginPerIp,
+      max: perWindow,
+      key: clientIp,
+      message: TOO_MANY_SIGN_INS,
+    }),
   ],
   /** `perHour`: REGISTRATIONS_PER_HOUR_PER_ADDRESS (a venue or office behind one address may need more). */
   register: (perHour: number = ACCOUNT_LIMITS.registerPerIp.max): RequestHandler =>
@@ -203,25 +210,29 @@ export function accountsRoutes(deps: AccountsDeps): Router {
     });
   });
 
-  router.post('/auth/login', ...accountRateLimits.login(), async (req, res) => {
-    let result: SignedIn | undefined;
-    try {
-      result = await signInGuarded(deps, req, res, req.body);
-    } catch (error) {
-      if (handledSecondFactor(res, error)) return;
-      throw error;
-    }
-    if (result === undefined) return;
-    if (result.created.session.via === 'bearer') {
-      // The desktop uploader: the token in the answer, no cookie.
-      res
-        .status(200)
-        .set('Cache-Control', 'no-store')
-        .json({ ...sessionBody(result), token: result.created.token });
-      return;
-    }
-    signedIn(res, result, 200);
-  });
+  router.post(
+    '/auth/login',
+    ...accountRateLimits.login(config.SIGN_INS_PER_15_MINUTES_PER_ADDRESS),
+    async (req, res) => {
+      let result: SignedIn | undefined;
+      try {
+        result = await signInGuarded(deps, req, res, req.body);
+      } catch (error) {
+        if (handledSecondFactor(res, error)) return;
+        throw error;
+      }
+      if (result === undefined) return;
+      if (result.created.session.via === 'bearer') {
+        // The desktop uploader: the token in the answer, no cookie.
+        res
+          .status(200)
+          .set('Cache-Control', 'no-store')
+          .json({ ...sessionBody(result), token: result.created.token });
+        return;
+      }
+      signedIn(res, result, 200);
+    },
+  );
 
   router.post('/auth/logout', async (req, res) => {
     await logout(deps, requestMeta(req));

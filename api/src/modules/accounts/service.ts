@@ -35,6 +35,7 @@ export interface AccountsDeps {
       Config,
       | 'PUBLIC_URL'
       | 'REGISTRATIONS_PER_HOUR_PER_ADDRESS'
+      | 'SIGN_INS_PER_15_MINUTES_PER_ADDRESS'
       | 'SESSION_SECRET'
       | 'WEBAUTHN_RP_ID'
       | 'WEBAUTHN_RP_NAME'

@@ -101,7 +101,7 @@ export function legacyAccountRoutes(deps: LegacyAccountsDeps): Router {
   router.post(
     '/login.php',
     legacyErrorFields({ isAuthenticated: false }),
-    ...accountRateLimits.login(),
+    ...accountRateLimits.login(config.SIGN_INS_PER_15_MINUTES_PER_ADDRESS),
     async (req, res) => {
       const body = decodeFields(req.body, ['password']);
       const result = await signInGuarded(deps, req, res, {
