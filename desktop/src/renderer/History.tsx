@@ -32,9 +32,13 @@ export function History({ api, snapshot }: { api: DesktopApi; snapshot: EngineSn
     let current = true;
     api.reviews().then(
       (result) => current && setReviews({ key, result }),
-      (error: unknown) =>
+      // The engine answers failures in words; a rejected call means the app's own channel failed.
+      () =>
         current &&
-        setReviews({ key, result: { ok: false, error: (error as Error)?.message ?? String(error) } }),
+        setReviews({
+          key,
+          result: { ok: false, error: 'The uploader could not ask the server. Please try again.' },
+        }),
     );
     return () => {
       current = false;
