@@ -11,6 +11,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import type { TokenBucket } from './token-bucket.js';
 import { createAgents } from './transport.js';
 
@@ -111,17 +112,25 @@ async function fetchRange(
     res.destroy(Object.assign(new Error('no bytes for a while'), { code: 'ETIMEDOUT' })),
   );
   const out = createWriteStream(part, { flags: from > 0 ? 'a' : 'w' });
+  // A write that fails (a full disk) is an error of the stream, not of write(): kept and thrown here, so a
+  // full disk stops the file instead of waiting for a 'drain' that never comes.
+  const failure: { error?: Error } = {};
+  out.on('error', (error) => (failure.error ??= error));
   try {
     for await (const chunk of res as AsyncIterable<Buffer>) {
       if (o.bucket) await o.bucket.take(chunk.length, o.signal);
       hash.update(chunk);
-      if (!out.write(chunk)) await once(out, 'drain');
+      const room = out.write(chunk);
+      if (failure.error) throw failure.error;
+      if (!room) await once(out, 'drain');
       o.onBytes?.(chunk.length);
     }
   } finally {
     out.end();
-    await once(out, 'close').catch(() => undefined);
+    // finished(), not once('close'): a stream already closed by its error would never emit it again.
+    await finished(out).catch(() => undefined);
   }
+  if (failure.error) throw failure.error;
   if (!res.complete) throw Object.assign(new Error('the answer ended early'), { code: 'ECONNRESET' });
 }
 
