@@ -3,7 +3,7 @@ import { createUploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type { Logger } from '../../logger.js';
-import { destroyFile, STALE_WHERE, staleBefore } from './service.js';
+import { destroyFile, STALE_WHERE, staleBefore } from './removal.js';
 
 export interface UploadCleanupOptions {
   config: Config;

@@ -7,34 +7,28 @@ export { RunningHashes } from './running-hash.js';
 export { startUploadCleanup } from './cleanup.js';
 export type { UploadCleanup, UploadCleanupOptions } from './cleanup.js';
 export {
-  addFile,
   assertOpen,
   claimOrGone,
-  completeFile,
-  createSubmission,
   FILE_NOT_FOUND,
-  getSubmission,
-  hashStored,
   importsOf,
   ownFile,
   ownSubmission,
-  putPart,
   receivedParts,
-  registerFile,
-  removeFile,
   storageKey,
-  sendPendingNotice,
   SUBMISSION_NOT_FOUND,
-  submitSubmission,
   toFileInfo,
   toImportInfo,
   touch,
-  verifyAndComplete,
-  writeClaimedPart,
-} from './service.js';
+} from './common.js';
+export { createSubmission, getSubmission, submitSubmission } from './submissions.js';
+export { addFile, registerFile } from './registration.js';
+export { putPart, writeClaimedPart } from './part-writes.js';
+export { completeFile, hashStored, verifyAndComplete } from './completion.js';
+export { sendPendingNotice } from './notices.js';
+export { removeFile } from './removal.js';
 export { extendFile, PARTS_IN_ORDER } from './unsized.js';
 export { claimWrite, COMPLETION, liveClaims, nowMs } from './claims.js';
 export type { WriteClaim } from './claims.js';
-export type { UploadsDeps } from './service.js';
+export type { UploadsDeps } from './common.js';
 export { inboxPath, formLabel } from './mail.js';
 export { probesSettled } from './media-probe.js';

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Database } from '../../db/index.js';
 import { AppError } from '../../http/errors.js';
-import { FILE_NOT_FOUND } from './service.js';
+import { FILE_NOT_FOUND } from './common.js';
 
 /**
  * A file's poster JPEG from upload storage; null when the file has none (not drawn yet, or nothing could

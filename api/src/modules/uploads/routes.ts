@@ -19,16 +19,11 @@ import { setReview } from './reviews.js';
 import { isVersionRegistration, registerVersionOf } from './versions.js';
 import { MediaBlockedError } from './media-probe.js';
 import { RunningHashes } from './running-hash.js';
-import {
-  completeFile,
-  createSubmission,
-  getFile,
-  getSubmission,
-  putPart,
-  registerFile,
-  removeFile,
-  submitSubmission,
-} from './service.js';
+import { completeFile } from './completion.js';
+import { putPart } from './part-writes.js';
+import { registerFile } from './registration.js';
+import { removeFile } from './removal.js';
+import { createSubmission, getFile, getSubmission, submitSubmission } from './submissions.js';
 
 const param = (req: Request, name: string) => String(req.params[name] ?? '');
 

@@ -3,8 +3,8 @@ import type { UploadFileInfo } from '@avp/shared';
 import { AppError } from '../../http/errors.js';
 import type { SessionUser } from '../accounts/index.js';
 import { quotaExceeded, unfinishedBytes } from './quota.js';
-import { assertOpen, ownFile, receivedParts, toFileInfo, touch } from './service.js';
-import type { UploadsDeps } from './service.js';
+import { assertOpen, ownFile, receivedParts, toFileInfo, touch } from './common.js';
+import type { UploadsDeps } from './common.js';
 
 export const PARTS_IN_ORDER =
   'Parts of a file whose size was not declared come in order: send the next part after the last one.';

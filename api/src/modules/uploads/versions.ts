@@ -6,8 +6,9 @@ import { AppError } from '../../http/errors.js';
 import type { SessionUser } from '../accounts/index.js';
 import { specForSubmission } from '../upload-events/index.js';
 import { mediaBlocked } from './media-probe.js';
-import { addFile, FILE_NOT_FOUND, ownSubmission, registrationSchema } from './service.js';
-import type { UploadsDeps } from './service.js';
+import { FILE_NOT_FOUND, ownSubmission } from './common.js';
+import type { UploadsDeps } from './common.js';
+import { addFile, registrationSchema } from './registration.js';
 
 export const VERSION_NOT_SENT =
   'Send the submission first; until then, remove the file and add the right one.';

@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import { missingParts, planUpload } from '@avp/shared';
+import type { UploadFileInfo } from '@avp/shared';
+import { z } from 'zod';
+import type { UploadStorage } from '../../adapters/storage/index.js';
+import type { FilePartInstance, SubmissionFileInstance } from '../../db/models/index.js';
+import { AppError } from '../../http/errors.js';
+import type { SessionUser } from '../accounts/index.js';
+import { scheduleProbe } from './media-probe.js';
+import { COMPLETION, liveClaims } from './claims.js';
+import type { WriteClaim } from './claims.js';
+import { schedulePoster } from './posters.js';
+import { queueVersionNotice } from './versions-notice.js';
+import {
+  assertOpen,
+  claimOrGone,
+  COMPLETION_IN_PROGRESS,
+  IMPORTED_BY_SERVER,
+  ownFile,
+  PART_IN_PROGRESS,
+  toFileInfo,
+  touch,
+} from './common.js';
+import type { UploadsDeps } from './common.js';
+
+/** Completion: a file's parts joined, its size and sha-256 checked against what is stored, or a restart. */
+
+const completeSchema = z.object({
+  sha256: z
+    .string()
+    .transform((v) => v.toLowerCase())
+    .pipe(z.string().regex(/^[0-9a-f]{64}$/))
+    .optional(),
+});
+
+/** The sha-256 and size of a stored file, streamed through the hash (never held in memory). */
+export async function hashStored(
+  storage: UploadStorage,
+  key: string,
+): Promise<{ sha256: string; size: number }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of await storage.read(key)) {
+    size += (chunk as Buffer).length;
+    hash.update(chunk as Buffer);
+  }
+  return { sha256: hash.digest('hex'), size };
+}
+
+/**
+ * What is actually stored: the running hash when it covers exactly the writes the database records for
+ * every part (with the stored size from the driver), else the assembled file read back and hashed.
+ */
+async function storedDigest(
+  deps: UploadsDeps,
+  file: SubmissionFileInstance,
+  parts: FilePartInstance[],
+): Promise<{ sha256: string; size: number }> {
+  const writes = new Map(parts.map((p) => [p.partNumber, p.writeId]));
+  const running = await deps.hashes.take(file.id, writes);
+  if (running !== undefined) return { sha256: running, size: await deps.storage.size(file.storageKey) };
+  return hashStored(deps.storage, file.storageKey);
+}
+
+const CHECKSUM_MISMATCH = () =>
+  new AppError(422, 'checksum_mismatch', 'The file received does not match its checksum.');
+
+/**
+ * Completes a file: every part present (else 409), the parts joined, and the size and sha-256 of what
+ * is stored checked: the sha-256 taken from this process's running hash when it covers exactly the
+ * stored parts, else computed by streaming the assembled file (parts arrive out of order and on any
+ * process). A checksum that differs from the client's (or the one announced at registration), or a
+ * stored size other than the registered one, is a 422, and the file starts over: its parts are dropped
+ * and its storage renewed. The completion holds the file's COMPLETION claim and starts only when no part
+ * is being written, so no part changes under it; a part write meanwhile answers 409.
+ */
+export async function completeFile(
+  deps: UploadsDeps,
+  user: SessionUser,
+  fileId: string,
+  input: unknown,
+): Promise<UploadFileInfo> {
+  const { file, submission } = await ownFile(deps.db, user, fileId);
+  const body = completeSchema.parse(input ?? {});
+  if (file.status === 'complete') return completed(file, body.sha256);
+  if (!file.replacesFileId) assertOpen(submission);
+  if (await deps.db.models.FileImport.count({ where: { fileId: file.id } })) throw IMPORTED_BY_SERVER();
+  const claim = await claimOrGone(deps.db, file.id, COMPLETION);
+  if (!claim) throw COMPLETION_IN_PROGRESS();
+  claim.keepAlive();
+  try {
+    const writing = (await liveClaims(deps.db, file.id)).filter((part) => part !== COMPLETION);
+    if (writing.length > 0) throw PART_IN_PROGRESS(writing[0]!);
+    // Read again under the claim: another completion may have finished since.
+    if ((await file.reload()).get('status') === 'complete') return completed(file, body.sha256);
+    await verifyAndComplete(deps, file, claim, body.sha256);
+  } finally {
+    await claim.release().catch((error: unknown) => {
+      deps.logger.warn({ err: error, fileId }, 'could not release a completion claim');
+    });
+  }
+  await touch(deps.db, submission.id);
+  return toFileInfo(file);
+}
+
+/** A completed file, asked to complete again: the same answer, unless the checksum differs. */
+function completed(file: SubmissionFileInstance, sha256: string | undefined): UploadFileInfo {
+  if (sha256 && sha256 !== file.sha256) throw CHECKSUM_MISMATCH();
+  return toFileInfo(file);
+}
+
+export async function verifyAndComplete(
+  deps: UploadsDeps,
+  file: SubmissionFileInstance,
+  claim: WriteClaim,
+  clientSha256: string | undefined,
+): Promise<void> {
+  const plan = planUpload(Number(file.size));
+  const parts = await deps.db.models.FilePart.findAll({
+    where: { fileId: file.id },
+    order: [['partNumber', 'ASC']],
+  });
+  const missing = missingParts(
+    plan,
+    parts.map((p) => p.partNumber),
+  );
+  if (missing.length > 0) {
+    throw new AppError(
+      409,
+      'parts_missing',
+      `${missing.length} of ${plan.partCount} parts have not arrived yet.`,
+    );
+  }
+  await deps.storage.finish({
+    key: file.storageKey,
+    uploadId: file.storageUploadId,
+    parts: parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag })),
+    size: plan.fileSize,
+  });
+  const actual = await storedDigest(deps, file, parts);
+  const expected = clientSha256 ?? file.sha256;
+  if (actual.size !== plan.fileSize) {
+    deps.logger.error({ fileId: file.id, stored: actual.size, size: plan.fileSize }, 'stored size differs');
+    await restart(deps, file);
+    throw new AppError(
+      422,
+      'size_mismatch',
+      'The file received does not have the size it was registered with.',
+    );
+  }
+  if (expected && expected !== actual.sha256) {
+    await restart(deps, file);
+    throw CHECKSUM_MISMATCH();
+  }
+  // Recorded only while the claim is still this completion's (it is renewed as it runs).
+  await claim.renew().catch(() => {
+    throw COMPLETION_IN_PROGRESS();
+  });
+  await file.update({
+    status: 'complete',
+    sha256: actual.sha256,
+    completedAt: new Date(),
+    storageUploadId: null,
+  });
+  // Every completion (browser, legacy, cloud import) has the server read the file's facts, in the
+  // background: the answer never waits for it, and its failure never fails the upload (media-probe.ts).
+  void scheduleProbe(deps, file.id, deps.background);
+  // #31: a poster frame or thumbnail for the inbox, and staff told of a new version.
+  void schedulePoster(deps, file.id, deps.background);
+  // Awaited (one row; it logs rather than throws), so the notice exists when the completion is answered.
+  if (file.replacesFileId) await queueVersionNotice(deps, file);
+}
+
+async function restart(deps: UploadsDeps, file: SubmissionFileInstance): Promise<void> {
+  deps.hashes.forget(file.id);
+  await deps.db.models.FilePart.destroy({ where: { fileId: file.id } });
+  await deps.storage.remove(file.storageKey, null);
+  const uploadId = await deps.storage.begin(file.storageKey, Number(file.size), file.type);
+  await file.update({ storageUploadId: uploadId, sha256: null });
+}

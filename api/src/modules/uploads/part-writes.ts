@@ -1,0 +1,268 @@
+import type { Readable } from 'node:stream';
+import { isUuid, partRange, planUpload } from '@avp/shared';
+import { ForeignKeyConstraintError, QueryTypes } from 'sequelize';
+import { isStorageFull, PartSizeError, StorageUnavailableError } from '../../adapters/storage/index.js';
+import type { Database } from '../../db/index.js';
+import type { SubmissionAttributes, SubmissionFileAttributes } from '../../db/models/index.js';
+import { AppError, toAppError } from '../../http/errors.js';
+import type { SessionUser } from '../accounts/index.js';
+import { COMPLETION, nowMs } from './claims.js';
+import type { WriteClaim } from './claims.js';
+import { metricsOf } from '../metrics/index.js';
+import {
+  assertOpen,
+  claimOrGone,
+  COMPLETION_IN_PROGRESS,
+  FILE_COMPLETE,
+  FILE_NOT_FOUND,
+  IMPORTED_BY_SERVER,
+  PART_IN_PROGRESS,
+  touch,
+} from './common.js';
+import type { UploadsDeps } from './common.js';
+
+/** Part writes: one part of a file streamed to storage under its claim, and what a failed one answers. */
+
+/**
+ * Stores one part, streamed from the request. The part number and the declared Content-Length are
+ * checked against the plan before a byte is stored, and the bytes are counted while they stream. The
+ * write holds a claim on the part (claims.ts): a second write of the same part while it runs, or one
+ * while the file is being completed, answers 409 instead of mixing its bytes in. While it writes, the
+ * part is not counted as received: its old bytes are being overwritten.
+ */
+export async function putPart(
+  deps: UploadsDeps,
+  user: SessionUser,
+  fileId: string,
+  partParam: string,
+  contentLength: string | undefined,
+  body: Readable,
+): Promise<{ partNumber: number; size: number }> {
+  const { file, submission } = await partTarget(deps.db, user, fileId);
+  // A new version (#31) arrives in a submission already sent.
+  if (!file.version) assertOpen(submission);
+  if (file.status === 'complete') throw FILE_COMPLETE();
+  if (file.imported) throw IMPORTED_BY_SERVER();
+  const plan = planUpload(file.size);
+  const partNumber = /^\d{1,5}$/.test(partParam) ? Number(partParam) : NaN;
+  if (!(partNumber >= 1 && partNumber <= plan.partCount)) {
+    throw new AppError(400, 'bad_part_number', `Part numbers run from 1 to ${plan.partCount}.`);
+  }
+  const range = partRange(plan, partNumber);
+  if (contentLength === undefined) throw new AppError(411, 'length_required', 'Content-Length is required.');
+  if (!/^\d+$/.test(contentLength) || Number(contentLength) !== range.size) {
+    throw new AppError(400, 'bad_part_size', `Part ${partNumber} must be exactly ${range.size} bytes.`);
+  }
+  const claim = await claimOrGone(deps.db, fileId, partNumber);
+  if (!claim) throw PART_IN_PROGRESS(partNumber);
+  try {
+    await metricsOf(deps.db).receivingPart(range.size, writeClaimedPart(deps, claim, body, range));
+  } finally {
+    await claim.release().catch((error: unknown) => {
+      // It runs out on its own (claims.ts); only the next writer of this part waits for that.
+      deps.logger.warn({ err: error, fileId, partNumber }, 'could not release a part claim');
+    });
+  }
+  // Activity keeps the submission from the clean-up job; once a minute is plenty for a 7-day limit.
+  if (Date.now() - submission.updatedAt.getTime() > 60_000) await touch(deps.db, submission.id);
+  return { partNumber, size: range.size };
+}
+
+/**
+ * What a part write needs to know of the caller's own file before it claims the part (else 404): its
+ * submission's state and whether the server copies it from a cloud provider. One statement for what
+ * ownFile and an import count take three (with Sequelize's column look-ups on SQLite), on the request
+ * an upload makes most often: 171 of them to a gigabyte.
+ */
+async function partTarget(
+  db: Database,
+  user: SessionUser,
+  fileId: string,
+): Promise<{
+  file: { size: number; status: SubmissionFileAttributes['status']; imported: boolean; version: boolean };
+  submission: { id: string; status: SubmissionAttributes['status']; updatedAt: Date };
+}> {
+  const [row] = isUuid(fileId)
+    ? await db.sequelize.query<{
+        size: number | string;
+        status: SubmissionFileAttributes['status'];
+        submission_id: string;
+        submission_status: SubmissionAttributes['status'];
+        submission_updated_at: Date | string;
+        imported: number | string;
+        replaces_file_id: string | null;
+      }>(
+        `SELECT f.size, f.status, f.replaces_file_id, s.id AS submission_id, s.status AS submission_status,
+           s.updated_at AS submission_updated_at,
+           CASE WHEN EXISTS (SELECT 1 FROM file_imports i WHERE i.file_id = f.id) THEN 1 ELSE 0 END AS imported
+         FROM submission_files f JOIN submissions s ON s.id = f.submission_id
+         WHERE f.id = :fileId AND s.user_id = :userId`,
+        { replacements: { fileId, userId: user.id }, type: QueryTypes.SELECT },
+      )
+    : [];
+  if (!row) throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
+  return {
+    file: {
+      size: Number(row.size),
+      status: row.status,
+      imported: Number(row.imported) === 1,
+      version: row.replaces_file_id !== null,
+    },
+    submission: {
+      id: row.submission_id,
+      status: row.submission_status,
+      // A Date from PostgreSQL; SQLite keeps Sequelize's text form, which Date parses.
+      updatedAt: new Date(row.submission_updated_at),
+    },
+  };
+}
+
+export async function writeClaimedPart(
+  deps: UploadsDeps,
+  claim: WriteClaim,
+  body: Readable,
+  range: { start: number; size: number },
+): Promise<void> {
+  const { fileId, partNumber } = claim;
+  const file = await claimedFile(deps.db, claim);
+  if (!file) throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
+  if (file.completing) throw COMPLETION_IN_PROGRESS();
+  if (file.status === 'complete') throw FILE_COMPLETE();
+  // While its bytes are overwritten the part is not received: its row goes first.
+  if (file.partStored) await deps.db.models.FilePart.destroy({ where: { fileId, partNumber } });
+
+  const tap = deps.hashes.begin(
+    deps.storage,
+    { id: fileId, size: file.size, key: file.storageKey },
+    partNumber,
+    claim.token,
+  );
+  let etag: string | null;
+  try {
+    etag = await deps.storage.writePart({
+      key: file.storageKey,
+      uploadId: file.storageUploadId,
+      partNumber,
+      offset: range.start,
+      size: range.size,
+      body,
+      observe: (chunk) => {
+        const renewing = claim.guard();
+        if (!renewing) return tap.observe(chunk);
+        return renewing.then(() => tap.observe(chunk));
+      },
+    });
+    // Recorded only while the claim is still this write's: else another write has begun over it.
+    await claim.recordPart({ size: range.size, etag });
+  } catch (error) {
+    tap.abort();
+    throw await partFailure(deps.db, claim, body, error, range.size);
+  }
+  tap.commit();
+}
+
+/**
+ * The file as a part write finds it once it holds its claim, in one statement: read again, for a
+ * completion that ended or a restart that renewed the S3 upload since; whether a completion holds the
+ * file (its claim is taken before it looks for part claims, as this one was before this look, so of the
+ * two at least one sees the other); and whether the part has a row to take back before it is overwritten.
+ * Null when the file has gone.
+ */
+async function claimedFile(
+  db: Database,
+  claim: WriteClaim,
+): Promise<{
+  size: number;
+  status: SubmissionFileAttributes['status'];
+  storageKey: string;
+  storageUploadId: string | null;
+  completing: boolean;
+  partStored: boolean;
+} | null> {
+  const [row] = await db.sequelize.query<{
+    size: number | string;
+    status: SubmissionFileAttributes['status'];
+    storage_key: string;
+    storage_upload_id: string | null;
+    completing: number | string;
+    part_stored: number | string;
+  }>(
+    `SELECT f.size, f.status, f.storage_key, f.storage_upload_id,
+       CASE WHEN EXISTS (SELECT 1 FROM upload_claims c WHERE c.file_id = f.id AND c.part_number = :completion
+         AND c.expires_at >= ${nowMs(db)}) THEN 1 ELSE 0 END AS completing,
+       CASE WHEN EXISTS (SELECT 1 FROM file_parts p WHERE p.file_id = f.id AND p.part_number = :part)
+         THEN 1 ELSE 0 END AS part_stored
+     FROM submission_files f WHERE f.id = :fileId`,
+    {
+      replacements: { fileId: claim.fileId, part: claim.partNumber, completion: COMPLETION },
+      type: QueryTypes.SELECT,
+    },
+  );
+  if (!row) return null;
+  return {
+    size: Number(row.size),
+    status: row.status,
+    storageKey: row.storage_key,
+    storageUploadId: row.storage_upload_id,
+    completing: Number(row.completing) === 1,
+    partStored: Number(row.part_stored) === 1,
+  };
+}
+
+const FILE_SYSTEM_CODES = new Set([
+  'EACCES',
+  'EPERM',
+  'ENOENT',
+  'ENOTDIR',
+  'EISDIR',
+  'EROFS',
+  'EIO',
+  'EMFILE',
+  'ENFILE',
+  'EBADF',
+  'EEXIST',
+]);
+
+/** A Node system error raised by a file system call (they carry a `syscall` and a `path`). */
+function isFileSystemError(error: unknown): boolean {
+  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  return typeof code === 'string' && FILE_SYSTEM_CODES.has(code) && typeof path === 'string';
+}
+
+/** What to answer for a part write that failed part-way. */
+async function partFailure(
+  db: Database,
+  claim: WriteClaim,
+  body: Readable,
+  error: unknown,
+  size: number,
+): Promise<unknown> {
+  const { fileId, partNumber } = claim;
+  if (error instanceof PartSizeError) {
+    return new AppError(400, 'bad_part_size', `Part ${partNumber} must be exactly ${size} bytes.`);
+  }
+  if (claim.lost || error instanceof ForeignKeyConstraintError) {
+    // The file was removed meanwhile (its claims went with it), or this write stalled long enough for
+    // another to take the part over: either way nothing of this one was recorded.
+    if (!(await db.models.SubmissionFile.findByPk(fileId, { attributes: ['id'] }))) {
+      return new AppError(404, 'file_not_found', FILE_NOT_FOUND);
+    }
+    return PART_IN_PROGRESS(partNumber);
+  }
+  // Storage's own failures are answered as such (503, 507), even when the body had been read to its end
+  // (a Readable that ended is destroyed too, so `body.destroyed` below would blame the client).
+  if (error instanceof StorageUnavailableError || isStorageFull(error)) return error;
+  // So is the database gone mid-part (a restart, a cut connection), though the body was destroyed on the
+  // way: 503 with Retry-After, for the client to send the part again, not a 400 blaming the client.
+  if (toAppError(error)?.status === 503) return error;
+  // A file system error is storage's own (a folder gone or replaced, a read-only mount, a bad disk): the
+  // server's failure, answered 500 and logged, though the body was destroyed with it.
+  if (isFileSystemError(error)) return error;
+  // The client went away mid-part (paused, closed the tab, lost the network): nothing was recorded,
+  // and the part will come again.
+  const code = (error as { code?: unknown } | null)?.code;
+  if (body.destroyed || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
+    return new AppError(400, 'part_aborted', `Part ${partNumber} was cut off before its end.`);
+  }
+  return error;
+}
