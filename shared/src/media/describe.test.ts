@@ -95,6 +95,39 @@ describe('describeMediaFacts', () => {
     ).toBe('Document · 2.4 MB');
   });
 
+  it('leaves out the audio facts and the pieces the file does not give, down to kind and size', () => {
+    const audioFile: MediaFacts = {
+      ...base,
+      kind: 'audio',
+      videoCodec: null,
+      width: null,
+      height: null,
+      fps: null,
+    };
+    expect(describeMediaFacts({ ...audioFile, audio: { codec: 'PCM', channels: 2, sampleRate: null } })).toBe(
+      'PCM stereo · 0:30',
+    );
+    expect(describeMediaFacts({ ...audioFile, audio: { codec: 'PCM', channels: 0, sampleRate: 0 } })).toBe(
+      'PCM · 0:30',
+    );
+    expect(
+      describeMediaFacts({ ...audioFile, audio: { codec: 'AAC', channels: null, sampleRate: 44100 } }),
+    ).toBe('AAC 44.1 kHz · 0:30');
+    expect(
+      describeMediaFacts({ ...audioFile, audio: null, durationSeconds: null, sizeBytes: 2_516_582 }),
+    ).toBe('Audio · 2.4 MB');
+    const imageFile: MediaFacts = { ...audioFile, kind: 'image', audio: null, durationSeconds: null };
+    expect(describeMediaFacts({ ...imageFile, container: null, width: 3000, height: 2000 })).toBe(
+      '3000×2000',
+    );
+    expect(describeMediaFacts({ ...imageFile, container: null, sizeBytes: 2_516_582 })).toBe(
+      'Image · 2.4 MB',
+    );
+    // A size that is no size is left out too.
+    expect(describeMediaFacts({ ...imageFile, container: null, sizeBytes: -1 })).toBe('Image');
+    expect(describeMediaFacts({ ...imageFile, container: null, sizeBytes: Number.NaN })).toBe('Image');
+  });
+
   it('says it could not read a file it could not', () => {
     expect(describeMediaFacts(null)).toBe("Could not read this file's details");
     expect(MEDIA_UNREADABLE).toBe("Could not read this file's details");

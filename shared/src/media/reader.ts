@@ -64,9 +64,8 @@ async function takeInstance(wasmUrl: string | undefined): Promise<Instance> {
   if (ready) return ready;
   return mediaInfoFactory({
     format: 'JSON',
-    ...(wasmUrl === undefined
-      ? {}
-      : { locateFile: (path: string, prefix: string) => (path.endsWith('.wasm') ? wasmUrl : prefix + path) }),
+    // The module asks locateFile for one file only, MediaInfoModule.wasm.
+    ...(wasmUrl === undefined ? {} : { locateFile: () => wasmUrl }),
   });
 }
 
@@ -136,9 +135,9 @@ class BlockReader {
     }
   }
 
+  /** Bytes [offset, offset + length), within the file: analyze never asks for none or for more. */
   async read(offset: number, length: number): Promise<Uint8Array> {
-    const end = Math.min(offset + length, this.size);
-    if (end <= offset) return new Uint8Array(0);
+    const end = offset + length;
     const first = Math.floor(offset / BLOCK_BYTES);
     const last = Math.floor((end - 1) / BLOCK_BYTES);
     await this.fetch(first, last);
@@ -169,8 +168,8 @@ async function analyze(mi: Instance, size: number, reader: BlockReader): Promise
   while (offset < size) {
     // To the next block boundary, so the next read starts aligned and the cache lines up.
     const aligned = Math.ceil((offset + want) / BLOCK_BYTES) * BLOCK_BYTES - offset;
+    // At least one byte (offset < size, aligned > 0): a source that gives fewer has thrown in read().
     const data = await reader.read(offset, Math.min(aligned, size - offset));
-    if (data.length === 0) break;
     const finished = mi.openBufferContinue(data, data.length);
     const seekTo = mi.openBufferContinueGotoGet();
     if (seekTo !== -1) {
