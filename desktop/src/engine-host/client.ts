@@ -49,6 +49,7 @@ const EMPTY_SNAPSHOT: DesktopSnapshot = {
   settings: { partConcurrency: 4, bandwidthBytesPerSecond: 0 },
   watches: [],
   connection: { state: 'online' },
+  pull: null,
 };
 
 const QUICK_CRASH_MS = 60_000;

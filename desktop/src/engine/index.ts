@@ -18,3 +18,6 @@ export * from './watch.js';
 export * from './daily-log.js';
 export * from './media-facts.js';
 export * from './reviews.js';
+export { PULL_MANIFEST, PULL_STATE, PullRefusedError, runPull, STAFF_ONLY } from './pull.js';
+export type { PullEvent, PullOptions, PullSummary } from './pull.js';
+export * from './pull-view.js';

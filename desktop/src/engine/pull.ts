@@ -47,8 +47,8 @@ export type PullEvent =
   | { type: 'listed'; files: number; totalBytes: number }
   /** A file is being checked or fetched (path relative to DIR, with '/'). */
   | { type: 'file-started'; id: string; path: string; size: number }
-  /** Bytes newly received, all files together. */
-  | { type: 'bytes'; bytes: number }
+  /** Bytes of one file newly received. */
+  | { type: 'bytes'; id: string; bytes: number }
   | ({ type: 'file-done'; id: string; path: string; size: number } & PullFileResult);
 
 export interface PullSummary {
@@ -238,7 +238,7 @@ export async function runPull(o: PullOptions, onEvent: (event: PullEvent) => voi
           connectMs: o.timeouts.connectMs,
           onBytes: (n) => {
             summary.bytes += n;
-            onEvent({ type: 'bytes', bytes: n });
+            onEvent({ type: 'bytes', id: f.id, bytes: n });
           },
         },
       );

@@ -15,6 +15,8 @@ import type { CloudFolder, CloudItem } from '../engine/cloud/types.js';
 import type {
   EngineSettings,
   EngineSnapshot,
+  PullEventsResult,
+  PullView,
   RefusedPath,
   ReviewsResult,
   WatchFolder,
@@ -27,6 +29,8 @@ export type {
   CloudProvider,
   DisconnectResult,
   ProviderStatus,
+  PullEventsResult,
+  PullView,
   RefusedPath,
 };
 
@@ -36,7 +40,11 @@ export interface WatchView extends WatchFolder {
 }
 
 /** The engine's snapshot as the window receives it. */
-export type DesktopSnapshot = Omit<EngineSnapshot, 'watches'> & { watches: WatchView[] };
+export type DesktopSnapshot = Omit<EngineSnapshot, 'watches'> & {
+  watches: WatchView[];
+  /** The window's show pull (issue #31), under way or how the last one ended; null before any. */
+  pull: PullView | null;
+};
 
 export interface SignedIn {
   server: string;
@@ -82,6 +90,15 @@ export interface DesktopApi {
    * when signed out; ok: false with the reason in words when the server does not answer.
    */
   reviews(): Promise<ReviewsResult | null>;
+  /**
+   * Whether the signed-in account may pull an event to a folder (staff with the Media role: 'staff') and the
+   * event names the server knows; never rejects.
+   */
+  pullEvents(): Promise<PullEventsResult>;
+  /** Starts pulling an event into a folder; progress and the result arrive in the snapshot's `pull`. */
+  startPull(event: string, acceptedOnly: boolean, dir: string): Promise<Result>;
+  /** Stops the pull under way; a later pull into the same folder goes on from where it stopped. */
+  cancelPull(): Promise<void>;
   /** Chosen files' media facts, read on this machine (folders and unreadable paths left out). */
   mediaFacts(paths: string[]): Promise<{ path: string; facts: MediaFacts | null }[]>;
   /** Tries every call that waits for the server at once (the "Retry now" of the waiting banner). */
@@ -98,8 +115,11 @@ export interface DesktopApi {
   onChange(listener: (snapshot: DesktopSnapshot) => void): () => void;
   /** The path of a file or folder dropped from the operating system. */
   pathForFile(file: File): string;
-  /** The system's folder chooser; null when the user closed it. */
-  chooseFolder(): Promise<string | null>;
+  /**
+   * The system's folder chooser (a new folder may be made in it); null when the user closed it. `purpose`
+   * titles it: a folder to watch (the default) or a folder to pull an event into.
+   */
+  chooseFolder(purpose?: 'watch' | 'pull'): Promise<string | null>;
   /** Watches a folder: each new file is sent with this form once it has stopped growing. */
   addWatch(form: FormInput, folder: string): Promise<Result<WatchFolder>>;
   removeWatch(id: string): Promise<void>;
@@ -133,6 +153,9 @@ export const CHANNELS = {
   uploadEvents: 'av:upload-events',
   mediaFacts: 'av:media-facts',
   reviews: 'av:reviews',
+  pullEvents: 'av:pull-events',
+  startPull: 'av:start-pull',
+  cancelPull: 'av:cancel-pull',
   retryNow: 'av:retry-now',
   pauseFile: 'av:pause-file',
   resumeFile: 'av:resume-file',

@@ -283,6 +283,9 @@ if (!app.requestSingleInstanceLock()) {
     relay(CHANNELS.uploadEvents, 'uploadEvents');
     relay(CHANNELS.mediaFacts, 'mediaFacts');
     relay(CHANNELS.reviews, 'reviews');
+    relay(CHANNELS.pullEvents, 'pullEvents');
+    relay(CHANNELS.startPull, 'startPull');
+    relay(CHANNELS.cancelPull, 'cancelPull');
     relay(CHANNELS.retryNow, 'retryNow');
     relay(CHANNELS.pauseFile, 'pauseFile');
     relay(CHANNELS.resumeFile, 'resumeFile');
@@ -299,9 +302,9 @@ if (!app.requestSingleInstanceLock()) {
       const settings = await engine.call('setSettings', [rest]);
       return { ...settings, openAtLogin: app.getLoginItemSettings().openAtLogin };
     });
-    handle(CHANNELS.chooseFolder, async () => {
+    handle(CHANNELS.chooseFolder, async (purpose: unknown) => {
       const options = {
-        title: 'Choose a folder to watch',
+        title: purpose === 'pull' ? 'Choose a folder to pull the event into' : 'Choose a folder to watch',
         properties: ['openDirectory' as const, 'createDirectory' as const],
       };
       const chosen = window

@@ -13,14 +13,21 @@ import {
   networkWords,
   MediaBlockedError,
   PathsRefusedError,
+  pullEvents,
+  pullFailureWords,
+  PullTracker,
+  runPull,
   timeoutsFromEnv,
   UploadEngine,
 } from '../engine/index.js';
 import type { CloudItem } from '../engine/cloud/types.js';
 import type { CloudTokenSource } from '../engine/imports.js';
+import path from 'node:path';
 import type {
   DailyLog,
   EngineEvent,
+  EngineTimeouts,
+  PullEventsResult,
   EngineSettings,
   EngineSnapshot,
   EngineStore,
@@ -48,6 +55,8 @@ export class DesktopService {
   private readonly listeners = new Set<(snapshot: DesktopSnapshot) => void>();
   private readonly noticeListeners = new Set<(event: ServiceNotice) => void>();
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** The window's show pull (one at a time), kept after it ends so the window can show how it went. */
+  private pull: { tracker: PullTracker; controller: AbortController } | null = null;
 
   constructor(
     private readonly vault: TokenVault,
@@ -113,7 +122,7 @@ export class DesktopService {
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      if (!this.engine) return;
+      if (!this.engine && !this.pull) return;
       const snap = this.snapshot();
       for (const listener of this.listeners) listener(snap);
     }, 250);
@@ -215,6 +224,99 @@ export class DesktopService {
     return fetchReviews(saved.server, saved.token, responseMs);
   }
 
+  private timeouts(): EngineTimeouts {
+    try {
+      return timeoutsFromEnv();
+    } catch {
+      // A bad AV_UPLOAD_*_TIMEOUT is reported where uploads use it; the window keeps the defaults.
+      return DEFAULT_TIMEOUTS;
+    }
+  }
+
+  /**
+   * Whether the signed-in account may pull an event (staff with the Media role) and the events it may pull;
+   * the window shows "Pull this event to a folder…" only for 'staff'. Never throws.
+   */
+  async pullEvents(): Promise<PullEventsResult> {
+    const saved = this.vault.read();
+    if (!saved) return { access: 'none' };
+    return pullEvents(saved.server.replace(/\/+$/, ''), saved.token, this.timeouts().responseMs);
+  }
+
+  /**
+   * Starts pulling an event into a folder (engine/pull.ts, as `av-upload pull` does) and answers at once;
+   * its progress and result travel in the snapshot's `pull`. One pull at a time.
+   */
+  startPull(event: string, acceptedOnly: boolean, dir: string): Result {
+    if (this.pull?.tracker.running)
+      return { ok: false, message: 'A pull is under way: wait for it to end or cancel it first.' };
+    const saved = this.vault.read();
+    if (!saved) return { ok: false, message: 'The session has expired, please relogin and try again.' };
+    const name = event.trim();
+    if (!name)
+      return {
+        ok: false,
+        message: 'Choose the event to pull.',
+        fields: { event: 'Choose the event to pull.' },
+      };
+    if (!dir || !path.isAbsolute(dir))
+      return {
+        ok: false,
+        message: 'Choose a folder to pull into.',
+        fields: { folder: 'Choose a folder to pull into.' },
+      };
+    const server = saved.server.replace(/\/+$/, '');
+    const tracker = new PullTracker({ event: name, dir, acceptedOnly });
+    const controller = new AbortController();
+    this.pull = { tracker, controller };
+    this.log?.write('info', 'pull started', { event: name, dir, acceptedOnly });
+    const timeouts = this.timeouts();
+    void runPull(
+      {
+        server,
+        token: saved.token,
+        event: name,
+        acceptedOnly,
+        dir,
+        parallel: 4,
+        signal: controller.signal,
+        timeouts,
+      },
+      (e) => {
+        tracker.apply(e);
+        this.schedule();
+      },
+    )
+      .then(
+        (summary) => {
+          tracker.finish(summary);
+          this.log?.write('info', summary.cancelled ? 'pull cancelled' : 'pull finished', {
+            event: name,
+            dir,
+            fetched: summary.fetched,
+            skipped: summary.skipped,
+            mismatched: summary.failed,
+          });
+        },
+        (error: unknown) => {
+          const words = pullFailureWords(error, server, dir);
+          tracker.fail(words);
+          this.log?.write('warn', 'pull stopped', { event: name, dir, message: words });
+        },
+      )
+      .finally(() => this.schedule());
+    this.schedule();
+    return { ok: true };
+  }
+
+  /** Stops the pull where it is: files under way keep their bytes (.part) for the next pull of the folder. */
+  cancelPull(): void {
+    if (!this.pull?.tracker.running) return;
+    this.pull.tracker.cancelling();
+    this.pull.controller.abort();
+    this.schedule();
+  }
+
   /** Each chosen file's media facts (folders and unreadable paths left out), read on this machine. */
   async mediaFacts(paths: string[]): Promise<{ path: string; facts: MediaFacts | null }[]> {
     const saved = this.vault.read();
@@ -293,10 +395,12 @@ export class DesktopService {
     return {
       ...snap,
       watches: snap.watches.map((watch) => ({ ...watch, filesSent: store?.sent(watch.id).size ?? 0 })),
+      pull: this.pull?.tracker.snapshot() ?? null,
     };
   }
 
   async close(): Promise<void> {
+    this.pull?.controller.abort();
     if (this.timer) clearTimeout(this.timer);
     await this.watcher?.stop();
     this.watcher = null;

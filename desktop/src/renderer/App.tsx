@@ -10,6 +10,7 @@ import { desktopApi, type DesktopApi, type EngineSnapshot, type SignedIn } from 
 import { ConnectionBanner } from './Connection';
 import { History } from './History';
 import { NewUpload } from './NewUpload';
+import { Pull } from './Pull';
 import { Queue } from './Queue';
 import { Settings } from './Settings';
 import { SignIn } from './SignIn';
@@ -82,6 +83,8 @@ const SECTIONS = [
   { id: 'queue', title: 'Queue' },
   { id: 'watch', title: 'Watch folders' },
   { id: 'history', title: 'History' },
+  // Staff with the Media role only (issue #31): shown once the server has said the account is one.
+  { id: 'pull', title: 'Pull this event to a folder…', staffOnly: true },
   { id: 'settings', title: 'Settings' },
 ] as const;
 type Section = (typeof SECTIONS)[number]['id'];
@@ -99,6 +102,7 @@ function Workspace({
   const [section, setSection] = useState<Section>('upload');
   const [queued, setQueued] = useState('');
   const [signingOut, setSigningOut] = useState(false);
+  const [staff, setStaff] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
 
@@ -106,6 +110,19 @@ function Workspace({
   useEffect(() => {
     if (moved.current) heading.current?.focus();
   }, [section]);
+
+  // Whether the account may pull events: asked of the server (its session's role), never assumed.
+  useEffect(() => {
+    let live = true;
+    api.pullEvents().then(
+      (result) => live && setStaff(result.access === 'staff'),
+      () => live && setStaff(false),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, session]);
+  const shown = SECTIONS.filter((s) => !('staffOnly' in s) || staff);
 
   const go = (next: Section) => {
     moved.current = true;
@@ -138,7 +155,7 @@ function Workspace({
       <ConnectionBanner api={api} snapshot={snapshot} />
       <nav aria-label="Sections" className="app-nav">
         <ul>
-          {SECTIONS.map((s) => (
+          {shown.map((s) => (
             <li key={s.id}>
               <button
                 type="button"
@@ -176,6 +193,7 @@ function Workspace({
         ) : null}
         {section === 'watch' ? <WatchFolders api={api} snapshot={snapshot} onAction={refresh} /> : null}
         {section === 'history' ? <History api={api} snapshot={snapshot} /> : null}
+        {section === 'pull' && staff ? <Pull api={api} snapshot={snapshot} /> : null}
         {section === 'settings' ? <Settings api={api} /> : null}
       </section>
     </div>

@@ -18,6 +18,8 @@ export type {
   CloudProvider,
   DisconnectResult,
   ProviderStatus,
+  PullEventsResult,
+  PullView,
   RefusedPath,
 } from '../main/api.js';
 /** The engine's snapshot as the window receives it (watch folders with their counts). */
