@@ -1,9 +1,7 @@
-import { open } from 'node:fs/promises';
 import { checkMediaFacts, describeMediaFacts, sameName } from '@avp/shared';
 import type { InboxFileMedia, MediaCheck, MediaFacts, MediaReadResult, ReadChunk } from '@avp/shared';
 import { ForeignKeyConstraintError, UniqueConstraintError } from 'sequelize';
 import type { Transaction } from 'sequelize';
-import { LocalStorage } from '../../adapters/storage/local.js';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
@@ -15,14 +13,16 @@ import type {
 import { AppError } from '../../http/errors.js';
 import type { Logger } from '../../logger.js';
 import { specForSubmission } from '../upload-events/index.js';
+import { openStoredRanges } from './stored-ranges.js';
 
 /**
- * The server's own reading of a completed file's media facts (issue #30): never the client's word. The
- * bytes are read where they are stored, only the ranges the reader asks for (local disk: positional reads
- * on one handle; S3: one ranged GET per chunk, never the whole object). It runs in the background after
- * the answer, a few at a time per process, each bounded by MEDIA_PROBE_TIMEOUT_SECONDS; a failure is
- * logged and stored as unreadable, and never fails the upload. The result is a 'server' media_facts row
- * with its check against the event's spec; a client report that disagrees is logged as a warning.
+ * The server's own reading of a completed file's media facts (issue #30): never the client's word. The bytes
+ * are read where they are stored, only the ranges the reader asks for (stored-ranges.ts: local disk by
+ * positional reads on one handle; S3 by one ranged GET per chunk, never the whole object). It runs in the
+ * background after the answer, a few at a time per process, each bounded by MEDIA_PROBE_TIMEOUT_SECONDS; a
+ * failure is logged and stored as unreadable, and never fails the upload. The result is a 'server'
+ * media_facts row with its check against the event's spec; a client report that disagrees is logged as a
+ * warning.
  */
 
 export type ProbeDeps = {
@@ -112,50 +112,6 @@ export function issuesOfRow(row: { issues: unknown }): string[] {
   return Array.isArray(value) ? value.map(String) : [];
 }
 
-/** Where the reader's chunks come from, with the bytes it cost; close() when done. */
-async function chunkSource(
-  storage: UploadStorage,
-  key: string,
-  size: number,
-): Promise<{ readChunk: ReadChunk; bytesRead: () => number; close: () => Promise<void> }> {
-  let bytes = 0;
-  const clamp = (offset: number, length: number) => Math.max(0, Math.min(length, size - Math.max(0, offset)));
-  if (storage instanceof LocalStorage) {
-    const handle = await open(storage.pathOf(key), 'r');
-    return {
-      readChunk: async (offset, length) => {
-        const want = clamp(offset, length);
-        const buffer = new Uint8Array(want);
-        let got = 0;
-        while (got < want) {
-          const { bytesRead } = await handle.read(buffer, got, want - got, offset + got);
-          if (bytesRead === 0) break;
-          got += bytesRead;
-        }
-        bytes += got;
-        return got === want ? buffer : buffer.subarray(0, got);
-      },
-      bytesRead: () => bytes,
-      close: () => handle.close(),
-    };
-  }
-  return {
-    readChunk: async (offset, length) => {
-      const want = clamp(offset, length);
-      if (want === 0) return new Uint8Array(0);
-      const chunks: Buffer[] = [];
-      for await (const chunk of await storage.read(key, { start: offset, end: offset + want - 1 })) {
-        chunks.push(chunk as Buffer);
-      }
-      const buffer = Buffer.concat(chunks);
-      bytes += buffer.length;
-      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
-    },
-    bytesRead: () => bytes,
-    close: async () => undefined,
-  };
-}
-
 class TimedOut extends Error {}
 
 async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -212,13 +168,13 @@ export async function probeFile(deps: ProbeDeps, fileId: string): Promise<MediaF
   let bytesRead = 0;
   const started = Date.now();
   try {
-    const source = await chunkSource(deps.storage, file.storageKey, size);
+    const ranges = await openStoredRanges(deps.storage, file.storageKey, size);
     try {
       const reader = readerOverride ?? (await loadReader());
-      result = await withTimeout(reader({ size, readChunk: source.readChunk, timeoutMs }), timeoutMs);
+      result = await withTimeout(reader({ size, readChunk: ranges.read, timeoutMs }), timeoutMs);
     } finally {
-      bytesRead = source.bytesRead();
-      await source.close().catch(() => undefined);
+      bytesRead = ranges.bytesRead();
+      await ranges.close().catch(() => undefined);
     }
   } catch (error) {
     deps.logger.warn(

@@ -11,12 +11,13 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type { Logger } from '../../logger.js';
 import type { BackgroundTracker } from './media-probe.js';
+import { openStoredRanges } from './stored-ranges.js';
 
 /**
- * Poster frames and thumbnails for the staff inbox (#31), drawn in the background after a file completes:
- * at most POSTER_READ_BYTES of the stored file (local or S3, a ranged read) go to a temporary file, ffmpeg
- * draws one small JPEG from it, and the JPEG is kept in upload storage beside the file. A file ffmpeg
- * cannot decode gets no poster ('none'), with a debug line, never an error.
+ * Poster frames and thumbnails for the staff inbox (#31), drawn in the background after a file completes: at
+ * most POSTER_READ_BYTES of the stored file (local or S3, one ranged read through stored-ranges.ts) go to a
+ * temporary file, ffmpeg draws one small JPEG from it, and the JPEG is kept in upload storage beside the
+ * file. A file ffmpeg cannot decode gets no poster ('none'), with a debug line, never an error.
  */
 
 /** Enough of the start of most videos (fast-start MP4s, MOVs of a few minutes) and of any image. */
@@ -127,8 +128,12 @@ async function draw(
 ): Promise<Buffer | null> {
   const input = path.join(dir, 'input');
   const output = path.join(dir, 'poster.jpg');
-  const end = Math.min(size, POSTER_READ_BYTES) - 1;
-  await pipeline(await deps.storage.read(key, { start: 0, end }), createWriteStream(input));
+  const ranges = await openStoredRanges(deps.storage, key, size);
+  try {
+    await pipeline(await ranges.stream(0, POSTER_READ_BYTES), createWriteStream(input));
+  } finally {
+    await ranges.close();
+  }
   const ok = await new Promise<boolean>((resolve) => {
     const child = spawn(
       ffmpeg,
