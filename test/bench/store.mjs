@@ -15,16 +15,23 @@
 // intents were held and the oversell count: units held or sold past the limit, from the staff stock table
 // and from the 201s (must be 0).
 //
+// Last comes the goal line of issue #34 part 4: intent creation's p99 under 100 ms at 50 connections.
+//
 // Environment: BENCH_SECONDS (per call, default 10), BENCH_CONNECTIONS (default 50), BENCH_SERVER_NODE_ARGS
-// (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the server), BENCH_SKIP_BUILD=1 to
-// use api/dist as it is, BENCH_LOG_LEVEL (server log level, default warn: one log line per request would
-// measure the logger).
+// (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the server; each row's window is then printed for
+// profile-summary.mjs --from/--to), BENCH_SKIP_BUILD=1 to use api/dist as it is, BENCH_LOG_LEVEL (server
+// log level, default warn: one log line per request would measure the logger), BENCH_CALLS (the rows to
+// run besides health, comma-separated from store,repeat,intents,scarce; default all), BENCH_DATABASE_URL
+// (a PostgreSQL database, e.g. postgres://postgres@127.0.0.1:5432/bench: the server runs in a throwaway
+// schema of it, dropped at the end, instead of SQLite).
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { compileTypeScript } from '../../build/scripts/lib.mjs';
 import { startBenchServer } from './server.mjs';
 
@@ -32,7 +39,21 @@ const SECONDS = Math.max(1, Number(process.env.BENCH_SECONDS ?? 10));
 const CONNECTIONS = Math.max(1, Number(process.env.BENCH_CONNECTIONS ?? 50));
 const WARM_UP_SECONDS = 2;
 const SCARCE_LIMIT = 50;
+const GOAL_P99_MS = 100;
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const CALLS = new Set(
+  (process.env.BENCH_CALLS ?? 'store,repeat,intents,scarce').split(',').map((name) => name.trim()),
+);
+const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+const profiling = nodeArgs.some((arg) => arg.startsWith('--cpu-prof'));
+const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
+const schema = databaseUrl && `bench_store_${process.pid}_${randomBytes(3).toString('hex')}`;
+// The server's and the admin command's database: SQLite in the data folder, or the throwaway schema.
+const databaseEnv = databaseUrl ? { DATABASE_URL: databaseUrl, DB_SCHEMA: schema } : { DATABASE_URL: '' };
+/** Microseconds of the monotonic clock, the clock of a V8 CPU profile's timestamps. */
+const micros = () => Number(process.hrtime.bigint() / 1000n);
+
+const INTENTS_ROW = 'POST /api/stores/demo-expo/payment-intents';
 
 function run(options, duration) {
   return autocannon({ connections: CONNECTIONS, duration, ...options });
@@ -46,9 +67,9 @@ const { url, stop } = await startBenchServer({
   name: 'store',
   dataDir,
   // The built-in test gateway, whatever the environment says.
-  env: { STRIPE_SECRET_KEY: '', STRIPE_PUBLISHABLE_KEY: '', STRIPE_WEBHOOK_SECRET: '' },
+  env: { STRIPE_SECRET_KEY: '', STRIPE_PUBLISHABLE_KEY: '', STRIPE_WEBHOOK_SECRET: '', ...databaseEnv },
   stdout: 'ignore',
-  nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
+  nodeArgs,
 });
 
 try {
@@ -61,10 +82,16 @@ try {
 
   const calls = [
     { name: 'GET /api/health (ceiling)', status: 200, options: { url: `${url}/api/health` } },
-    { name: 'GET /api/stores/demo-expo', status: 200, options: { url: `${url}/api/stores/demo-expo` } },
+    {
+      key: 'store',
+      name: 'GET /api/stores/demo-expo',
+      status: 200,
+      options: { url: `${url}/api/stores/demo-expo` },
+    },
     ...(etag
       ? [
           {
+            key: 'repeat',
             name: 'GET /api/stores/demo-expo, repeat visit',
             status: 304,
             options: { url: `${url}/api/stores/demo-expo`, headers: { 'if-none-match': etag } },
@@ -72,7 +99,8 @@ try {
         ]
       : []),
     {
-      name: 'POST /api/stores/demo-expo/payment-intents',
+      key: 'intents',
+      name: INTENTS_ROW,
       status: 201,
       options: {
         url: `${url}/api/stores/demo-expo/payment-intents`,
@@ -81,16 +109,20 @@ try {
         body: JSON.stringify({ cart }),
       },
     },
-  ];
+  ].filter((call) => call.key === undefined || CALLS.has(call.key));
 
   console.log(
     `autocannon: ${CONNECTIONS} connections, ${SECONDS} s per call after a ${WARM_UP_SECONDS} s warm-up; ` +
-      `SQLite, test gateway, log level ${process.env.BENCH_LOG_LEVEL ?? 'warn'}\n`,
+      `${databaseUrl ? `PostgreSQL (schema ${schema})` : 'SQLite'}, test gateway, ` +
+      `log level ${process.env.BENCH_LOG_LEVEL ?? 'warn'}\n`,
   );
   const rows = [];
+  const windows = [];
   for (const call of calls) {
     await run(call.options, WARM_UP_SECONDS);
+    const from = micros();
     const result = await run(call.options, SECONDS);
+    windows.push({ call: call.name, from, to: micros() });
     const answered = Object.values(result.statusCodeStats ?? {}).reduce((sum, s) => sum + s.count, 0);
     rows.push({
       call: call.name,
@@ -103,21 +135,49 @@ try {
     });
   }
   // Last: it uses up the scarce product's units.
-  rows.push(await scarceRow(url, store.products[3]));
+  if (CALLS.has('scarce')) rows.push(await scarceRow(url, store.products[3], windows));
   const ceiling = rows[0]['req/s'] || 1;
   for (const row of rows) row['× health'] = Number((row['req/s'] / ceiling).toFixed(2));
   console.table(rows);
-  const scarce = rows[rows.length - 1];
-  console.log(
-    `Scarce product (limit ${SCARCE_LIMIT}): ${scarce.held} intents held, oversells: ${scarce.oversells}` +
-      (scarce.oversells === 0 ? '' : ' — MORE UNITS OUT THAN THE LIMIT'),
-  );
+  const scarce = rows.find((row) => row.oversells !== undefined);
+  if (scarce) {
+    console.log(
+      `Scarce product (limit ${SCARCE_LIMIT}): ${scarce.held} intents held, oversells: ${scarce.oversells}` +
+        (scarce.oversells === 0 ? '' : ' — MORE UNITS OUT THAN THE LIMIT'),
+    );
+  }
   if (!etag) console.log('The store answer carried no ETag: no repeat-visit row.');
+  const intents = rows.find((row) => row.call === INTENTS_ROW);
+  if (intents) {
+    const met = intents['p99 ms'] < GOAL_P99_MS && intents['other status'] === 0 && intents.errors === 0;
+    console.log(
+      `Goal (#34 part 4): intent creation p99 under ${GOAL_P99_MS} ms at ${CONNECTIONS} connections, ` +
+        `every answer 201: p99 ${intents['p99 ms']} ms, ${intents['req/s']} req/s ` +
+        `(${intents['× health']} × health), ${intents['other status'] + intents.errors} other answers or errors` +
+        ` — ${met ? 'met' : 'NOT MET'}${CONNECTIONS === 50 ? '' : ' (not at 50 connections: not the goal run)'}`,
+    );
+  }
+  if (profiling) {
+    console.log("\nEach row's window, for test/bench/profile-summary.mjs:");
+    for (const w of windows) console.log(`  ${w.call}: --from ${w.from} --to ${w.to}`);
+  }
   // Requests whose client hung up at the end of a run still finish on the server; let them before stopping it.
   await new Promise((r) => setTimeout(r, 3_000));
 } finally {
   await stop();
   rmSync(dataDir, { recursive: true, force: true });
+  if (databaseUrl) await dropSchema();
+}
+
+/** The throwaway schema goes, with every order the run made. */
+async function dropSchema() {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
 }
 
 /** A staff bearer token: the account made with the admin command in the server's data folder. */
@@ -136,7 +196,7 @@ async function staffToken(url) {
       '--last',
       'Staff',
     ],
-    { input: password, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' } },
+    { input: password, env: { ...process.env, DATA_DIR: dataDir, ...databaseEnv, LOG_LEVEL: 'warn' } },
   );
   if (made.status !== 0) throw new Error(`admin create exited ${made.status}: ${made.stderr}`);
   const login = await fetch(`${url}/api/auth/login`, {
@@ -150,7 +210,7 @@ async function staffToken(url) {
 }
 
 /** 50 connections race for a product limited to 50 units, one unit per intent. */
-async function scarceRow(url, product) {
+async function scarceRow(url, product, windows) {
   const auth = { authorization: `Bearer ${await staffToken(url)}`, 'content-type': 'application/json' };
   const { stores } = await (await fetch(`${url}/api/staff/stores`, { headers: auth })).json();
   const storeKey = stores.find((s) => s.store_id === 'demo-expo').id;
@@ -161,6 +221,7 @@ async function scarceRow(url, product) {
     body: JSON.stringify({ limit: SCARCE_LIMIT }),
   });
   if (set.status !== 200) throw new Error(`setting the limit answered ${set.status}`);
+  const from = micros();
   const result = await run(
     {
       url: `${url}/api/stores/demo-expo/payment-intents`,
@@ -170,6 +231,7 @@ async function scarceRow(url, product) {
     },
     SECONDS,
   );
+  windows.push({ call: `scarce (limit ${SCARCE_LIMIT})`, from, to: micros() });
   // Let requests cut off at the end finish before the counts are read.
   await new Promise((r) => setTimeout(r, 3_000));
   const { rows } = await (await fetch(stockUrl, { headers: auth })).json();
