@@ -7,6 +7,7 @@ import { defineModels } from './models/index.js';
 import type { Models } from './models/index.js';
 import { readInt8AsNumber } from './postgres-int8.js';
 import { prepareEachSqliteConnection } from './sqlite-connections.js';
+import { keepTransactionConnections } from './sqlite-transaction-connections.js';
 import { transactionsTakeTurns, WriteTurns, writesTakeTurns } from './sqlite-write-turns.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -74,8 +75,10 @@ export async function openDatabase(config: DatabaseConfig, logger: Logger): Prom
       transactionType: Transaction.TYPES.IMMEDIATE,
     });
     // What Sequelize's SQLite dialect lacks, each in its own module: connections ready before their first
-    // statement, and this process's writes taking turns (sqlite-write-turns.ts says why).
+    // statement, a transaction's connection kept for the next one, and this process's writes taking turns
+    // (sqlite-write-turns.ts says why).
     prepareEachSqliteConnection(sequelize);
+    keepTransactionConnections(sequelize);
     const turns = new WriteTurns();
     transactionsTakeTurns(sequelize, turns);
     writesTakeTurns(sequelize, turns);
