@@ -1,5 +1,5 @@
 import { priceOrder, quantitySchema } from '@avp/shared';
-import type { OrderAmounts, PricedLine } from '@avp/shared';
+import type { OrderAmounts, PricedLine, PublicProduct } from '@avp/shared';
 import type { Transaction } from 'sequelize';
 import { z } from 'zod';
 import type { Database } from '../../db/index.js';
@@ -47,7 +47,18 @@ export async function priceCart(
   timeZone: string,
   transaction?: Transaction,
 ): Promise<PricedCart> {
-  const products = new Map((await storeProducts(db, store.id, transaction)).map((p) => [p.id, p]));
+  return priceCartFrom(await storeProducts(db, store.id, transaction), store, cart, now, timeZone);
+}
+
+/** priceCart with the store's products read already (storeProducts). */
+export function priceCartFrom(
+  storeProductList: readonly PublicProduct[],
+  store: StoreInstance,
+  cart: CartInput,
+  now: Date,
+  timeZone: string,
+): PricedCart {
+  const products = new Map(storeProductList.map((p) => [p.id, p]));
   const fields: Record<string, string> = {};
   const lines: PricedLine[] = [];
   const currencies = new Set<string>();

@@ -1,18 +1,20 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { checkoutFormSchema } from '@avp/shared';
+import { checkoutFormSchema, STORE_ID_PATTERN } from '@avp/shared';
 import type { CreatedIntent, OrderAmounts, UpdatedIntent } from '@avp/shared';
 import { z } from 'zod';
 import { GatewayError, paymentGatewayFor } from '../../adapters/payments/index.js';
 import type { PaymentGateway } from '../../adapters/payments/index.js';
 import type { StoreInstance } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
-import { findStore, isClosed } from '../store/catalogue.js';
-import { assertLeft, holdOrder, withHold } from '../stock/holds.js';
+import { isClosed, STORE_NOT_FOUND } from '../store/catalogue.js';
+import { assertLeft, assertNewLeft, holdOrder, withHold } from '../stock/holds.js';
 import { findOwnOrder, hashToken, ORDER_NOT_PENDING } from './access.js';
-import { cartInputSchema, priceCart } from './cart.js';
+import { cartInputSchema, priceCart, priceCartFrom } from './cart.js';
 import type { PricedCart } from './cart.js';
 import { gatewayCall, gatewayFailed, intentRequest, orderGateway, storeClosed } from './gateway.js';
 import type { OrderDeps } from './gateway.js';
+import { intentReads } from './intent-reads.js';
+import { writeNewOrder } from './new-orders.js';
 
 /**
  * An order is created `pending` with its payment intent, and repriced and filled in on submit (SPEC §4
@@ -59,11 +61,17 @@ export async function createIntent(
   now: Date = new Date(),
 ): Promise<CreatedIntent> {
   const { cart } = createBodySchema.parse(body);
-  const store = await findStore(db, slug);
+  if (!STORE_ID_PATTERN.test(slug)) throw new AppError(404, 'store_not_found', STORE_NOT_FOUND);
+  const reads = intentReads(db);
+  const store = await reads.store(slug);
   if (isClosed(store, config, now)) throw storeClosed();
-  const priced = await priceCart(db, store, cart, now, config.TZ_STORE);
+  const [products, limitedCounts] = await Promise.all([
+    reads.products(store.id),
+    reads.limitedCounts(store.id),
+  ]);
+  const priced = priceCartFrom(products, store, cart, now, config.TZ_STORE);
   // A cart that cannot be held is refused before the provider is asked for anything.
-  const limited = await assertLeft(db, store.id, null, priced.lines);
+  const limited = assertNewLeft(limitedCounts, priced.lines);
   const gateway = paymentGatewayFor(config, store);
   const token = randomBytes(32).toString('base64url');
 
@@ -78,39 +86,34 @@ export async function createIntent(
     if (error instanceof GatewayError) throw gatewayFailed(error, logger);
     throw error;
   }
-  const { Order, OrderLine } = db.models;
   const expiresAt = now.getTime() + config.STOCK_HOLD_MINUTES * 60_000;
-  // The order, its lines and its hold in one transaction: units that went meanwhile leave no order (409).
-  const order = await withHold(db, store.id, null, priced.lines, () =>
-    db.sequelize.transaction(async (transaction) => {
-      const created = await Order.create(
-        {
-          id: orderId,
-          storeId: store.id,
-          status: 'pending',
-          accessTokenHash: hashToken(token),
-          gateway: gateway.kind,
-          gatewayIntentId: handle.intentId,
-          customer: {},
-          email: '',
-          subtotal: priced.subtotal,
-          discount: priced.discount,
-          fee: priced.fee,
-          total: priced.total,
-          currency: priced.currency,
-          earlyBird: priced.earlyBird,
-        },
-        { transaction },
-      );
-      await OrderLine.bulkCreate(lineRows(created.id, priced), { transaction });
-      const ref = { id: created.id, storeId: store.id };
-      await holdOrder(db, ref, priced.lines, expiresAt, transaction, { fresh: true });
-      return created;
+  // The order, its lines and its hold in one transaction (shared with other new orders: new-orders.ts):
+  // units that went meanwhile leave no order (409).
+  await withHold(db, store.id, null, priced.lines, () =>
+    writeNewOrder(db, {
+      order: {
+        id: orderId,
+        storeId: store.id,
+        status: 'pending',
+        accessTokenHash: hashToken(token),
+        gateway: gateway.kind,
+        gatewayIntentId: handle.intentId,
+        customer: {},
+        email: '',
+        subtotal: priced.subtotal,
+        discount: priced.discount,
+        fee: priced.fee,
+        total: priced.total,
+        currency: priced.currency,
+        earlyBird: priced.earlyBird,
+      },
+      lines: lineRows(orderId, priced),
+      hold: { lines: priced.lines, expiresAt },
     }),
   );
 
   return {
-    orderId: order.id,
+    orderId,
     token,
     clientSecret: handle.clientSecret,
     intentID: handle.intentId,

@@ -7,14 +7,17 @@ import {
   ensureRows,
   heldToSold,
   leftOf,
+  lockRows,
   perProduct,
   readCounts,
   releaseHeld,
+  releaseHeldAll,
   returnSold,
   takeHeld,
+  takeHeldAll,
   takeSold,
 } from './ledger.js';
-import type { UnitLine } from './ledger.js';
+import type { StockCounts, UnitLine } from './ledger.js';
 
 /**
  * An order's hold (stock_holds, one row per order) and what its state means for the stock rows:
@@ -123,8 +126,8 @@ async function writeHold(
  * Holds `lines` for the order until `expiresAt` (ms), replacing the hold it had: in the caller's
  * transaction, before the order's lines are replaced. The old hold is claimed first (only a hold still
  * 'held' counts), then each product moves by the difference: up only when the units are left, else
- * StockShortSignal and the caller's transaction rolls back with nothing held. A new order (`fresh`) has
- * no hold to replace.
+ * StockShortSignal and the caller's transaction rolls back with nothing held. A new order has no hold to
+ * replace: holdNewOrders.
  */
 export async function holdOrder(
   db: Database,
@@ -132,16 +135,13 @@ export async function holdOrder(
   lines: readonly UnitLine[],
   expiresAt: number,
   transaction: Transaction,
-  { fresh = false }: { fresh?: boolean } = {},
 ): Promise<void> {
-  const hadHold =
-    !fresh &&
-    (await moved(
-      db,
-      `UPDATE stock_holds SET state = 'released' WHERE order_id = :orderId AND state = 'held' RETURNING order_id`,
-      { orderId: order.id },
-      transaction,
-    ));
+  const hadHold = await moved(
+    db,
+    `UPDATE stock_holds SET state = 'released' WHERE order_id = :orderId AND state = 'held' RETURNING order_id`,
+    { orderId: order.id },
+    transaction,
+  );
   const before = new Map(
     (hadHold ? perProduct(await orderUnits(db, order.id, transaction)) : []).map((l) => [
       l.productId,
@@ -170,6 +170,90 @@ export async function holdOrder(
   await writeHold(db, order, 'held', expiresAt, null, transaction);
 }
 
+export interface NewHold {
+  order: OrderRef;
+  lines: readonly UnitLine[];
+}
+
+/**
+ * The units of new orders (no hold to replace), taken in the caller's transaction first come first
+ * served, and for each order all of its lines or none. Answers, for each order that was short, the first
+ * product whose units were not left; the caller writes the others and their holds (writeHolds), and no
+ * trace of the short ones.
+ *
+ * One statement per store first asks for every order's units at once (takeHeldAll of the sums): when the
+ * sums fit, so does each order, in any order, and that is the whole of it. When a product would pass its
+ * limit, what that statement took is given back and the store's orders ask one by one, in turn: each
+ * order's lines in one statement, and what it took of a short order given back at once. On PostgreSQL the
+ * first statement has locked the store's rows in product id order; a batch with several stores locks
+ * every store's rows first, stores in id order, so two transactions never wait for each other in a
+ * circle.
+ */
+export async function holdNewOrders(
+  db: Database,
+  holds: readonly NewHold[],
+  transaction: Transaction,
+): Promise<Map<string, number>> {
+  const byStore = new Map<number, NewHold[]>();
+  for (const hold of holds)
+    byStore.set(hold.order.storeId, [...(byStore.get(hold.order.storeId) ?? []), hold]);
+  const stores = [...byStore].sort((a, b) => a[0] - b[0]);
+  if (stores.length > 1 && db.dialect === 'postgres') {
+    for (const [storeId, storeHolds] of stores) {
+      const ids = storeHolds.flatMap((h) => h.lines.map((l) => l.productId));
+      await ensureRows(db, storeId, ids, transaction);
+      await lockRows(db, storeId, ids, transaction);
+    }
+  }
+  const short = new Map<string, number>();
+  for (const [storeId, storeHolds] of stores) {
+    const sums = perProduct(storeHolds.flatMap((h) => h.lines));
+    const taken = await takeHeldAll(db, storeId, sums, transaction);
+    if (taken.size === sums.length) continue;
+    await releaseHeldAll(
+      db,
+      storeId,
+      sums.filter((l) => taken.has(l.productId)),
+      transaction,
+    );
+    for (const { order, lines } of storeHolds) {
+      const wanted = perProduct(lines);
+      const mine = await takeHeldAll(db, storeId, wanted, transaction);
+      if (mine.size === wanted.length) continue;
+      await releaseHeldAll(
+        db,
+        storeId,
+        wanted.filter((l) => mine.has(l.productId)),
+        transaction,
+      );
+      short.set(order.id, wanted.find((l) => !mine.has(l.productId))!.productId);
+    }
+  }
+  return short;
+}
+
+/** The 'held' rows of new orders whose units holdNewOrders took (the orders must be written first). */
+export async function writeHolds(
+  db: Database,
+  holds: readonly { order: OrderRef; expiresAt: number }[],
+  transaction: Transaction,
+): Promise<void> {
+  if (holds.length === 0) return;
+  const replacements: Record<string, unknown> = {};
+  const values = holds
+    .map(({ order, expiresAt }, i) => {
+      replacements[`o${i}`] = order.id;
+      replacements[`s${i}`] = order.storeId;
+      replacements[`e${i}`] = expiresAt;
+      return `(:o${i}, :s${i}, 'held', :e${i}, NULL)`;
+    })
+    .join(', ');
+  await db.sequelize.query(
+    `INSERT INTO stock_holds (order_id, store_id, state, expires_at, reason) VALUES ${values}`,
+    { replacements, transaction },
+  );
+}
+
 /**
  * The lines of a cart that ask for more than is left, counting the order's own live hold as its own (a
  * buyer changing a cart competes only with others). A read for the 409's words, never for a decision.
@@ -189,14 +273,12 @@ async function shortOf(
   orderId: string | null,
   lines: readonly NamedLine[],
 ): Promise<{ short: StockShortLine[]; limited: boolean }> {
-  const wanted = perProduct(lines);
-  const counts = new Map(
-    (await readCounts(db, storeId, { productIds: wanted.map((l) => l.productId), limitedOnly: true })).map(
-      (c) => [c.productId, c],
-    ),
-  );
+  const counts = await readCounts(db, storeId, {
+    productIds: perProduct(lines).map((l) => l.productId),
+    limitedOnly: true,
+  });
   const own = new Map<number, number>();
-  if (orderId !== null && counts.size > 0) {
+  if (orderId !== null && counts.length > 0) {
     const rows = await db.sequelize.query<{ state: string }>(
       'SELECT state FROM stock_holds WHERE order_id = :orderId',
       { replacements: { orderId }, type: QueryTypes.SELECT },
@@ -205,20 +287,32 @@ async function shortOf(
       for (const line of perProduct(await orderUnits(db, orderId))) own.set(line.productId, line.quantity);
     }
   }
+  return shortAgainst(counts, own, lines);
+}
+
+/**
+ * The short lines of a cart against counts read already (limited products; others are ignored), the
+ * order's own held units (`own`, by product) counted as its own.
+ */
+function shortAgainst(
+  limitedCounts: readonly StockCounts[],
+  own: ReadonlyMap<number, number>,
+  lines: readonly NamedLine[],
+): { short: StockShortLine[]; limited: boolean } {
+  const counts = new Map(limitedCounts.map((c) => [c.productId, c]));
   const short: StockShortLine[] = [];
-  for (const line of wanted) {
+  let limited = false;
+  for (const line of perProduct(lines)) {
     const count = counts.get(line.productId);
-    if (count === undefined) continue;
-    const left = Math.min(
-      count.limit ?? 0,
-      Math.max(0, (leftOf(count) ?? 0) + (own.get(line.productId) ?? 0)),
-    );
+    if (count === undefined || count.limit === null) continue;
+    limited = true;
+    const left = Math.min(count.limit, Math.max(0, (leftOf(count) ?? 0) + (own.get(line.productId) ?? 0)));
     if (line.quantity > left) {
       const name = lines.find((l) => l.productId === line.productId)?.name ?? `Product ${line.productId}`;
       short.push({ productId: line.productId, name, left, requested: line.quantity });
     }
   }
-  return { short, limited: counts.size > 0 };
+  return { short, limited };
 }
 
 /** Attempts at a hold whose units were there when read but taken before the update (then it is a 409). */
@@ -269,6 +363,16 @@ export async function assertLeft(
   lines: readonly NamedLine[],
 ): Promise<boolean> {
   const { short, limited } = await shortOf(db, storeId, orderId, lines);
+  if (short.length > 0) throw new StockShortError(short);
+  return limited;
+}
+
+/**
+ * assertLeft for a new order (no hold of its own), against the store's limited rows read already
+ * (readCounts with limitedOnly): a read for a quick refusal, never for a decision (holdNewOrders decides).
+ */
+export function assertNewLeft(limitedCounts: readonly StockCounts[], lines: readonly NamedLine[]): boolean {
+  const { short, limited } = shortAgainst(limitedCounts, new Map(), lines);
   if (short.length > 0) throw new StockShortError(short);
   return limited;
 }

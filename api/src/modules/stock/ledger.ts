@@ -90,6 +90,87 @@ export async function takeHeld(
   return taken === 1;
 }
 
+/**
+ * Holds the units of several products at once, each only when they are left: one statement, which also
+ * makes the row of a product that has none yet (unlimited, until staff say). Answers the products whose
+ * units were taken; any other was not touched (its limit would be passed). The rows are written in the
+ * order of `lines`, product id order from perProduct(), as everywhere in this module: on PostgreSQL the
+ * INSERT takes its VALUES in order, and the conflicting row is locked, tested against its committed
+ * counts and updated before the next.
+ */
+export async function takeHeldAll(
+  db: Database,
+  storeId: number,
+  lines: readonly UnitLine[],
+  transaction: Transaction,
+): Promise<Set<number>> {
+  if (lines.length === 0) return new Set();
+  const replacements: Record<string, unknown> = { storeId };
+  const values = lines
+    .map((line, i) => {
+      replacements[`p${i}`] = line.productId;
+      replacements[`q${i}`] = line.quantity;
+      return `(:storeId, :p${i}, :q${i}, 0)`;
+    })
+    .join(', ');
+  // The leading comment matters: Sequelize's SQLite dialect runs a statement that begins 'INSERT INTO'
+  // (after trimming) without reading the rows it returns.
+  const rows = await db.sequelize.query<{ product_id: number | string }>(
+    `/* take held */ INSERT INTO stock (store_id, product_id, held, sold) VALUES ${values}
+     ON CONFLICT (store_id, product_id) DO UPDATE SET held = stock.held + excluded.held
+       WHERE stock.stock_limit IS NULL OR stock.sold + stock.held + excluded.held <= stock.stock_limit
+     RETURNING product_id`,
+    { replacements, type: QueryTypes.SELECT, transaction },
+  );
+  return new Set(rows.map((row) => Number(row.product_id)));
+}
+
+/** Gives back units of several products that this transaction holds (takeHeldAll undone in part). */
+export async function releaseHeldAll(
+  db: Database,
+  storeId: number,
+  lines: readonly UnitLine[],
+  transaction: Transaction,
+): Promise<void> {
+  if (lines.length === 0) return;
+  const replacements: Record<string, unknown> = { storeId };
+  const cases = lines
+    .map((line, i) => {
+      replacements[`p${i}`] = line.productId;
+      replacements[`q${i}`] = line.quantity;
+      return `WHEN :p${i} THEN :q${i}`;
+    })
+    .join(' ');
+  await db.sequelize.query(
+    `UPDATE stock SET held = held - CASE product_id ${cases} ELSE 0 END
+      WHERE store_id = :storeId AND product_id IN (${lines.map((_, i) => `:p${i}`).join(', ')})`,
+    { replacements, transaction },
+  );
+}
+
+/**
+ * PostgreSQL: locks a store's rows of these products in product id order (they must exist: ensureRows),
+ * so that a transaction touching them in another order afterwards never waits for one held by a
+ * transaction that waits for it. SQLite's write transaction has the database to itself already.
+ */
+export async function lockRows(
+  db: Database,
+  storeId: number,
+  productIds: readonly number[],
+  transaction: Transaction,
+): Promise<void> {
+  if (db.dialect !== 'postgres' || productIds.length === 0) return;
+  await db.sequelize.query(
+    `SELECT product_id FROM stock WHERE store_id = :storeId AND product_id IN (:productIds)
+      ORDER BY product_id FOR UPDATE`,
+    {
+      replacements: { storeId, productIds: [...new Set(productIds)].sort((a, b) => a - b) },
+      type: QueryTypes.SELECT,
+      transaction,
+    },
+  );
+}
+
 /** Gives held units back (a hold released or shrunk). */
 export async function releaseHeld(
   db: Database,
