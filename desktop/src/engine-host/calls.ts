@@ -86,8 +86,13 @@ export function engineCalls(service: DesktopService) {
     mediaFacts: ([chosen]: unknown[]) => service.mediaFacts(paths(chosen)),
     reviews: () => service.reviews(),
     pullEvents: () => service.pullEvents(),
-    startPull: ([event, acceptedOnly, dir]: unknown[]) =>
-      service.startPull(str(event), acceptedOnly === true, str(dir)),
+    startPull: ([event, acceptedOnly, dir, bandwidth]: unknown[]) =>
+      service.startPull(
+        str(event),
+        acceptedOnly === true,
+        str(dir),
+        typeof bandwidth === 'number' && Number.isFinite(bandwidth) && bandwidth > 0 ? bandwidth : 0,
+      ),
     cancelPull: () => service.cancelPull(),
     retryNow: () => service.retryNow(),
     pauseFile: ([jobId, key]: unknown[]) => service.pauseFile(str(jobId), str(key)),

@@ -95,8 +95,11 @@ export interface DesktopApi {
    * event names the server knows; never rejects.
    */
   pullEvents(): Promise<PullEventsResult>;
-  /** Starts pulling an event into a folder; progress and the result arrive in the snapshot's `pull`. */
-  startPull(event: string, acceptedOnly: boolean, dir: string): Promise<Result>;
+  /**
+   * Starts pulling an event into a folder (at most `bandwidth` bytes per second; 0 or none: no limit);
+   * progress and the result arrive in the snapshot's `pull`.
+   */
+  startPull(event: string, acceptedOnly: boolean, dir: string, bandwidth?: number): Promise<Result>;
   /** Stops the pull under way; a later pull into the same folder goes on from where it stopped. */
   cancelPull(): Promise<void>;
   /** Chosen files' media facts, read on this machine (folders and unreadable paths left out). */

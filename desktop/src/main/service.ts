@@ -247,7 +247,7 @@ export class DesktopService {
    * Starts pulling an event into a folder (engine/pull.ts, as `av-upload pull` does) and answers at once;
    * its progress and result travel in the snapshot's `pull`. One pull at a time.
    */
-  startPull(event: string, acceptedOnly: boolean, dir: string): Result {
+  startPull(event: string, acceptedOnly: boolean, dir: string, bandwidth = 0): Result {
     if (this.pull?.tracker.running)
       return { ok: false, message: 'A pull is under way: wait for it to end or cancel it first.' };
     const saved = this.vault.read();
@@ -279,6 +279,7 @@ export class DesktopService {
         acceptedOnly,
         dir,
         parallel: 4,
+        ...(bandwidth > 0 ? { bandwidth } : {}),
         signal: controller.signal,
         timeouts,
       },

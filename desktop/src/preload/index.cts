@@ -52,7 +52,8 @@ const api: DesktopApi = {
   mediaFacts: (paths) => ipcRenderer.invoke(C.mediaFacts, paths),
   reviews: () => ipcRenderer.invoke(C.reviews),
   pullEvents: () => ipcRenderer.invoke(C.pullEvents),
-  startPull: (event, acceptedOnly, dir) => ipcRenderer.invoke(C.startPull, event, acceptedOnly, dir),
+  startPull: (event, acceptedOnly, dir, bandwidth = 0) =>
+    ipcRenderer.invoke(C.startPull, event, acceptedOnly, dir, bandwidth),
   cancelPull: () => ipcRenderer.invoke(C.cancelPull),
   retryNow: () => ipcRenderer.invoke(C.retryNow),
   pauseFile: (jobId, key) => ipcRenderer.invoke(C.pauseFile, jobId, key),

@@ -84,7 +84,13 @@ const SECTIONS = [
   { id: 'watch', title: 'Watch folders' },
   { id: 'history', title: 'History' },
   // Staff with the Media role only (issue #31): shown once the server has said the account is one.
-  { id: 'pull', title: 'Pull this event to a folder…', staffOnly: true },
+  // The heading drops the menu's ellipsis, which a screen reader would read out.
+  {
+    id: 'pull',
+    title: 'Pull this event to a folder…',
+    heading: 'Pull an event to a folder',
+    staffOnly: true,
+  },
   { id: 'settings', title: 'Settings' },
 ] as const;
 type Section = (typeof SECTIONS)[number]['id'];
@@ -102,7 +108,9 @@ function Workspace({
   const [section, setSection] = useState<Section>('upload');
   const [queued, setQueued] = useState('');
   const [signingOut, setSigningOut] = useState(false);
-  const [staff, setStaff] = useState(false);
+  // Whether this session's account may pull events; staff is null while the server is asked.
+  const [access, setAccess] = useState<{ session: SignedIn; staff: boolean } | null>(null);
+  const staff = access?.session === session ? access.staff : null;
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
 
@@ -115,8 +123,8 @@ function Workspace({
   useEffect(() => {
     let live = true;
     api.pullEvents().then(
-      (result) => live && setStaff(result.access === 'staff'),
-      () => live && setStaff(false),
+      (result) => live && setAccess({ session, staff: result.access === 'staff' }),
+      () => live && setAccess({ session, staff: false }),
     );
     return () => {
       live = false;
@@ -140,7 +148,8 @@ function Workspace({
     }
   }
 
-  const title = SECTIONS.find((s) => s.id === section)!.title;
+  const current = SECTIONS.find((s) => s.id === section)!;
+  const title = 'heading' in current ? current.heading : current.title;
   return (
     <div className="app-workspace">
       <div className="app-account">
@@ -153,7 +162,7 @@ function Workspace({
       </div>
       <OverallStatus snapshot={snapshot} />
       <ConnectionBanner api={api} snapshot={snapshot} />
-      <nav aria-label="Sections" className="app-nav">
+      <nav aria-label="Sections" className="app-nav" aria-busy={staff === null ? true : undefined}>
         <ul>
           {shown.map((s) => (
             <li key={s.id}>

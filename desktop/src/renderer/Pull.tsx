@@ -7,7 +7,7 @@
  * every 10 %.
  */
 import { formatBytes, formatSpeed, truncateFileName } from '@avp/shared';
-import { Button, Checkbox, SelectField } from '@avp/web/ui';
+import { Button, Checkbox, NumberInput, SelectField } from '@avp/web/ui';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { DesktopApi, EngineSnapshot, PullEventsResult, PullView } from './api';
@@ -48,9 +48,12 @@ function summaryLine(pull: PullView): string {
 export function Pull({ api, snapshot }: { api: DesktopApi; snapshot: EngineSnapshot | null }) {
   const [events, setEvents] = useState<PullEventsResult | null>(null);
   const [asked, setAsked] = useState(0);
-  const [event, setEvent] = useState('');
-  const [acceptedOnly, setAcceptedOnly] = useState(false);
-  const [folder, setFolder] = useState<string | null>(null);
+  // Back in this section, the form holds the last pull's choices (a cancelled pull is started again as it was).
+  const last = snapshot?.pull ?? null;
+  const [event, setEvent] = useState(last?.event ?? '');
+  const [acceptedOnly, setAcceptedOnly] = useState(last?.acceptedOnly ?? false);
+  const [limit, setLimit] = useState<number | null>(0);
+  const [folder, setFolder] = useState<string | null>(last?.dir ?? null);
   const [errors, setErrors] = useState<{ event?: string; folder?: string }>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
@@ -96,7 +99,7 @@ export function Pull({ api, snapshot }: { api: DesktopApi; snapshot: EngineSnaps
     if (missing.event || missing.folder) return;
     setStarting(true);
     try {
-      const result = await api.startPull(event, acceptedOnly, folder!);
+      const result = await api.startPull(event, acceptedOnly, folder!, Math.max(0, limit ?? 0) * 1024);
       if (!result.ok) {
         setErrors({ event: result.fields?.event, folder: result.fields?.folder });
         if (!result.fields) setFailure(result.message);
@@ -168,6 +171,14 @@ export function Pull({ api, snapshot }: { api: DesktopApi; snapshot: EngineSnaps
             description="Only the files staff marked Accepted; the others stay on the server."
             value={acceptedOnly}
             onChange={setAcceptedOnly}
+            isDisabled={running}
+          />
+          <NumberInput
+            label="Bandwidth limit (KB/s)"
+            description="For this pull, in KB/s as the progress shows them (1 KB = 1024 bytes); 0 means unlimited."
+            value={limit}
+            onChange={setLimit}
+            min={0}
             isDisabled={running}
           />
           <div

@@ -54,7 +54,8 @@ const api: DesktopApi = {
   mediaFacts: (chosen) => call('mediaFacts', chosen),
   reviews: () => call('reviews'),
   pullEvents: () => call('pullEvents'),
-  startPull: (event, acceptedOnly, dir) => call('startPull', event, acceptedOnly, dir),
+  startPull: (event, acceptedOnly, dir, bandwidth = 0) =>
+    call('startPull', event, acceptedOnly, dir, bandwidth),
   cancelPull: () => call('cancelPull'),
   retryNow: () => call('retryNow'),
   pauseFile: (jobId, key) => call('pauseFile', jobId, key),

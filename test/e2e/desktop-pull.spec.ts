@@ -1,0 +1,323 @@
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { run, withBuildLock } from '../support/desktop-build';
+import { expect, test } from '../support/fixtures';
+import { createStaff, STAFF_PASSWORD } from '../support/staff-account';
+
+/**
+ * "Pull this event to a folder…" in the desktop window (issue #31), as desktop-renderer.spec.ts drives the
+ * renderer: served by the development bridge, which relays to the engine process, against the real API of
+ * the global setup. A client sends three files through the API; signed in as that client, the window does
+ * not offer the pull. Signed in as staff, the view takes the event, a bandwidth limit and a folder (the
+ * bridge panel's 'Folder to choose' answers the folder chooser), shows the pull's progress, is cancelled
+ * mid-file, and a second pull into the same folder finishes it: every file on disk with the server's
+ * sha-256, and manifest.csv beside them.
+ */
+
+const root = resolve(import.meta.dirname, '..', '..');
+const PASSWORD = 'Difference Engine 1843';
+const suffix = `${Date.now().toString(36)}.${process.pid}`;
+const CLIENT_EMAIL = `desktop-pull.${suffix}@example.com`;
+const STAFF_EMAIL = `desktop-pull-staff.${suffix}@example.com`;
+const EVENT = `Pull Expo ${suffix}`;
+const SHOTS = process.env.E2E_SHOTS_DIR ?? '/work/notes/shots';
+const ENTRY = 'Pull this event to a folder…';
+
+let rendererDir: string | undefined;
+
+test.beforeAll(() => {
+  test.setTimeout(180_000);
+  if (process.env.E2E_SKIP_BUILD) return;
+  withBuildLock(() =>
+    run([
+      join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-b',
+      'desktop/tsconfig.json',
+      'desktop/tsconfig.bridge-client.json',
+    ]),
+  );
+  rendererDir = mkdtempSync(join(tmpdir(), 'avp-e2e-renderer-'));
+  run([
+    join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+    'build',
+    '--config',
+    'desktop/vite.config.ts',
+    '--outDir',
+    rendererDir,
+    '--emptyOutDir',
+    '--logLevel',
+    'warn',
+  ]);
+});
+
+test.afterAll(() => {
+  if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
+});
+
+/** `node desktop/dist/bridge/main.js --port 0`, as `npm run desktop:bridge` runs it after the build. */
+async function startBridge(server: string) {
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'desktop', 'dist', 'bridge', 'main.js'),
+      '--server',
+      server,
+      '--port',
+      '0',
+      ...(rendererDir ? ['--renderer', rendererDir] : []),
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const url = await new Promise<string>((ok, fail) => {
+    let out = '';
+    const timer = setTimeout(() => fail(new Error(`The bridge did not start within 15 s: ${out}`)), 15_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+      if (found) {
+        clearTimeout(timer);
+        ok(found[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`The bridge exited with code ${code}: ${out}`));
+    });
+  });
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function apiCall<T>(
+  baseURL: string,
+  route: string,
+  init: { token?: string; method?: string; body?: unknown; raw?: Buffer },
+) {
+  const res = await fetch(`${baseURL}${route}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      'content-type': init.raw ? 'application/octet-stream' : 'application/json',
+      origin: baseURL,
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+    },
+    body: init.raw
+      ? new Uint8Array(init.raw)
+      : init.body === undefined
+        ? undefined
+        : JSON.stringify(init.body),
+  });
+  if (!res.ok) throw new Error(`${route} answered ${res.status}: ${await res.text()}`);
+  return (await res.json().catch(() => null)) as T;
+}
+
+const signInToken = async (baseURL: string, email: string, password: string) =>
+  (
+    await apiCall<{ token: string }>(baseURL, '/api/auth/login', {
+      method: 'POST',
+      body: { email, password, token: true },
+    })
+  ).token;
+
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** A sent sponsor submission of files smaller than one part (6 MiB), over the upload protocol. */
+async function send(
+  baseURL: string,
+  token: string,
+  company: string,
+  files: { name: string; bytes: Buffer }[],
+) {
+  const { submission } = await apiCall<{ submission: { id: string } }>(baseURL, '/api/uploads/submissions', {
+    token,
+    method: 'POST',
+    body: { form_type: 'sponsor', event_name: EVENT, sponsor_company: company },
+  });
+  const ids: string[] = [];
+  for (const f of files) {
+    const { file } = await apiCall<{ file: { id: string } }>(
+      baseURL,
+      `/api/uploads/submissions/${submission.id}/files`,
+      {
+        token,
+        method: 'POST',
+        body: {
+          name: f.name,
+          size: f.bytes.length,
+          type: 'video/mp4',
+          lastModified: 1_700_000_000_000,
+          sha256: sha(f.bytes),
+        },
+      },
+    );
+    await apiCall(baseURL, `/api/uploads/files/${file.id}/parts/1`, { token, method: 'PUT', raw: f.bytes });
+    await apiCall(baseURL, `/api/uploads/files/${file.id}/complete`, {
+      token,
+      method: 'POST',
+      body: { sha256: sha(f.bytes) },
+    });
+    ids.push(file.id);
+  }
+  await apiCall(baseURL, `/api/uploads/submissions/${submission.id}/submit`, {
+    token,
+    method: 'POST',
+    body: { files: ids },
+  });
+  return ids;
+}
+
+const textbox = (scope: Page | Locator, name: string) => scope.getByRole('textbox', { name, exact: true });
+
+async function signIn(page: Page, server: string, email: string, password: string) {
+  const form = page.getByRole('form', { name: 'Sign in' });
+  await textbox(form, 'Server').fill(server);
+  await textbox(form, 'Email').fill(email);
+  await textbox(form, 'Password').fill(password);
+  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+  // The sections settle once the server has said whether the account may pull.
+  await expect(page.getByRole('navigation', { name: 'Sections' })).not.toHaveAttribute('aria-busy');
+}
+
+async function shoot(page: Page, name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const [width, height] of [
+    [1280, 800],
+    [375, 812],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow, `horizontal overflow at ${width} px`).toBeLessThanOrEqual(0);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test('staff pull an event to a folder from the window, cancel it and finish it; a client is not offered it', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(150_000);
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  await apiCall(baseURL!, '/api/auth/register', {
+    method: 'POST',
+    body: {
+      email: CLIENT_EMAIL,
+      firstname: 'Ada',
+      lastname: 'Pull',
+      company: 'Analytical Engines',
+      phone: '(555) 123-4567',
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+    },
+  });
+  createStaff(STAFF_EMAIL, 'Pull');
+  const client = await signInToken(baseURL!, CLIENT_EMAIL, PASSWORD);
+  const spot = randomBytes(40_000);
+  const logo = randomBytes(5_000);
+  const reel = randomBytes(3 * 1024 * 1024);
+  await send(baseURL!, client, 'Acme AV', [
+    { name: 'spot.mov', bytes: spot },
+    { name: 'logo.png', bytes: logo },
+  ]);
+  await send(baseURL!, client, 'Blue Sky', [{ name: 'reel.mp4', bytes: reel }]);
+
+  const dir = mkdtempSync(join(tmpdir(), 'avp-e2e-desktop-pull-'));
+  const out = join(dir, 'show');
+  const bridge = await startBridge(baseURL!);
+  try {
+    await page.goto(bridge.url);
+    const sections = page.getByRole('navigation', { name: 'Sections' });
+
+    // A client account: no pull in the sections.
+    await signIn(page, baseURL!, CLIENT_EMAIL, PASSWORD);
+    await expect(sections.getByRole('button', { name: 'History' })).toBeVisible();
+    await expect(sections.getByRole('button', { name: ENTRY })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+
+    // Staff (an owner: every role, Media among them).
+    await signIn(page, baseURL!, STAFF_EMAIL, STAFF_PASSWORD);
+    await sections.getByRole('button', { name: ENTRY }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Pull an event to a folder' })).toBeFocused();
+    const form = page.getByRole('form', { name: 'Pull an event' });
+
+    // Started without an event or a folder: both named.
+    await form.getByRole('button', { name: 'Start the pull' }).click();
+    await expect(form.getByText('Choose the event to pull.')).toBeVisible();
+    await expect(form.getByText('Choose a folder to pull into.')).toBeVisible();
+
+    // The trigger is named by its value and its label ('Choose an event… Event').
+    await form.getByRole('button', { name: /Event/ }).click();
+    await page.getByRole('option', { name: EVENT, exact: true }).click();
+    await expect(form.getByRole('checkbox', { name: 'Accepted files only' })).not.toBeChecked();
+    const limit = textbox(form, 'Bandwidth limit (KB/s)');
+    await limit.fill('256');
+    await limit.press('Tab');
+    const panel = page.getByRole('complementary', { name: 'Development bridge' });
+    await panel.getByText('Development bridge').click();
+    await textbox(panel, 'Folder to choose').fill(out);
+    await panel.getByText('Development bridge').click();
+    await form.getByRole('button', { name: 'Choose a folder…' }).click();
+    await expect(form.getByText(out, { exact: true })).toBeVisible();
+    await shoot(page, 'pull-view-before');
+
+    // At 256 KB/s the 3 MB reel takes seconds: the progress shows, then Cancel stops it.
+    await form.getByRole('button', { name: 'Start the pull' }).click();
+    const progress = page.getByRole('region', { name: 'The pull' });
+    const bar = progress.getByRole('progressbar', { name: `Pull of ${EVENT}` });
+    await expect(bar).toBeVisible();
+    await expect(progress.getByRole('list', { name: 'Now:' })).toContainText('Blue Sky/reel.mp4', {
+      timeout: 10_000,
+    });
+    await expect
+      .poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    await expect(progress.getByTestId('pull-figures')).toContainText(/of 3 files · .* received · .*\/s/);
+    await expect(page.getByTestId('pull-announcement')).toContainText(`Pulling “${EVENT}”`);
+    await shoot(page, 'pull-view-during');
+    await progress.getByRole('button', { name: 'Cancel the pull' }).click();
+    await expect(progress.getByText(/^Cancelled after \d of 3 files\./)).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByTestId('pull-announcement')).toContainText('was cancelled');
+    expect(existsSync(join(out, 'Blue Sky', 'reel.mp4'))).toBe(false);
+    expect(existsSync(join(out, 'Blue Sky', 'reel.mp4.part'))).toBe(true);
+    expect(existsSync(join(out, 'manifest.csv'))).toBe(false);
+
+    // Again without a limit: it goes on where it stopped and ends with the summary.
+    await limit.fill('0');
+    await limit.press('Tab');
+    await form.getByRole('button', { name: 'Start the pull' }).click();
+    await expect(progress.getByText(new RegExp(`^Pulled 3 files of “${EVENT}”: \\d fetched`))).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(bar).toHaveAttribute('aria-valuenow', '100');
+    await expect(progress.getByText(`The manifest is at ${join(out, 'manifest.csv')}`)).toBeVisible();
+    await expect(page.getByTestId('pull-announcement')).toContainText('Pulled 3 files');
+    const files: [string, Buffer][] = [
+      [join(out, 'Acme AV', 'spot.mov'), spot],
+      [join(out, 'Acme AV', 'logo.png'), logo],
+      [join(out, 'Blue Sky', 'reel.mp4'), reel],
+    ];
+    for (const [file, bytes] of files) expect(sha(readFileSync(file)), file).toBe(sha(bytes));
+    expect(readFileSync(join(out, 'manifest.csv'), 'utf8').split('\r\n')[0]).toBe(
+      'company,client,file,size,sha-256,facts,review state,received',
+    );
+    await shoot(page, 'pull-view');
+    expect(problems).toEqual([]);
+  } finally {
+    await bridge.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
