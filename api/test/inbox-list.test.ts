@@ -2,12 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { InboxPage } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/index.js';
-import { sessionCookieName } from '../src/modules/accounts/index.js';
-import { createSession } from '../src/modules/accounts/sessions.js';
-import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
 import { startTestApp } from './helpers/app.js';
-import { TestBrowser } from './helpers/browser.js';
 import { DIALECTS } from './helpers/env.js';
+import { signedInStaff } from './helpers/staff.js';
 
 /**
  * The staff inbox list (issue #31): grouped by event (free-text names by their text) then company, counted
@@ -24,19 +21,7 @@ afterEach(async () => {
 async function start(dialect: (typeof DIALECTS)[number]) {
   const t = await startTestApp({ dialect });
   cleanups.push(() => t.close());
-  const { user } = await upsertStaffAccount(t.db, {
-    email: 'grace@example.com',
-    password: 'Staff passphrase 9',
-    firstName: 'Grace',
-    lastName: 'Hopper',
-  });
-  const { token } = await createSession(t.db, t.config, user.id, {
-    ip: null,
-    userAgent: null,
-    via: 'cookie',
-  });
-  const staff = new TestBrowser(t.url);
-  staff.cookies.set(sessionCookieName(t.config), token);
+  const { staff } = await signedInStaff(t);
   return { t, staff };
 }
 

@@ -10,15 +10,13 @@ import {
   tooManyCharacters,
 } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sessionCookieName } from '../src/modules/accounts/index.js';
-import { createSession } from '../src/modules/accounts/sessions.js';
-import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { registration, TestBrowser } from './helpers/browser.js';
 import type { CallResult } from './helpers/browser.js';
 import { DIALECTS } from './helpers/env.js';
 import { customerFor, Exhibitor, seeded } from './helpers/store.js';
+import { signedInStaff } from './helpers/staff.js';
 
 /**
  * Every text a caller sends is bounded before it reaches the database: over its column's size it is a 400
@@ -47,23 +45,6 @@ function expectRefused(res: Answer, field: string, message: string): void {
   expect(res.status, JSON.stringify(res.body)).toBe(400);
   expect(res.body.error?.code).toBe('validation_failed');
   expect(res.body.error?.fields?.[field]).toBe(message);
-}
-
-async function staffBrowser(app: TestApp): Promise<TestBrowser> {
-  const { user } = await upsertStaffAccount(app.db, {
-    email: 'grace@example.com',
-    password: 'Staff passphrase 9',
-    firstName: 'Grace',
-    lastName: 'Hopper',
-  });
-  const { token } = await createSession(app.db, app.config, user.id, {
-    ip: null,
-    userAgent: null,
-    via: 'cookie',
-  });
-  const staff = new TestBrowser(app.url);
-  staff.cookies.set(sessionCookieName(app.config), token);
-  return staff;
 }
 
 describe.each(DIALECTS)('text bounds on %s: the database never sees a value it would refuse', (dialect) => {
@@ -215,7 +196,7 @@ describe.each(DIALECTS)('text bounds on %s: the database never sees a value it w
   it('the staff store and product forms, a refund reason and image names', async () => {
     t = await startTestApp({ dialect });
     await seeded(t);
-    const staff = await staffBrowser(t);
+    const { staff } = await signedInStaff(t);
     const store = {
       name: 'Spring Expo',
       store_id: 'spring-expo',

@@ -6,19 +6,18 @@ import { fileURLToPath } from 'node:url';
 import { MEDIA_UNREADABLE, UPLOAD_PART_SIZE } from '@avp/shared';
 import type { InboxFileMedia, InboxSubmission, MediaFacts, UploadFileInfo, UploadSource } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sessionCookieName } from '../src/modules/accounts/index.js';
-import { createSession } from '../src/modules/accounts/sessions.js';
-import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
 import { startImportWorker } from '../src/modules/imports/index.js';
 import { probesSettled, useFactsReader } from '../src/modules/uploads/media-probe.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
-import { registration, TestBrowser } from './helpers/browser.js';
+import { registration } from './helpers/browser.js';
+import type { TestBrowser } from './helpers/browser.js';
 import { startDriveStandIn } from './helpers/cloud-standins/drive.js';
 import { DIALECTS, LogCapture, TEST_SECRET } from './helpers/env.js';
 import { loadConfig } from '../src/config.js';
 import { S3_STAND_IN_BUCKET, startS3StandIn } from './helpers/s3-stand-in.js';
 import { nodeClient } from './helpers/uploads.js';
+import { registeredClient, signedInStaff } from './helpers/staff.js';
 
 /**
  * The server's own reading of each completed file (issue #30, media-probe.ts) on the committed fixtures
@@ -56,19 +55,7 @@ const spec = (onMismatch: 'block' | 'warn') => ({
 async function start(options: Parameters<typeof startTestApp>[0] = {}) {
   const t = await startTestApp(options);
   cleanups.push(() => t.close());
-  const { user } = await upsertStaffAccount(t.db, {
-    email: 'grace@example.com',
-    password: 'Staff passphrase 9',
-    firstName: 'Grace',
-    lastName: 'Hopper',
-  });
-  const { token } = await createSession(t.db, t.config, user.id, {
-    ip: null,
-    userAgent: null,
-    via: 'cookie',
-  });
-  const staff = new TestBrowser(t.url);
-  staff.cookies.set(sessionCookieName(t.config), token);
+  const { staff } = await signedInStaff(t);
   const made = await staff.post('/api/staff/upload-events', {
     name: 'Expo 2099',
     startsOn: '2099-03-03',
@@ -78,8 +65,7 @@ async function start(options: Parameters<typeof startTestApp>[0] = {}) {
     specs: { creative: null, event: null, sponsor: spec('warn') },
   });
   expect(made.status).toBe(201);
-  const client = new TestBrowser(t.url);
-  expect((await client.post('/api/auth/register', registration())).status).toBe(201);
+  const client = await registeredClient(t);
   return { t, staff, client };
 }
 

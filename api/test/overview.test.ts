@@ -1,9 +1,6 @@
 import type { StaffOverview } from '@avp/shared';
 import { dateInZone } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sessionCookieName } from '../src/modules/accounts/index.js';
-import { createSession } from '../src/modules/accounts/sessions.js';
-import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
 import { OVERVIEW_DATE, OVERVIEW_SPAN, OVERVIEW_STORE_REQUIRED } from '../src/modules/staff/overview.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
@@ -12,6 +9,7 @@ import { DIALECTS } from './helpers/env.js';
 import { customerFor, Exhibitor, seeded } from './helpers/store.js';
 import type { ErrorJson, StoreJson } from './helpers/store.js';
 import { memorySource, nodeClient, sponsorForm } from './helpers/uploads.js';
+import { signedInStaff } from './helpers/staff.js';
 
 /**
  * GET /api/staff/overview through HTTP on each database: paid orders and their totals per day in TZ_STORE
@@ -30,19 +28,7 @@ type Overview = StaffOverview & ErrorJson;
 async function start(dialect: (typeof DIALECTS)[number]) {
   t = await startTestApp({ dialect, env: { TZ_STORE: 'America/New_York' } });
   await seeded(t);
-  const { user } = await upsertStaffAccount(t.db, {
-    email: 'grace@example.com',
-    password: 'Staff passphrase 9',
-    firstName: 'Grace',
-    lastName: 'Hopper',
-  });
-  const { token } = await createSession(t.db, t.config, user.id, {
-    ip: null,
-    userAgent: null,
-    via: 'cookie',
-  });
-  const staff = new TestBrowser(t.url);
-  staff.cookies.set(sessionCookieName(t.config), token);
+  const { staff } = await signedInStaff(t);
   const expo = await t.db.models.Store.findOne({ where: { slug: 'demo-expo' } });
   return { app: t, staff, storeKey: expo!.id };
 }

@@ -3,15 +3,14 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { InboxFile, InboxPage, UploadFileInfo } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sessionCookieName } from '../src/modules/accounts/index.js';
-import { createSession } from '../src/modules/accounts/sessions.js';
-import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
 import { postersSettled } from '../src/modules/uploads/posters.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
-import { registration, TestBrowser } from './helpers/browser.js';
+import { registration } from './helpers/browser.js';
+import type { TestBrowser } from './helpers/browser.js';
 import { DIALECTS, LogCapture } from './helpers/env.js';
 import { S3_STAND_IN_BUCKET, startS3StandIn } from './helpers/s3-stand-in.js';
+import { registeredClient, signedInStaff } from './helpers/staff.js';
 
 /**
  * Posters (issue #31): after a file completes, ffmpeg draws a small JPEG from the stored bytes in the
@@ -35,21 +34,8 @@ afterEach(async () => {
 async function start(options: Parameters<typeof startTestApp>[0]) {
   const t = await startTestApp(options);
   cleanups.push(() => t.close());
-  const { user } = await upsertStaffAccount(t.db, {
-    email: 'grace@example.com',
-    password: 'Staff passphrase 9',
-    firstName: 'Grace',
-    lastName: 'Hopper',
-  });
-  const { token } = await createSession(t.db, t.config, user.id, {
-    ip: null,
-    userAgent: null,
-    via: 'cookie',
-  });
-  const staff = new TestBrowser(t.url);
-  staff.cookies.set(sessionCookieName(t.config), token);
-  const client = new TestBrowser(t.url);
-  expect((await client.post('/api/auth/register', registration())).status).toBe(201);
+  const { staff } = await signedInStaff(t);
+  const client = await registeredClient(t);
   return { t, staff, client };
 }
 

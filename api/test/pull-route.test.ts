@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { PullResponse, UploadFileInfo } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sessionCookieName } from '../src/modules/accounts/index.js';
-import { createSession } from '../src/modules/accounts/sessions.js';
-import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
-import { registration, TestBrowser } from './helpers/browser.js';
+import { TestBrowser } from './helpers/browser.js';
 import { DIALECTS } from './helpers/env.js';
+import { registeredClient, signedInStaff } from './helpers/staff.js';
 
 /**
  * The show pull's list (issue #31): GET /api/uploads/pull?event=&acceptedOnly=1[&format=csv] answers staff
@@ -23,21 +21,8 @@ afterEach(async () => {
 async function start(dialect: (typeof DIALECTS)[number]) {
   const t = await startTestApp({ dialect, env: { REVIEW_MAIL_DELAY_SECONDS: '3600' } });
   cleanups.push(() => t.close());
-  const { user } = await upsertStaffAccount(t.db, {
-    email: 'grace@example.com',
-    password: 'Staff passphrase 9',
-    firstName: 'Grace',
-    lastName: 'Hopper',
-  });
-  const { token } = await createSession(t.db, t.config, user.id, {
-    ip: null,
-    userAgent: null,
-    via: 'cookie',
-  });
-  const staff = new TestBrowser(t.url);
-  staff.cookies.set(sessionCookieName(t.config), token);
-  const a = new TestBrowser(t.url);
-  expect((await a.post('/api/auth/register', registration())).status).toBe(201);
+  const { staff } = await signedInStaff(t);
+  const a = await registeredClient(t);
   return { t, staff, a };
 }
 

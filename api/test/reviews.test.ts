@@ -2,15 +2,13 @@ import { createHash } from 'node:crypto';
 import { REVIEW_MESSAGE_REQUIRED, REVIEW_MESSAGE_TOO_LONG } from '@avp/shared';
 import type { InboxFile, InboxPage, MineResponse, UploadFileInfo } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sessionCookieName } from '../src/modules/accounts/index.js';
-import { createSession } from '../src/modules/accounts/sessions.js';
-import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
 import { VERSION_ACCEPTED, VERSION_SUPERSEDED } from '../src/modules/uploads/versions.js';
 import { REVIEW_SUPERSEDED } from '../src/modules/uploads/reviews.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
-import { registration, TestBrowser } from './helpers/browser.js';
+import { TestBrowser } from './helpers/browser.js';
 import { DIALECTS } from './helpers/env.js';
+import { registeredClient, signedInStaff } from './helpers/staff.js';
 
 /**
  * Review states and new versions (issue #31) through the HTTP API: staff move a file between New,
@@ -29,26 +27,10 @@ const WHY = 'The spot runs 45 s; the slot is 30 s.';
 async function start(dialect: (typeof DIALECTS)[number], env: Record<string, string> = {}) {
   const t = await startTestApp({ dialect, env: { REVIEW_MAIL_DELAY_SECONDS: '3600', ...env } });
   cleanups.push(() => t.close());
-  const { user } = await upsertStaffAccount(t.db, {
-    email: 'grace@example.com',
-    password: 'Staff passphrase 9',
-    firstName: 'Grace',
-    lastName: 'Hopper',
-  });
-  const { token } = await createSession(t.db, t.config, user.id, {
-    ip: null,
-    userAgent: null,
-    via: 'cookie',
-  });
-  const staff = new TestBrowser(t.url);
-  staff.cookies.set(sessionCookieName(t.config), token);
-  const a = new TestBrowser(t.url);
-  expect((await a.post('/api/auth/register', registration())).status).toBe(201);
-  const b = new TestBrowser(t.url);
-  expect(
-    (await b.post('/api/auth/register', registration({ email: 'bob@example.com', firstname: 'Bob' }))).status,
-  ).toBe(201);
-  return { t, staff, a, b, staffId: user.id };
+  const { staff, staffId } = await signedInStaff(t);
+  const a = await registeredClient(t);
+  const b = await registeredClient(t, { email: 'bob@example.com', firstname: 'Bob' });
+  return { t, staff, a, b, staffId };
 }
 
 /** Registers, sends (one part) and completes a small file over the protocol; answers the registration. */

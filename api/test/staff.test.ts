@@ -1,9 +1,6 @@
 import sharp from 'sharp';
 import { STORE_ID_INVALID, storeImageUnknown } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sessionCookieName } from '../src/modules/accounts/index.js';
-import { createSession } from '../src/modules/accounts/sessions.js';
-import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
 import { REFUND_KEY_REUSED, REFUND_TOO_LARGE } from '../src/modules/orders/index.js';
 import {
   CSV_COLUMNS,
@@ -16,10 +13,10 @@ import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import type { Env } from '../src/config.js';
 import { DIALECTS } from './helpers/env.js';
-import { TestBrowser } from './helpers/browser.js';
 import { Exhibitor, seeded } from './helpers/store.js';
 import type { ErrorJson } from './helpers/store.js';
 import { StripeStandIn } from './helpers/stripe-stand-in.js';
+import { signedInStaff } from './helpers/staff.js';
 
 /**
  * The staff calls through HTTP against a real database: the store manager's rules (slug, uniqueness,
@@ -42,20 +39,8 @@ type Stores = { stores: StaffStore[]; store: StaffStore | null } & ErrorJson;
 async function start(dialect: (typeof DIALECTS)[number], env: Env = {}) {
   t = await startTestApp({ dialect, env });
   await seeded(t);
-  const { user } = await upsertStaffAccount(t.db, {
-    email: 'grace@example.com',
-    password: 'Staff passphrase 9',
-    firstName: 'Grace',
-    lastName: 'Hopper',
-  });
-  const { token } = await createSession(t.db, t.config, user.id, {
-    ip: null,
-    userAgent: null,
-    via: 'cookie',
-  });
-  const staff = new TestBrowser(t.url);
-  staff.cookies.set(sessionCookieName(t.config), token);
-  return { app: t, staff, staffId: user.id };
+  const { staff, staffId } = await signedInStaff(t);
+  return { app: t, staff, staffId };
 }
 
 function form(overrides: Record<string, unknown> = {}) {

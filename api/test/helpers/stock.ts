@@ -1,29 +1,14 @@
 import type { StockRow } from '@avp/shared';
 import { QueryTypes } from 'sequelize';
 import type { Database } from '../../src/db/index.js';
-import { sessionCookieName } from '../../src/modules/accounts/index.js';
-import { createSession } from '../../src/modules/accounts/sessions.js';
-import { upsertStaffAccount } from '../../src/modules/accounts/staff-accounts.js';
 import type { Config } from '../../src/config.js';
-import { TestBrowser } from './browser.js';
+import type { TestBrowser } from './browser.js';
+import { signedInStaff } from './staff.js';
 
 /** Stock tests' shared steps (issue #32): a staff browser, the counts as the database has them, a clock. */
 
 export async function staffBrowser(t: { db: Database; config: Config; url: string }): Promise<TestBrowser> {
-  const { user } = await upsertStaffAccount(t.db, {
-    email: 'grace@example.com',
-    password: 'Staff passphrase 9',
-    firstName: 'Grace',
-    lastName: 'Hopper',
-  });
-  const { token } = await createSession(t.db, t.config, user.id, {
-    ip: null,
-    userAgent: null,
-    via: 'cookie',
-  });
-  const staff = new TestBrowser(t.url);
-  staff.cookies.set(sessionCookieName(t.config), token);
-  return staff;
+  return (await signedInStaff(t)).staff;
 }
 
 export type StockTableJson = { rows: StockRow[] } & {
