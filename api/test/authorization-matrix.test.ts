@@ -218,6 +218,11 @@ const ROUTES: Record<string, { rule: Rule } & Call> = {
     params: submissionOf,
     body: () => ({ name: 'b-roll.mov', size: 5, lastModified: 7 }),
   },
+  'POST /api/uploads/submissions/:submissionId/files/batch': {
+    rule: 'own',
+    params: submissionOf,
+    body: () => ({ files: [{ name: 'b-roll.mov', size: 5, lastModified: 7 }] }),
+  },
   'POST /api/uploads/submissions/:submissionId/submit': { rule: 'own', params: submissionOf },
   'GET /api/uploads/files/:fileId': { rule: 'own', params: fileOf },
   // Cloud imports: the pickers' public keys for anyone; starting and renewing on the caller's own files.

@@ -333,6 +333,24 @@ function endpoints(f: Fixture): Endpoint[] {
       },
     },
     {
+      route: 'POST /api/uploads/submissions/:submissionId/files/batch',
+      caller: 'client',
+      params: submission,
+      fields: {
+        files: field(
+          [{ name: 'still-1.jpg', size: 5, type: 'image/jpeg', lastModified: 1_700_000_000_000 }],
+          [
+            { name: 'still-2.jpg', size: 1, lastModified: null },
+            { name: '../../etc/passwd', size: -1 },
+          ],
+          [{ name: 'still-3.jpg', size: 6_291_457, lastModified: 1, replaces: f.openFile }],
+          [],
+          'still.jpg',
+          Array.from({ length: 501 }, (_, i) => ({ name: `s${i}.jpg`, size: 1, lastModified: i })),
+        ),
+      },
+    },
+    {
       route: 'POST /api/uploads/submissions/:submissionId/submit',
       caller: 'client',
       params: submission,
@@ -365,6 +383,8 @@ function endpoints(f: Fixture): Endpoint[] {
       route: 'PUT /api/uploads/files/:fileId/parts/:partNumber',
       caller: 'client',
       params: { ...file, partNumber: [1, 2] },
+      // The file's sha-256, to complete it with its part (issue #34).
+      query: { sha256: sha },
       raw: rawBody(['application/octet-stream']),
     },
     {

@@ -9,7 +9,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { snapshot, SpeedMeter, UploadClient, UploadError } from '@avp/shared';
+import { MAX_FILES_IN_FLIGHT, snapshot, SpeedMeter, UploadClient, UploadError } from '@avp/shared';
 import type {
   FileUpload,
   Hasher,
@@ -737,8 +737,15 @@ export class UploadEngine {
   private pump(): void {
     if (this.stopped || !this.monitor.online) return;
     const uploads = [...this.live.values()].map((l) => l.upload);
-    if (uploads.some((u) => u.state === 'uploading')) return;
-    uploads.find((u) => u.state === 'waiting')?.start();
+    const waiting = uploads.filter((u) => u.state === 'waiting');
+    if (waiting.length === 0) return;
+    // Small files are registered many to a call before they start (issue #34).
+    this.client.prepare(waiting);
+    // One file starts its parts at a time; one whose parts are all on their way makes room for the next,
+    // so small files share the parts in flight instead of each waiting for the one before to complete.
+    const active = uploads.filter((u) => u.state === 'uploading');
+    if (active.some((u) => u.sendingParts) || active.length >= MAX_FILES_IN_FLIGHT) return;
+    waiting[0]?.start();
   }
 
   pauseFile(jobId: string, key: string): void {

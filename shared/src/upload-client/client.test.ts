@@ -44,8 +44,38 @@ class FakeServer {
   complete = new Set<string>();
   private next = 1;
 
+  /** The sha-256 query of part PUTs, which an older server ignores, as Express does. */
+  partChecksums: string[] = [];
+  /**
+   * A server of issue #34: batch registration (POST …/files/batch; names in `refuse` answered with an
+   * error each), and a part PUT naming the file's sha-256 completes the file once it is whole.
+   */
+  modern = false;
+  refuse = new Set<string>();
+  /** Holds batch registrations until it settles. */
+  batchGate: Promise<void> | null = null;
+
   transport = async (req: TransportRequest): Promise<TransportResponse> => {
+    const [path = '', query] = req.path.split('?');
+    if (query) this.partChecksums.push(query);
+    req = { ...req, path };
     this.log.push(`${req.method} ${req.path}`);
+    if (this.modern && req.method === 'POST' && path.endsWith('/files/batch')) {
+      for (const fault of this.faults) {
+        const hit = fault(req);
+        if (hit === 'network') throw new Error('socket hang up');
+        if (hit) return hit;
+      }
+      await this.batchGate;
+      const files = (req.json as { files: { name: string; size: number }[] }).files.map((body) =>
+        this.refuse.has(body.name)
+          ? { error: { status: 413, code: 'upload_quota_exceeded', message: 'Over the quota.' } }
+          : { created: true, file: this.register(body) },
+      );
+      return { status: 200, body: { files } };
+    }
+    const completeWith =
+      this.modern && query?.startsWith('sha256=') ? decodeURIComponent(query.slice(7)) : undefined;
     for (const fault of this.faults) {
       const hit = fault(req);
       if (hit === 'network') throw new Error('socket hang up');
@@ -61,25 +91,7 @@ class FakeServer {
     if (!m) return { status: 404, body: { error: { code: 'not_found', message: 'No such route' } } };
     const [, kind, id = '', action, n] = m;
     if (kind === 'submissions' && action === 'files') {
-      const body = req.json as { name: string; size: number };
-      const fileId = `f${this.next++}`;
-      const plan = planUpload(body.size);
-      const parts = new Map<number, Uint8Array>();
-      for (const p of this.held[body.name] ?? []) parts.set(p, new Uint8Array(0));
-      const info: UploadFileInfo = {
-        id: fileId,
-        name: body.name,
-        size: body.size,
-        type: '',
-        lastModified: null,
-        sha256: null,
-        partSize: plan.partSize,
-        partCount: plan.partCount,
-        status: this.complete.has(body.name) ? 'complete' : 'uploading',
-        receivedParts: [...parts.keys()],
-      };
-      this.files.set(fileId, { info, parts });
-      return { status: 201, body: { file: info } };
+      return { status: 201, body: { file: this.register(req.json as { name: string; size: number }) } };
     }
     if (kind === 'submissions' && action === 'submit') {
       return { status: 200, body: { submission: { id, status: 'submitted', files: req.json } } };
@@ -94,6 +106,10 @@ class FakeServer {
       this.inFlight--;
       if (req.signal?.aborted) throw new Error('aborted');
       file.parts.set(Number(n), req.body!);
+      if (completeWith !== undefined && file.parts.size === file.info.partCount) {
+        file.info = { ...file.info, status: 'complete', sha256: completeWith };
+        return { status: 200, body: { partNumber: Number(n), file: file.info } };
+      }
       return { status: 200, body: { partNumber: Number(n) } };
     }
     if (action === 'complete') {
@@ -114,6 +130,27 @@ class FakeServer {
       body: { file: { ...file.info, receivedParts: [...file.parts.keys()].sort((a, b) => a - b) } },
     };
   };
+
+  register(body: { name: string; size: number }): UploadFileInfo {
+    const fileId = `f${this.next++}`;
+    const plan = planUpload(body.size);
+    const parts = new Map<number, Uint8Array>();
+    for (const p of this.held[body.name] ?? []) parts.set(p, new Uint8Array(0));
+    const info: UploadFileInfo = {
+      id: fileId,
+      name: body.name,
+      size: body.size,
+      type: '',
+      lastModified: null,
+      sha256: null,
+      partSize: plan.partSize,
+      partCount: plan.partCount,
+      status: this.complete.has(body.name) ? 'complete' : 'uploading',
+      receivedParts: [...parts.keys()],
+    };
+    this.files.set(fileId, { info, parts });
+    return info;
+  }
 }
 
 /**
@@ -835,5 +872,104 @@ describe('timeouts', () => {
     const server = new FakeServer();
     const plain = clientFor(server, { requestTimeoutMs: 0 }).client;
     expect(await plain.getSubmission('sub-1')).toEqual({ id: 'sub-1' });
+  });
+});
+
+describe('many small files (issue #34)', () => {
+  const names = (n: number, size = 100) =>
+    Array.from({ length: n }, (_, i) => source(size + i, `still-${i}.jpg`));
+  const count = (server: FakeServer, pattern: RegExp) => server.log.filter((l) => pattern.test(l)).length;
+
+  it('registers the files added together in one call and completes each with its part', async () => {
+    const server = new FakeServer();
+    server.modern = true;
+    const { client } = clientFor(server);
+    const queue = client.queue('sub-1');
+    const files = names(10);
+    for (const file of files) queue.add(file);
+    const outcomes = await queue.settled();
+    expect(outcomes.map((o) => o.state)).toEqual(files.map(() => 'complete'));
+    outcomes.forEach((o, i) =>
+      expect(o.state === 'complete' && o.file.sha256).toBe(orderSum(files[i]!.bytes)),
+    );
+    expect(count(server, /files\/batch$/)).toBe(1);
+    expect(count(server, /submissions\/sub-1\/files$/)).toBe(0);
+    expect(count(server, /\/parts\/1$/)).toBe(10);
+    expect(count(server, /\/complete$/)).toBe(0);
+  });
+
+  it('keeps at most partConcurrency parts in flight across files, and more than one file under way', async () => {
+    const server = new FakeServer();
+    server.modern = true;
+    const { client } = clientFor(server, { partConcurrency: 3 });
+    const queue = client.queue('sub-1');
+    // Small files and one of three parts: its last part waits for the other two, then completes it.
+    const files = [...names(8), source(PART * 2 + 7, 'clip.mov'), ...names(8, 300)];
+    for (const file of files) queue.add(file);
+    const outcomes = await queue.settled();
+    expect(outcomes.every((o) => o.state === 'complete')).toBe(true);
+    expect(server.maxInFlight).toBeLessThanOrEqual(3);
+    expect(server.maxInFlight).toBeGreaterThan(1);
+    expect(server.files.get('f9')!.info).toMatchObject({
+      status: 'complete',
+      sha256: orderSum(files[8]!.bytes),
+    });
+    expect(count(server, /\/complete$/)).toBe(0);
+  });
+
+  it('registers alone a file the batch refused, and every file alone on a server without batches', async () => {
+    const modern = new FakeServer();
+    modern.modern = true;
+    modern.refuse.add('still-2.jpg');
+    const queue = clientFor(modern).client.queue('sub-1');
+    for (const file of names(4)) queue.add(file);
+    expect((await queue.settled()).every((o) => o.state === 'complete')).toBe(true);
+    expect(count(modern, /files\/batch$/)).toBe(1);
+    expect(count(modern, /submissions\/sub-1\/files$/)).toBe(1);
+
+    // An older server: no batch route (404), a part's checksum ignored: one registration and one
+    // completion per file, as before, and the batch is not asked for again.
+    const older = new FakeServer();
+    const { client } = clientFor(older);
+    const first = client.queue('sub-1');
+    for (const file of names(3)) first.add(file);
+    expect((await first.settled()).every((o) => o.state === 'complete')).toBe(true);
+    const second = client.queue('sub-1');
+    for (const file of names(2, 500)) second.add(file);
+    expect((await second.settled()).every((o) => o.state === 'complete')).toBe(true);
+    expect(count(older, /files\/batch$/)).toBe(1);
+    expect(count(older, /submissions\/sub-1\/files$/)).toBe(5);
+    expect(count(older, /\/complete$/)).toBe(5);
+    expect([...older.files.values()].map((f) => f.info.status)).toEqual(Array(5).fill('complete'));
+  });
+
+  it('falls back to one registration per file when the batch call fails, and removes a file removed meanwhile', async () => {
+    const server = new FakeServer();
+    server.modern = true;
+    let down = true;
+    server.faults.push((req) =>
+      down && req.path.endsWith('/files/batch') ? { status: 400, body: undefined } : undefined,
+    );
+    const { client } = clientFor(server);
+    const queue = client.queue('sub-1');
+    for (const file of names(3)) queue.add(file);
+    expect((await queue.settled()).every((o) => o.state === 'complete')).toBe(true);
+    expect(count(server, /submissions\/sub-1\/files$/)).toBe(3);
+
+    down = false;
+    let open: () => void = () => undefined;
+    server.batchGate = new Promise((resolve) => (open = resolve));
+    const later = client.queue('sub-1', { fileConcurrency: 1 });
+    const files = names(3, 700);
+    const uploads = files.map((f) => later.add(f));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(uploads[2]!.registeredAhead).toBe(true);
+    await uploads[2]!.remove();
+    open();
+    expect(await uploads[2]!.settled()).toEqual({ state: 'removed' });
+    const outcomes = await later.settled();
+    expect(outcomes.map((o) => o.state)).toEqual(['complete', 'complete', 'removed']);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(server.log.filter((l) => l.startsWith('DELETE'))).toHaveLength(1);
   });
 });

@@ -11,8 +11,14 @@ import { snapshot, SpeedMeter } from './progress.js';
 import type { ProgressSnapshot } from './progress.js';
 import { createSha256 } from './sha256.js';
 import type { Hasher } from './sha256.js';
-import { UPLOADS_API } from './protocol.js';
-import type { CreateSubmission, SubmissionInfo, UploadFileInfo } from './protocol.js';
+import { UPLOAD_BATCH_MAX, UPLOADS_API } from './protocol.js';
+import type {
+  BatchRegistrationItem,
+  CreateSubmission,
+  PartAnswer,
+  SubmissionInfo,
+  UploadFileInfo,
+} from './protocol.js';
 import { DEFAULT_RETRY, isRetryableAnswer, retryDelayMs } from './retry.js';
 import type { RetryPolicy } from './retry.js';
 import type { MediaFacts } from '../media/types.js';
@@ -139,7 +145,10 @@ export interface UploadClientOptions {
   transport: UploadTransport;
   /** Defaults to '/api/uploads'. */
   basePath?: string;
-  /** Parts in flight per file; 4 by default; setPartConcurrency changes it while files are sent. */
+  /**
+   * Parts in flight, per file and across the client's files together (several small files share them);
+   * 4 by default; setPartConcurrency changes it while files are sent.
+   */
   partConcurrency?: number;
   retry?: Partial<RetryPolicy>;
   /**
@@ -182,6 +191,10 @@ export interface UploadClientOptions {
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Files up to this size are registered ahead, many in one call (prepare); larger ones on their own. */
+export const PREPARE_MAX_FILE_BYTES = 64 * 1024 * 1024;
+/** Bytes of files registered ahead and not yet started: the quota they hold before a byte is sent. */
+export const PREPARE_AHEAD_BYTES = 1024 * 1024 * 1024;
 export const DEFAULT_COMPLETE_TIMEOUT_MS = 300_000;
 export const DEFAULT_PART_STALL_TIMEOUT_MS = 30_000;
 
@@ -289,6 +302,11 @@ export class UploadClient {
   readonly requestTimeoutMs: number;
   readonly completeTimeoutMs: number;
   readonly partStallTimeoutMs: number;
+  /** Parts in flight across this client's files, and the parts waiting for one of them to end. */
+  private partsInFlight = 0;
+  private readonly partWaiters: (() => void)[] = [];
+  /** Set once the server answers that it has no batch registration (an older server). */
+  private batchUnsupported = false;
 
   constructor(options: UploadClientOptions) {
     this.transport = options.transport;
@@ -314,6 +332,40 @@ export class UploadClient {
   /** Takes effect at once: uploads under way start no new part until fewer than `n` are in flight. */
   setPartConcurrency(n: number): void {
     this.parts = Math.max(1, Math.round(n));
+    this.wakePartWaiters();
+  }
+
+  /** Whether a part could start now: fewer than partConcurrency in flight across the client's files. */
+  get partSlotFree(): boolean {
+    return this.partsInFlight < this.parts && this.partWaiters.length === 0;
+  }
+
+  /** Waits for room for one more part across the client's files (given back with releasePartSlot). */
+  async takePartSlot(signal?: AbortSignalLike): Promise<void> {
+    while (this.partsInFlight >= this.parts) {
+      if (signal?.aborted) throw new Aborted();
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          signal?.removeEventListener('abort', wake);
+          resolve();
+        };
+        this.partWaiters.push(wake);
+        signal?.addEventListener('abort', wake);
+      });
+    }
+    if (signal?.aborted) throw new Aborted();
+    this.partsInFlight++;
+  }
+
+  releasePartSlot(): void {
+    this.partsInFlight = Math.max(0, this.partsInFlight - 1);
+    this.wakePartWaiters();
+  }
+
+  private wakePartWaiters(): void {
+    // All wake and look again: the first to find room takes it, the others wait anew (in their order).
+    const waiters = this.partWaiters.splice(0);
+    for (const wake of waiters) wake();
   }
 
   /**
@@ -470,6 +522,85 @@ export class UploadClient {
     ).then((b) => b.file);
   }
 
+  /**
+   * Registers many files of one submission in one call (issue #34): an answer per source, in order, each
+   * its file or the error the one-file registration would give. Null when the server has no such call (an
+   * older server): register the files one at a time then.
+   */
+  async registerFiles(
+    submissionId: string,
+    sources: UploadSource[],
+    signal?: AbortSignalLike,
+  ): Promise<BatchRegistrationItem[] | null> {
+    if (this.batchUnsupported) return null;
+    try {
+      const body = await this.call<{ files: BatchRegistrationItem[] }>(
+        {
+          method: 'POST',
+          path: `${this.basePath}/submissions/${encodeURIComponent(submissionId)}/files/batch`,
+          json: {
+            files: sources.map((source) => ({
+              name: source.name,
+              size: source.size,
+              type: source.type,
+              lastModified: source.lastModified,
+              ...(source.facts === undefined ? {} : { facts: source.facts }),
+            })),
+          },
+          signal,
+        },
+        { what: 'register' },
+      );
+      return Array.isArray(body?.files) && body.files.length === sources.length ? body.files : null;
+    } catch (error) {
+      if (
+        error instanceof UploadError &&
+        (error.status === 404 || error.status === 405) &&
+        error.code !== 'submission_not_found'
+      ) {
+        this.batchUnsupported = true;
+        return null;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Registers ahead, in calls of many files, the uploads of `waiting` (in the order they will start) not
+   * yet registered: each then starts without a registration of its own. Files larger than
+   * PREPARE_MAX_FILE_BYTES gain nothing from it and register when they start; and no more than
+   * PREPARE_AHEAD_BYTES wait registered, so files chosen far ahead do not hold the quota of unfinished
+   * uploads. Cheap to call often (an UploadQueue calls it as it starts files).
+   */
+  prepare(waiting: readonly FileUpload[]): void {
+    if (this.batchUnsupported) return;
+    let ahead = 0;
+    const bySubmission = new Map<string, FileUpload[]>();
+    for (const upload of waiting) {
+      if (upload.state !== 'waiting' || upload.source.size > PREPARE_MAX_FILE_BYTES) continue;
+      if (upload.registeredAhead) {
+        ahead += upload.source.size;
+        continue;
+      }
+      if (upload.fileId !== null) continue;
+      // Topped up once half has been used, so the calls stay large.
+      if (ahead >= PREPARE_AHEAD_BYTES / 2 && bySubmission.size === 0) return;
+      if (ahead + upload.source.size > PREPARE_AHEAD_BYTES) break;
+      ahead += upload.source.size;
+      const group = bySubmission.get(upload.submissionId) ?? [];
+      if (group.length >= UPLOAD_BATCH_MAX) break;
+      group.push(upload);
+      bySubmission.set(upload.submissionId, group);
+    }
+    for (const [submissionId, uploads] of bySubmission) {
+      const answers = this.registerFiles(
+        submissionId,
+        uploads.map((u) => u.source),
+      ).catch(() => null);
+      uploads.forEach((upload, i) => upload.registerAhead(answers.then((items) => items?.[i] ?? null)));
+    }
+  }
+
   /** The file with the part numbers the server holds. */
   fileStatus(
     fileId: string,
@@ -482,17 +613,24 @@ export class UploadClient {
     ).then((b) => b.file);
   }
 
+  /**
+   * Sends one part. With the file's sha-256 (given with the part that makes the file whole), the server
+   * completes the file in the same request and answers it as `file`; without `file` in the answer (an
+   * older server, or parts still missing) the file is completed with completeFile.
+   */
   putPart(
     fileId: string,
     partNumber: number,
     bytes: Uint8Array,
     signal?: AbortSignalLike,
     onRetry?: (notice: RetryNotice) => void,
-  ): Promise<unknown> {
-    return this.call(
+    sha256?: string,
+  ): Promise<PartAnswer | undefined> {
+    const query = sha256 === undefined ? '' : `?sha256=${encodeURIComponent(sha256)}`;
+    return this.call<PartAnswer | undefined>(
       {
         method: 'PUT',
-        path: `${this.basePath}/files/${encodeURIComponent(fileId)}/parts/${partNumber}`,
+        path: `${this.basePath}/files/${encodeURIComponent(fileId)}/parts/${partNumber}${query}`,
         body: bytes,
         signal,
       },
@@ -572,7 +710,14 @@ export class FileUpload {
   retrying: RetryNotice | null = null;
   fileId: string | null = null;
   info: UploadFileInfo | null = null;
+  /**
+   * True while the current round still has parts to hand to the network; false once its last part is in
+   * flight (or it is not sending): an UploadQueue then starts the next file beside it.
+   */
+  sendingParts = false;
   private outcome: FileUploadOutcome | null = null;
+  /** A registration made ahead with other files (UploadClient.prepare), for the first round to use. */
+  private ahead: Promise<UploadFileInfo | null> | null = null;
   private waiters: ((outcome: FileUploadOutcome) => void)[] = [];
   private readonly listeners = new Set<(upload: FileUpload) => void>();
   private readonly meter: SpeedMeter;
@@ -610,6 +755,35 @@ export class FileUpload {
     return () => this.listeners.delete(listener);
   }
 
+  /** Whether a registration made ahead waits for this file's first round. */
+  get registeredAhead(): boolean {
+    return this.ahead !== null;
+  }
+
+  /**
+   * Hands the file the answer of a registration made ahead with other files (UploadClient.prepare); its
+   * first round uses it instead of registering alone, and registers alone when it holds no file (the
+   * server refused this one: its own registration gives the reason, or succeeds once the quota allows).
+   */
+  registerAhead(answer: Promise<BatchRegistrationItem | null>): void {
+    if (this.fileId !== null || this.ahead !== null) return;
+    this.ahead = answer.then((item) => {
+      const info = item && 'file' in item ? item.file : null;
+      if (info === null) return null;
+      if (this.state === 'removed') {
+        // Removed while its registration was on the way: it goes on the server too.
+        void this.client.removeFile(info.id).catch(() => undefined);
+        return null;
+      }
+      if (this.fileId === null) {
+        this.fileId = info.id;
+        this.info = info;
+        this.emit();
+      }
+      return info;
+    });
+  }
+
   progress(): ProgressSnapshot {
     const active = this.state === 'uploading';
     return snapshot(this.confirmed, this.source.size, active ? this.meter.rate() : 0);
@@ -624,6 +798,7 @@ export class FileUpload {
     // Kept apart from this.controller: a listener may pause or remove the file inside setState.
     const controller = new timers.AbortController();
     this.controller = controller;
+    this.sendingParts = true;
     this.setState('uploading');
     void this.run(generation, controller);
   }
@@ -660,7 +835,10 @@ export class FileUpload {
 
   private setState(state: FileUploadState): void {
     this.state = state;
-    if (state !== 'uploading') this.retrying = null;
+    if (state !== 'uploading') {
+      this.retrying = null;
+      this.sendingParts = false;
+    }
     this.emit();
   }
 
@@ -684,9 +862,15 @@ export class FileUpload {
       this.emit();
     };
     try {
-      const info = this.fileId
-        ? await this.client.fileStatus(this.fileId, signal, onRetry)
-        : await this.client.registerFile(this.submissionId, this.source, signal, onRetry);
+      this.sendingParts = true;
+      const ahead = this.ahead ? await this.ahead : null;
+      this.ahead = null;
+      if (!live()) return;
+      const info =
+        ahead ??
+        (this.fileId
+          ? await this.client.fileStatus(this.fileId, signal, onRetry)
+          : await this.client.registerFile(this.submissionId, this.source, signal, onRetry));
       answered();
       this.fileId = info.id;
       this.info = info;
@@ -703,27 +887,65 @@ export class FileUpload {
       const held = new Set(received);
       const inFlight = new Set<Promise<void>>();
       let failure: unknown;
+      // Set when the part that makes the file whole carried its sha-256 and the server completed it.
+      let completedWithPart: UploadFileInfo | null = null;
+      // The file's sha-256, once taken (a hasher gives it once).
+      let digest: string | undefined;
+      const toSend = plan.partCount - held.size;
+      let handed = 0;
       for (let part = 1; part <= plan.partCount && failure === undefined && live(); part++) {
         const sending = !held.has(part);
         if (!sending && hasher === null) continue;
+        // The file's last part carries its sha-256 when it is the last to send (every byte is hashed by
+        // then): sent once the other parts are stored, it has the server complete the file with it.
+        const withChecksum = sending && hasher !== null && part === plan.partCount && handed === toSend - 1;
+        if (withChecksum) while (inFlight.size > 0) await Promise.race(inFlight);
         while (sending && inFlight.size >= this.client.partConcurrency) await Promise.race(inFlight);
         if (failure !== undefined || !live()) break;
+        if (sending) {
+          const took = await this.client.takePartSlot(signal).then(
+            () => true,
+            () => false,
+          );
+          if (!took) break;
+          if (failure !== undefined || !live()) {
+            this.client.releasePartSlot();
+            break;
+          }
+        }
         const range = partRange(plan, part);
-        const bytes = await this.source.read(range.start, range.end);
-        if (bytes.length !== range.size) {
-          throw new UploadError(0, 'file_changed', 'The file changed while it was being sent.');
+        let bytes: Uint8Array;
+        try {
+          bytes = await this.source.read(range.start, range.end);
+          if (bytes.length !== range.size) {
+            throw new UploadError(0, 'file_changed', 'The file changed while it was being sent.');
+          }
+        } catch (error) {
+          if (sending) this.client.releasePartSlot();
+          throw error;
         }
         hasher?.update(bytes);
         if (!sending) {
           this.source.release?.(bytes);
           continue;
         }
+        if (++handed === toSend) {
+          // Every part of this round is on its way: room for the next file beside it.
+          this.sendingParts = false;
+          this.emit();
+        }
+        if (withChecksum && hasher !== null) {
+          hashing = null;
+          digest = await hasher.digest();
+        }
+        const sha256 = withChecksum ? digest : undefined;
         const number = part;
         const task: Promise<void> = this.client
-          .putPart(info.id, number, bytes, signal, onRetry)
+          .putPart(info.id, number, bytes, signal, onRetry, sha256)
           .then(
-            () => {
+            (answer) => {
               if (!live()) return;
+              if (answer?.file?.status === 'complete') completedWithPart = answer.file;
               this.retrying = null;
               this.confirmed += range.size;
               this.meter.add(range.size);
@@ -737,15 +959,18 @@ export class FileUpload {
           )
           .finally(() => {
             inFlight.delete(task);
+            this.client.releasePartSlot();
             this.source.release?.(bytes);
           });
         inFlight.add(task);
       }
+      this.sendingParts = false;
       await Promise.all(inFlight);
       if (failure !== undefined) throw failure;
       if (!live()) return;
+      if (completedWithPart !== null) return this.finish(generation, completedWithPart);
       hashing = null;
-      const sha256 = hasher ? await hasher.digest() : undefined;
+      const sha256 = digest ?? (hasher ? await hasher.digest() : undefined);
       const completed = await this.client.completeFile(info.id, sha256, signal, onRetry);
       return this.finish(generation, completed);
     } catch (error) {
@@ -774,15 +999,26 @@ export class FileUpload {
 }
 
 export interface UploadQueueOptions {
-  /** Files sent at once; 1 by default, so each file gets the whole connection in turn. */
+  /**
+   * Files starting parts at once; 1 by default, so each file gets the connection in turn. A file whose
+   * parts are all on their way makes room for the next beside it (small files share the parts in flight,
+   * partConcurrency across the client), up to MAX_FILES_IN_FLIGHT files at once.
+   */
   fileConcurrency?: number;
   onChange?: (queue: UploadQueue) => void;
 }
 
-/** Several files of one submission: started in turn, with overall progress. */
+/** Files of one queue under way at once, however small: bounds the files a queue holds open. */
+export const MAX_FILES_IN_FLIGHT = 16;
+
+/**
+ * Several files of one submission: started in turn, with overall progress. The files added together are
+ * registered together, many in one call (UploadClient.prepare), before they start.
+ */
 export class UploadQueue {
   readonly files: FileUpload[] = [];
   private readonly fileConcurrency: number;
+  private pumpScheduled = false;
   private readonly meter: SpeedMeter;
   private readonly sent = new Map<FileUpload, number>();
 
@@ -807,19 +1043,35 @@ export class UploadQueue {
       this.pump();
       this.options.onChange?.(this);
     });
-    this.pump();
+    // After the files added in the same turn, so they are registered in one call.
+    if (!this.pumpScheduled) {
+      this.pumpScheduled = true;
+      void Promise.resolve().then(() => {
+        this.pumpScheduled = false;
+        this.pump();
+      });
+    }
     return upload;
   }
 
-  /** Starts waiting files while fewer than fileConcurrency are sending. */
+  /**
+   * Registers waiting files ahead and starts them: while fewer than fileConcurrency files are still
+   * starting parts, and fewer than MAX_FILES_IN_FLIGHT are under way.
+   */
   pump(): void {
-    let active = this.files.filter((f) => f.state === 'uploading').length;
-    for (const file of this.files) {
-      if (active >= this.fileConcurrency) return;
-      if (file.state === 'waiting') {
-        active++;
-        file.start();
-      }
+    const waiting = this.files.filter((f) => f.state === 'waiting');
+    if (waiting.length === 0) return;
+    this.client.prepare(waiting);
+    const active = this.files.filter((f) => f.state === 'uploading');
+    let starting = active.filter((f) => f.sendingParts).length;
+    let underWay = active.length;
+    for (const file of waiting) {
+      if (starting >= this.fileConcurrency || underWay >= MAX_FILES_IN_FLIGHT) return;
+      // Started by a listener of an earlier file's start, say.
+      if (file.state !== 'waiting') continue;
+      starting++;
+      underWay++;
+      file.start();
     }
   }
 

@@ -80,6 +80,30 @@ export interface UploadFileInfo {
   check?: MediaCheck;
 }
 
+/** Most files one call of the batch registration (POST …/submissions/:id/files/batch) may name. */
+export const UPLOAD_BATCH_MAX = 500;
+
+/** Why the batch registration refused one of its files: what the one-file registration would answer. */
+export interface BatchRegistrationError {
+  status: number;
+  code: string;
+  message: string;
+  /** A file its event's spec blocks (issue #30): the sentences, and the check they come from. */
+  issues?: string[];
+  check?: MediaCheck;
+}
+
+/** One file of a batch registration's answer, in the order the files were named. */
+export type BatchRegistrationItem =
+  { created: boolean; file: UploadFileInfo } | { error: BatchRegistrationError };
+
+/** The answer of a part PUT: with `file` when the PUT named the file's sha-256 and completed it. */
+export interface PartAnswer {
+  partNumber: number;
+  size: number;
+  file?: UploadFileInfo;
+}
+
 export interface SubmissionInfo {
   id: string;
   formType: 'creative' | 'event' | 'sponsor';

@@ -103,6 +103,42 @@ export async function completeFile(
   return toFileInfo(file);
 }
 
+const SHA256_WORDS = 'sha256 must be 64 hexadecimal digits.';
+
+/** The sha-256 a part PUT names (?sha256=), checked before a byte of the part is read; undefined: none. */
+export function partQuerySha256(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = completeSchema.shape.sha256.safeParse(value);
+  if (!parsed.success || parsed.data === undefined) {
+    throw new AppError(400, 'validation_failed', SHA256_WORDS, { sha256: SHA256_WORDS });
+  }
+  return parsed.data;
+}
+
+/** Why a completion tried right after a part may not happen yet: the client completes the file later. */
+const NOT_YET = new Set(['parts_missing', 'part_in_progress', 'completion_in_progress']);
+
+/**
+ * Completes a file right after one of its parts was stored, in the same request (a part PUT naming the
+ * file's sha-256, issue #34: a small file costs one request, not two). Null when it cannot complete yet
+ * (parts missing, another part still being written, another completion under way): the part is stored,
+ * and the client completes the file with its own call. A checksum that differs is the 422 of completeFile,
+ * and the file starts over, as it would there.
+ */
+export async function completeAfterPart(
+  deps: UploadsDeps,
+  user: SessionUser,
+  fileId: string,
+  sha256: string,
+): Promise<UploadFileInfo | null> {
+  try {
+    return await completeFile(deps, user, fileId, { sha256 });
+  } catch (error) {
+    if (error instanceof AppError && NOT_YET.has(error.code)) return null;
+    throw error;
+  }
+}
+
 /** A completed file, asked to complete again: the same answer, unless the checksum differs. */
 function completed(file: SubmissionFileInstance, sha256: string | undefined): UploadFileInfo {
   if (sha256 && sha256 !== file.sha256) throw CHECKSUM_MISMATCH();

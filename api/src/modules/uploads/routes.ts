@@ -1,3 +1,5 @@
+import { partRange, planUpload } from '@avp/shared';
+import type { PartAnswer } from '@avp/shared';
 import express from 'express';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { finished } from 'node:stream/promises';
@@ -19,7 +21,8 @@ import { setReview } from './reviews.js';
 import { isVersionRegistration, registerVersionOf } from './versions.js';
 import { MediaBlockedError } from './media-probe.js';
 import { RunningHashes } from './running-hash.js';
-import { completeFile } from './completion.js';
+import { registerFiles } from './batch-registration.js';
+import { completeAfterPart, completeFile, partQuerySha256 } from './completion.js';
 import { putPart } from './part-writes.js';
 import { registerFile } from './registration.js';
 import { removeFile } from './removal.js';
@@ -91,9 +94,11 @@ function requestedRange(req: Request, size: number): ByteRange | 'unsatisfiable'
  *   POST   /api/uploads/submissions                      create (or resume, with resume_id)
  *   GET    /api/uploads/submissions/:submissionId        with its files and received parts
  *   POST   /api/uploads/submissions/:submissionId/files  register a file (resumes the same file)
+ *   POST   /api/uploads/submissions/:submissionId/files/batch  register many files in one call
  *   POST   /api/uploads/submissions/:submissionId/submit send it: staff and receipt e-mails
  *   GET    /api/uploads/files/:fileId                    the file and the parts the server holds
- *   PUT    /api/uploads/files/:fileId/parts/:partNumber  raw bytes (application/octet-stream)
+ *   PUT    /api/uploads/files/:fileId/parts/:partNumber  raw bytes (application/octet-stream); with
+ *                                                        ?sha256= it also completes the file when whole
  *   POST   /api/uploads/files/:fileId/complete           size and sha-256 verified
  *   DELETE /api/uploads/files/:fileId                    remove from an open submission
  *   GET    /api/uploads/inbox                            staff: sent submissions, filtered
@@ -157,6 +162,11 @@ export function uploadsRoutes(deps: {
       .json({ file });
   });
 
+  router.post('/uploads/submissions/:submissionId/files/batch', requireUser, async (req, res) => {
+    const answer = await registerFiles(d, user(req), param(req, 'submissionId'), req.body);
+    res.set('Cache-Control', 'no-store').json(answer);
+  });
+
   router.post('/uploads/submissions/:submissionId/submit', requireUser, async (req, res) => {
     const submission = await submitSubmission(
       { ...d, logger: req.log },
@@ -182,21 +192,32 @@ export function uploadsRoutes(deps: {
       if (!req.is('application/octet-stream')) {
         throw new AppError(415, 'unsupported_media_type', 'Parts are sent as application/octet-stream.');
       }
+      // ?sha256=: the file's checksum, to complete it in this request once this part makes it whole.
+      const sha256 = partQuerySha256(req.query.sha256);
+      const fileId = param(req, 'fileId');
+      const deps = sha256 === undefined ? d : { ...d, background: afterAnswerWork(req.app) };
       const part = await retryWhenBusy(
         res,
         drainWhenFull(
           req,
-          putPart(
-            d,
-            user(req),
-            param(req, 'fileId'),
-            param(req, 'partNumber'),
-            req.get('content-length'),
-            req,
-          ),
+          putPart(deps, user(req), fileId, param(req, 'partNumber'), req.get('content-length'), req),
         ),
-      );
-      res.set('Cache-Control', 'no-store').json(part);
+      ).catch(async (error: unknown) => {
+        // A PUT with the checksum sent again after its answer was lost finds the file complete: the
+        // same answer as the first time (or the mismatch), not a refusal.
+        if (sha256 === undefined || !(error instanceof AppError) || error.code !== 'file_complete')
+          throw error;
+        return null;
+      });
+      const file =
+        sha256 === undefined
+          ? null
+          : await retryWhenBusy(res, completeAfterPart(deps, user(req), fileId, sha256));
+      const answer: PartAnswer = part ?? {
+        partNumber: Number(param(req, 'partNumber')),
+        size: partRange(planUpload(file!.size), Number(param(req, 'partNumber'))).size,
+      };
+      res.set('Cache-Control', 'no-store').json({ ...answer, ...(file ? { file } : {}) });
     },
   );
 
