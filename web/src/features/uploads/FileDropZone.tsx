@@ -2,10 +2,12 @@
  * The upload form's files: a drop zone with the system's file chooser, other ways in beside it (the cloud
  * accounts), and the list of what was chosen, names cut at 24 characters (SPEC §2). What a chosen file is
  * (a browser File, a path on disk, a pick from a cloud account) stays with the caller, which takes the
- * Files dropped or chosen here and hands back the list as it should read.
+ * Files dropped or chosen here and hands back the list as it should read. The list draws only the rows on
+ * screen (VirtualList): a folder of 2,000 stills is picked in one go (issue #34).
  */
 import { truncateFileName } from '@avp/shared';
 import { useEffect, useId, useRef, useState, type DragEvent as ReactDragEvent, type ReactNode } from 'react';
+import { VirtualList } from '../../components/VirtualList';
 import { Button } from '../../ui';
 import { FOCUS_WHEN_INVALID } from './UploadFormBase';
 
@@ -39,6 +41,30 @@ export interface FileDropZoneProps {
   prompt?: string | undefined;
   /** Shown instead of the list while it is empty. */
   emptyText?: string | undefined;
+}
+
+/** A row's height before it is drawn: the name, size and Remove on one line, and a line of details. */
+const ROW_ESTIMATE_PX = 64;
+
+/** not in SPEC (issue #34): how many files are chosen, above their list (which shows a screenful). */
+export function chosenCountText(n: number): string {
+  return `${n.toLocaleString('en-US')} files chosen`;
+}
+
+function ChosenRow({ item, onRemove }: { item: ChosenFile; onRemove: (key: string) => void }) {
+  return (
+    <>
+      <span className="uploads-file-name" title={item.title ?? item.name}>
+        {truncateFileName(item.name)}
+      </span>
+      {item.size !== undefined ? <span className="uploads-file-size">{item.size}</span> : null}
+      {item.source !== undefined ? <span className="uploads-file-source">{item.source}</span> : null}
+      <Button variant="secondary" aria-label={`Remove ${item.name}`} onPress={() => onRemove(item.key)}>
+        Remove
+      </Button>
+      {item.details !== undefined ? <div className="uploads-file-details">{item.details}</div> : null}
+    </>
+  );
 }
 
 export function FileDropZone({
@@ -150,25 +176,21 @@ export function FileDropZone({
         </p>
       ) : null}
       {items.length > 0 ? (
-        <ul className="uploads-file-list" aria-label="Chosen files">
-          {items.map((item) => (
-            <li key={item.key}>
-              <span className="uploads-file-name" title={item.title ?? item.name}>
-                {truncateFileName(item.name)}
-              </span>
-              {item.size !== undefined ? <span className="uploads-file-size">{item.size}</span> : null}
-              {item.source !== undefined ? <span className="uploads-file-source">{item.source}</span> : null}
-              <Button
-                variant="secondary"
-                aria-label={`Remove ${item.name}`}
-                onPress={() => onRemove(item.key)}
-              >
-                Remove
-              </Button>
-              {item.details !== undefined ? <div className="uploads-file-details">{item.details}</div> : null}
-            </li>
-          ))}
-        </ul>
+        <>
+          {items.length > 1 ? (
+            <p className="uploads-count" data-testid="chosen-count">
+              {chosenCountText(items.length)}
+            </p>
+          ) : null}
+          <VirtualList
+            className="uploads-file-list"
+            label="Chosen files"
+            count={items.length}
+            estimateHeight={ROW_ESTIMATE_PX}
+            itemKey={(i) => items[i]!.key}
+            renderItem={(i) => <ChosenRow item={items[i]!} onRemove={onRemove} />}
+          />
+        </>
       ) : emptyText ? (
         <p className="uploads-empty">{emptyText}</p>
       ) : null}

@@ -9,14 +9,10 @@
 import {
   checkMediaFacts,
   formatBytes,
-  formatSpeed,
-  formatTimeLeft,
   SESSION_EXPIRED,
   truncateFileName,
   UPLOAD_CHUNK_FAILED,
   UPLOAD_FILE_REQUIRED,
-  type FileUpload,
-  type ProgressSnapshot,
   type RetryNotice,
   type SubmissionFields,
   type SubmissionInfo,
@@ -37,6 +33,7 @@ import type { PickedCloudFile } from './cloud/pickers';
 import { factsIfRead, readFileFacts } from './media-facts';
 import type { AppliedSpec } from './media-spec';
 import { browserUploadClient, fileSource } from './transport';
+import { ProgressLine, SendingList, type HeldFile } from './SendingList';
 import { fromSubmissionFields, UploadForm } from './UploadForms';
 import './uploads.css';
 
@@ -151,81 +148,11 @@ function allChosenAgain(draft: Draft, files: File[]): boolean {
   return draft.pending.every((p) => files.some((f) => f.name === p.name && f.size === p.size));
 }
 
-function ProgressLine({ progress, label }: { progress: ProgressSnapshot; label: string }) {
-  return (
-    <div className="uploads-progress">
-      <progress max={100} value={progress.percent} aria-label={label} />
-      <span className="uploads-figures">
-        <span className="uploads-percent">{progress.percent}%</span>
-        <span className="uploads-speed">{formatSpeed(progress.bytesPerSecond)}</span>
-        <span className="uploads-time-left">{formatTimeLeft(progress.secondsLeft)}</span>
-      </span>
-    </div>
-  );
-}
-
-function FileRow({ upload }: { upload: FileUpload }) {
-  const { name, size } = upload.source;
-  const state = upload.state;
-  return (
-    <li className={`uploads-row uploads-row--${state}`} data-testid="upload-row">
-      <span className="uploads-file-name" title={name}>
-        {truncateFileName(name)}
-      </span>
-      <span className="uploads-file-size">{formatBytes(size)}</span>
-      <span className="uploads-state">{upload.retrying ? 'Retrying' : STATE_LABELS[state]}</span>
-      <ProgressLine progress={upload.progress()} label={`Progress of ${name}`} />
-      {state === 'failed' && upload.error && REFUSALS_IN_WORDS.has(upload.error.code) ? (
-        <span className="kit-error uploads-error uploads-import-error">{upload.error.message}</span>
-      ) : null}
-      {state === 'uploading' || state === 'waiting' ? (
-        <Button variant="secondary" dense onPress={() => upload.pause()} aria-label={`Pause ${name}`}>
-          Pause
-        </Button>
-      ) : null}
-      {state === 'paused' ? (
-        <Button variant="secondary" dense onPress={() => upload.resume()} aria-label={`Resume ${name}`}>
-          Resume
-        </Button>
-      ) : null}
-      {state !== 'complete' && state !== 'removed' ? (
-        <Button variant="secondary" dense onPress={() => void upload.remove()} aria-label={`Remove ${name}`}>
-          Remove
-        </Button>
-      ) : null}
-    </li>
-  );
-}
-
-/**
- * The server's refusals of a file that say what is wrong in words (issue #30): the event's spec stops it
- * ('media_mismatch', its sentences) or the event's deadline has passed ('uploads_closed').
- */
-const REFUSALS_IN_WORDS = new Set(['media_mismatch', 'uploads_closed']);
-
-const STATE_LABELS: Record<FileUpload['state'], string> = {
-  waiting: 'Waiting',
-  uploading: 'Sending',
-  paused: 'Paused',
-  complete: 'Done',
-  failed: 'Failed',
-  removed: 'Removed',
-};
-
 /** A cloud file of the submission: the server's import, or why the server would not start it. */
 interface StartedImport {
   picked: PickedCloudFile;
   file: UploadFileInfo | null;
   error: string | null;
-}
-
-/**
- * A picked file not in the queue: still being read (it joins the queue once its check allows it), or
- * held back because its event's spec blocks it (read too late for the form to stop it).
- */
-interface HeldFile {
-  file: File;
-  blocked: string[] | null;
 }
 
 type Phase =
@@ -235,7 +162,8 @@ type Phase =
       queue: UploadQueue | null;
       failed: string | null;
       imports: StartedImport[];
-      held?: HeldFile[];
+      /** The files not in the queue (HeldFile), in the order picked; the same map as keptBack's. */
+      held?: ReadonlyMap<File, HeldFile>;
     }
   | { kind: 'done'; notSent?: HeldFile[] };
 
@@ -286,6 +214,28 @@ function fileRetry(queue: UploadQueue | null): { notice: RetryNotice; name: stri
   return file?.retrying ? { notice: file.retrying, name: file.source.name } : null;
 }
 
+/**
+ * A render at the next animation frame, however often it is asked for before then: a queue of 2,000 small
+ * files reports several changes per file, and the page draws them once a frame instead of once each.
+ */
+function useFrameRender(): () => void {
+  const [, setTick] = useState(0);
+  const pending = useRef<number | null>(null);
+  useEffect(
+    () => () => {
+      if (pending.current !== null) cancelAnimationFrame(pending.current);
+    },
+    [],
+  );
+  return useCallback(() => {
+    if (pending.current !== null) return;
+    pending.current = requestAnimationFrame(() => {
+      pending.current = null;
+      setTick((n) => n + 1);
+    });
+  }, []);
+}
+
 /** Re-renders every second while `active`, for a countdown. */
 function useSecondTicks(active: boolean): void {
   const [, setTick] = useState(0);
@@ -309,15 +259,15 @@ export default function UploadUtility() {
   const [error, setError] = useState<string | null>(null);
   // Each sent submission gives a new form, as the spec's reload after send would.
   const [round, setRound] = useState(0);
-  const [, setTick] = useState(0);
+  const rerender = useFrameRender();
   const [draft, setDraft] = useState<Draft | null>(null);
   const [submitSignal, setSubmitSignal] = useState(0);
   // A retry of the calls made outside the files' queue: starting the submission and sending it.
   const [callRetry, setCallRetry] = useState<RetryNotice | null>(null);
   // Files of a continued submission that the server already holds whole: sent with it as they are.
   const carried = useRef<string[]>([]);
-  // The files of the current send not in its queue (HeldFile).
-  const keptBack = useRef<HeldFile[]>([]);
+  // The files of the current send not in its queue (HeldFile), in the order picked.
+  const keptBack = useRef(new Map<File, HeldFile>());
   const client = useRef(browserUploadClient());
   const notice = useRef<HTMLDivElement>(null);
   const errorText = useRef<HTMLParagraphElement>(null);
@@ -458,23 +408,22 @@ export default function UploadUtility() {
         imports.push({ picked, file: null, error: errorMessage(caught) });
       }
     }
-    const queue = api.queue(submissionId, { onChange: () => setTick((n) => n + 1) });
+    const queue = api.queue(submissionId, { onChange: rerender });
     // Under an event's spec each file joins the queue once its facts are read (at once when the form
     // already read them), with those facts for the server; reading one never holds up the others, and
     // one the spec blocks stays out. Without a spec nothing waits: the facts go along if already read.
-    const held: HeldFile[] = files.map((file) => ({ file, blocked: null }));
+    const held = new Map(files.map((file) => [file, { file, blocked: null } as HeldFile]));
     keptBack.current = held;
     const spec = applied?.spec ?? null;
     const joined = files.map(async (file) => {
       const read = spec === null ? factsIfRead(file) : await readFileFacts(file);
       const check = checkMediaFacts(spec, read?.facts ?? null);
-      const at = held.findIndex((h) => h.file === file);
-      if (check.verdict === 'block') held[at] = { file, blocked: check.issues };
+      if (check.verdict === 'block') held.set(file, { file, blocked: check.issues });
       else {
-        held.splice(at, 1);
+        held.delete(file);
         queue.add({ ...fileSource(file), ...(read ? { facts: read.facts } : {}) });
       }
-      setTick((n) => n + 1);
+      rerender();
     });
     setPhase({ kind: 'sending', queue, failed: null, imports, held });
     await Promise.all(joined);
@@ -492,7 +441,7 @@ export default function UploadUtility() {
       return;
     }
     if (outcomes.some((o) => o.state === 'failed')) {
-      setPhase({ kind: 'sending', queue, failed: UPLOAD_CHUNK_FAILED, imports });
+      setPhase({ kind: 'sending', queue, failed: UPLOAD_CHUNK_FAILED, imports, held: keptBack.current });
       return;
     }
     // Imports need not be finished: the server completes them and then tells staff.
@@ -504,11 +453,11 @@ export default function UploadUtility() {
     if (done.length === 0) {
       const refused = imports.find((i) => i.error)?.error;
       if (refused) {
-        setPhase({ kind: 'sending', queue, failed: refused, imports });
+        setPhase({ kind: 'sending', queue, failed: refused, imports, held: keptBack.current });
         return;
       }
       // Every file kept back by its event's spec: they stay chosen, and the form says why.
-      const blocked = keptBack.current.filter((h) => h.blocked !== null);
+      const blocked = [...keptBack.current.values()].filter((h) => h.blocked !== null);
       if (blocked.length > 0) {
         setPhase({ kind: 'editing' });
         setError(blocked.map((h) => notSentText(h.file.name, h.blocked ?? [])).join(' '));
@@ -531,7 +480,7 @@ export default function UploadUtility() {
         await sessionLost(status);
         return;
       }
-      setPhase({ kind: 'sending', queue, failed: UPLOAD_CHUNK_FAILED, imports });
+      setPhase({ kind: 'sending', queue, failed: UPLOAD_CHUNK_FAILED, imports, held: keptBack.current });
       return;
     }
     localStorage.removeItem(OPEN_SUBMISSION_KEY);
@@ -540,7 +489,7 @@ export default function UploadUtility() {
     setCloudFiles([]);
     setRound((n) => n + 1);
     // A file whose reading ended after Submit with a mismatch its event blocks was kept back: said here.
-    setPhase({ kind: 'done', notSent: keptBack.current.filter((h) => h.blocked !== null) });
+    setPhase({ kind: 'done', notSent: [...keptBack.current.values()].filter((h) => h.blocked !== null) });
   }
 
   /**
@@ -556,14 +505,14 @@ export default function UploadUtility() {
   }
 
   function retry(queue: UploadQueue, imports: StartedImport[]) {
-    setPhase({ kind: 'sending', queue, failed: null, imports });
+    setPhase({ kind: 'sending', queue, failed: null, imports, held: keptBack.current });
     for (const file of queue.files) if (file.state === 'failed') file.resume();
     void finish(queue, imports);
   }
 
   const queue = phase.kind === 'sending' ? phase.queue : null;
   const imports = phase.kind === 'sending' ? phase.imports : NO_IMPORTS;
-  const held = phase.kind === 'sending' ? (phase.held ?? []) : [];
+  const held = phase.kind === 'sending' && phase.held ? [...phase.held.values()] : [];
   return (
     <section className="uploads-utility" aria-label="File upload">
       {/* One live region for the whole flow, so that each change of its text is announced. */}
@@ -595,33 +544,12 @@ export default function UploadUtility() {
               {queue.files.length > 0 ? (
                 <ProgressLine progress={queue.progress()} label="Overall progress" />
               ) : null}
-              <ul className="uploads-rows">
-                {queue.files.map((upload) => (
-                  <FileRow
-                    key={`${upload.source.name}-${upload.source.size}-${upload.source.lastModified}`}
-                    upload={upload}
-                  />
-                ))}
-                <ImportRows imports={imports} providers={providers} />
-                {held.map(({ file, blocked }) => (
-                  <li
-                    key={`held-${file.name}-${file.size}-${file.lastModified}`}
-                    className={`uploads-row uploads-row--${blocked ? 'failed' : 'waiting'}`}
-                    data-testid="upload-held-row"
-                  >
-                    <span className="uploads-file-name" title={file.name}>
-                      {truncateFileName(file.name)}
-                    </span>
-                    <span className="uploads-file-size">{formatBytes(file.size)}</span>
-                    <span className="uploads-state">{blocked ? 'Not sent' : 'Reading its details'}</span>
-                    {blocked ? (
-                      <span className="kit-error uploads-error uploads-import-error">
-                        {blocked.join(' ')}
-                      </span>
-                    ) : null}
-                  </li>
-                ))}
-              </ul>
+              <SendingList queue={queue} held={held} />
+              {imports.length > 0 ? (
+                <ul className="uploads-rows" aria-label="Files from cloud accounts">
+                  <ImportRows imports={imports} providers={providers} />
+                </ul>
+              ) : null}
               {failed ? (
                 <Button ref={retryButton} variant="primary" onPress={() => retry(queue, imports)}>
                   Retry

@@ -152,19 +152,43 @@ export function factsIfRead(file: File): ReadFacts | undefined {
   return settled.get(file);
 }
 
-/** The facts of each file as they come in ('reading' until then). */
+/**
+ * The facts of each file as they come in ('reading' until then). Answers are gathered and taken in once
+ * an animation frame: 2,000 files picked at once answer 2,000 times, and a copy of the map and a render
+ * of the form for each would be quadratic work on the main thread.
+ */
 export function useFilesFacts(files: readonly File[]): ReadonlyMap<File, FileFacts> {
   const [known, setKnown] = useState<ReadonlyMap<File, FileFacts>>(() => new Map());
   useEffect(() => {
     let live = true;
+    let arrived: [File, ReadFacts][] = [];
+    let frame: number | null = null;
+    const flush = () => {
+      frame = null;
+      const batch = arrived;
+      arrived = [];
+      setKnown((before) => {
+        const next = new Map(before);
+        for (const [file, facts] of batch) next.set(file, facts);
+        return next;
+      });
+    };
     for (const file of files) {
+      const done = settled.get(file);
+      if (done) {
+        arrived.push([file, done]);
+        continue;
+      }
       void readFileFacts(file).then((facts) => {
         if (!live) return;
-        setKnown((before) => (before.get(file) === facts ? before : new Map(before).set(file, facts)));
+        arrived.push([file, facts]);
+        frame ??= requestAnimationFrame(flush);
       });
     }
+    if (arrived.length > 0) frame = requestAnimationFrame(flush);
     return () => {
       live = false;
+      if (frame !== null) cancelAnimationFrame(frame);
     };
   }, [files]);
   const shown = new Map<File, FileFacts>();
