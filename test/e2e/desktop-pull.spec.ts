@@ -279,6 +279,8 @@ test('staff pull an event to a folder from the window, cancel it and finish it; 
     const progress = page.getByRole('region', { name: 'The pull' });
     const bar = progress.getByRole('progressbar', { name: `Pull of ${EVENT}` });
     await expect(bar).toBeVisible();
+    // Start is disabled while the pull runs: the keyboard is taken to the pull's card.
+    await expect(progress).toBeFocused();
     await expect(progress.getByRole('list', { name: 'Now:' })).toContainText('Blue Sky/reel.mp4', {
       timeout: 10_000,
     });
@@ -291,6 +293,7 @@ test('staff pull an event to a folder from the window, cancel it and finish it; 
     await progress.getByRole('button', { name: 'Cancel the pull' }).click();
     await expect(progress.getByText(/^Cancelled after \d of 3 files\./)).toBeVisible({ timeout: 15_000 });
     await expect(page.getByTestId('pull-announcement')).toContainText('was cancelled');
+    await expect(progress).toBeFocused();
     expect(existsSync(join(out, 'Blue Sky', 'reel.mp4'))).toBe(false);
     expect(existsSync(join(out, 'Blue Sky', 'reel.mp4.part'))).toBe(true);
     expect(existsSync(join(out, 'manifest.csv'))).toBe(false);

@@ -8,8 +8,8 @@
  */
 import { formatBytes, formatSpeed, truncateFileName } from '@avp/shared';
 import { Button, Checkbox, NumberInput, SelectField } from '@avp/web/ui';
-import { useEffect, useId, useState } from 'react';
-import type { FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import type { FormEvent, Ref } from 'react';
 import type { DesktopApi, EngineSnapshot, PullEventsResult, PullView } from './api';
 
 export const CHOOSE_EVENT = 'Choose the event to pull.';
@@ -61,6 +61,20 @@ export function Pull({ api, snapshot }: { api: DesktopApi; snapshot: EngineSnaps
   const folderError = useId();
   const pull = snapshot?.pull ?? null;
   const running = pull !== null && ['listing', 'pulling', 'cancelling'].includes(pull.state);
+  const progress = useRef<HTMLElement>(null);
+  const focusProgress = useRef(false);
+
+  // Start disables its button and Cancel goes away when the pull ends: keyboard and screen-reader users
+  // are taken to the pull's card instead of being left on nothing.
+  const state = pull?.state;
+  useEffect(() => {
+    if (!progress.current) return;
+    const lost = document.activeElement === document.body || document.activeElement === null;
+    if (focusProgress.current || (lost && state !== undefined && !running)) {
+      focusProgress.current = false;
+      progress.current.focus();
+    }
+  }, [state, running]);
 
   useEffect(() => {
     let current = true;
@@ -100,6 +114,7 @@ export function Pull({ api, snapshot }: { api: DesktopApi; snapshot: EngineSnaps
     setStarting(true);
     try {
       const result = await api.startPull(event, acceptedOnly, folder!, Math.max(0, limit ?? 0) * 1024);
+      focusProgress.current = result.ok;
       if (!result.ok) {
         setErrors({ event: result.fields?.event, folder: result.fields?.folder });
         if (!result.fields) setFailure(result.message);
@@ -207,19 +222,19 @@ export function Pull({ api, snapshot }: { api: DesktopApi; snapshot: EngineSnaps
           </div>
         </form>
       )}
-      {pull ? <PullProgress api={api} pull={pull} /> : null}
+      {pull ? <PullProgress api={api} pull={pull} ref={progress} /> : null}
     </div>
   );
 }
 
-function PullProgress({ api, pull }: { api: DesktopApi; pull: PullView }) {
+function PullProgress({ api, pull, ref }: { api: DesktopApi; pull: PullView; ref: Ref<HTMLElement> }) {
   const [cancelFailure, setCancelFailure] = useState<string | null>(null);
   const currentLabel = useId();
   const running = ['listing', 'pulling', 'cancelling'].includes(pull.state);
   const title = `${running ? 'Pulling' : 'Pull of'} “${pull.event}”${pull.acceptedOnly ? ' (accepted files only)' : ''}`;
   const figures = `${pull.done} of ${files(pull.files)} · ${formatBytes(pull.bytes)} received`;
   return (
-    <section className="app-card app-pull-progress" aria-label="The pull">
+    <section className="app-card app-pull-progress" aria-label="The pull" ref={ref} tabIndex={-1}>
       <h3>{title}</h3>
       <p className="app-pull-progress__dir">
         Into <span className="app-folder__path">{pull.dir}</span>
