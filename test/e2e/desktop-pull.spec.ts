@@ -267,16 +267,28 @@ test('staff pull an event to a folder from the window, cancel it and finish it; 
     await limit.fill('256');
     await limit.press('Tab');
     const panel = page.getByRole('complementary', { name: 'Development bridge' });
-    await panel.getByText('Development bridge').click();
-    await textbox(panel, 'Folder to choose').fill(out);
-    await panel.getByText('Development bridge').click();
-    await form.getByRole('button', { name: 'Choose a folder…' }).click();
-    await expect(form.getByText(out, { exact: true })).toBeVisible();
+    const chooseFolder = async (folder: string) => {
+      await panel.getByText('Development bridge').click();
+      await textbox(panel, 'Folder to choose').fill(folder);
+      await panel.getByText('Development bridge').click();
+      await form.getByRole('button', { name: /^Choose (a|another) folder…$/ }).click();
+      await expect(form.getByText(folder, { exact: true })).toBeVisible();
+    };
+    const progress = page.getByRole('region', { name: 'The pull' });
+
+    // A folder that cannot be written (/sys refuses new folders, even to root): said in a sentence.
+    const locked = `/sys/avp-e2e-pull-${process.pid}`;
+    await chooseFolder(locked);
+    await form.getByRole('button', { name: 'Start the pull' }).click();
+    await expect(progress.getByRole('alert')).toHaveText(
+      `The folder ${locked} cannot be written to (permission denied). Choose another folder.`,
+    );
+
+    await chooseFolder(out);
     await shoot(page, 'pull-view-before');
 
     // At 256 KB/s the 3 MB reel takes seconds: the progress shows, then Cancel stops it.
     await form.getByRole('button', { name: 'Start the pull' }).click();
-    const progress = page.getByRole('region', { name: 'The pull' });
     const bar = progress.getByRole('progressbar', { name: `Pull of ${EVENT}` });
     await expect(bar).toBeVisible();
     // Start is disabled while the pull runs: the keyboard is taken to the pull's card.

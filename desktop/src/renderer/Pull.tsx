@@ -255,11 +255,13 @@ function PullProgress({ api, pull, ref }: { api: DesktopApi; pull: PullView; ref
           <span className="app-pull-progress__percent">{pull.percent}%</span>
         </div>
       ) : null}
-      <p className="app-pull-progress__figures" data-testid="pull-figures">
-        {pull.state === 'listing'
-          ? 'Asking the server for the event’s files…'
-          : `${figures}${running ? ` · ${formatSpeed(pull.bytesPerSecond)}` : ''}`}
-      </p>
+      {pull.state === 'failed' && pull.files === 0 ? null : (
+        <p className="app-pull-progress__figures" data-testid="pull-figures">
+          {pull.state === 'listing'
+            ? 'Asking the server for the event’s files…'
+            : `${figures}${running ? ` · ${formatSpeed(pull.bytesPerSecond)}` : ''}`}
+        </p>
+      )}
       {running && pull.current.length > 0 ? (
         <div className="app-pull-progress__current">
           <p id={currentLabel}>Now:</p>
