@@ -215,6 +215,9 @@ const schema = z
     REVIEW_MAIL_DELAY_SECONDS: integer(120, 0, 86_400),
     // A part PUT whose body sends nothing for this long is ended and its write claim given up.
     UPLOAD_PART_IDLE_SECONDS: integer(60, 1, 3600),
+    // Part writes (uploads' parts and cloud imports' ranges) each API process stores at once; the rest wait
+    // their turn unread, so many uploads cannot starve the process's other requests (bench:mixed).
+    UPLOAD_PART_CONCURRENCY: integer(8, 1, 1024),
     // S3: connecting, then silence on the socket for one request; attempts per call (503 SlowDown, 500,
     // connection resets and timeouts are retried with backoff).
     S3_CONNECT_TIMEOUT_SECONDS: integer(10, 1, 600),

@@ -3,20 +3,30 @@ import type { Config } from '../../config.js';
 import { assertWritable, LocalStorage } from './local.js';
 import { S3Storage } from './s3.js';
 import type { UploadStorage } from './types.js';
+import { writeSlotsFor } from './write-slots.js';
 
 export { LocalStorage, exactSize } from './local.js';
 export { S3Storage } from './s3.js';
+export { WriteSlots, writeSlotsFor } from './write-slots.js';
 export { isStorageFull, PartSizeError, StorageUnavailableError } from './types.js';
 export type { PartRef, UploadStorage } from './types.js';
 
 export type StorageKind = 'local' | 's3';
 type StorageConfig = Pick<Config, 'STORAGE_DRIVER' | 'DATA_DIR'>;
 
-/** The driver STORAGE_DRIVER names: files under DATA_DIR/uploads, or an S3 bucket. */
+/**
+ * The driver STORAGE_DRIVER names: files under DATA_DIR/uploads, or an S3 bucket. Its part writes share
+ * the process's UPLOAD_PART_CONCURRENCY slots with every other storage made from the same settings.
+ */
 export function createUploadStorage(
-  config: StorageConfig & Pick<Config, 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_FORCE_PATH_STYLE'>,
+  config: StorageConfig &
+    Pick<Config, 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_FORCE_PATH_STYLE'> &
+    Partial<Pick<Config, 'UPLOAD_PART_CONCURRENCY'>>,
 ): UploadStorage {
-  return config.STORAGE_DRIVER === 's3' ? new S3Storage(config) : new LocalStorage(localUploadsDir(config));
+  const slots = writeSlotsFor(config);
+  return config.STORAGE_DRIVER === 's3'
+    ? new S3Storage(config, slots)
+    : new LocalStorage(localUploadsDir(config), slots);
 }
 
 export function storageKind(config: StorageConfig): StorageKind {

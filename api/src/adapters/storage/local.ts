@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isStorageFull, PartSizeError } from './types.js';
 import type { UploadStorage } from './types.js';
+import type { WriteSlots } from './write-slots.js';
 
 /**
  * Proves a folder can take new files: creates it if needed, then writes and deletes a probe file. A full
@@ -62,6 +63,14 @@ function prematureClose(): Error {
   });
 }
 
+interface LocalPartWrite {
+  key: string;
+  offset: number;
+  size: number;
+  body: Readable;
+  observe?: (chunk: Buffer) => void | Promise<void>;
+}
+
 const SAFE_KEY = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
 
 /**
@@ -72,7 +81,11 @@ const SAFE_KEY = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
 export class LocalStorage implements UploadStorage {
   readonly kind = 'local' as const;
 
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    /** The process's limit on part writes at once (write-slots.ts); none: unlimited. */
+    private readonly slots?: WriteSlots,
+  ) {}
 
   pathOf(key: string): string {
     // Keys come from server ids; refuse anything else rather than trust it.
@@ -92,13 +105,11 @@ export class LocalStorage implements UploadStorage {
     return null;
   }
 
-  async writePart(args: {
-    key: string;
-    offset: number;
-    size: number;
-    body: Readable;
-    observe?: (chunk: Buffer) => void | Promise<void>;
-  }): Promise<null> {
+  writePart(args: LocalPartWrite): Promise<null> {
+    return this.slots ? this.slots.run(args.body, () => this.store(args)) : this.store(args);
+  }
+
+  private async store(args: LocalPartWrite): Promise<null> {
     // 'r+': the file must exist (begin made it); a part for a file already cleaned up fails here.
     // A 1 MiB buffer lets chunks queue up behind a write in progress and go down in one writev.
     const out = createWriteStream(this.pathOf(args.key), {

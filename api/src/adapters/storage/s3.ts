@@ -6,6 +6,7 @@ import type { Config } from '../../config.js';
 import { exactSize } from './local.js';
 import { StorageUnavailableError } from './types.js';
 import type { PartRef, UploadStorage } from './types.js';
+import type { WriteSlots } from './write-slots.js';
 
 export type S3Config = Pick<Config, 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_FORCE_PATH_STYLE'> &
   Partial<Pick<Config, 'S3_CONNECT_TIMEOUT_SECONDS' | 'S3_REQUEST_TIMEOUT_SECONDS' | 'S3_MAX_ATTEMPTS'>>;
@@ -41,6 +42,15 @@ function isTransient(error: unknown): boolean {
   return typeof status === 'number' && status >= 500;
 }
 
+interface S3PartWrite {
+  key: string;
+  uploadId: string | null;
+  partNumber: number;
+  size: number;
+  body: Readable;
+  observe?: (chunk: Buffer) => void | Promise<void>;
+}
+
 /**
  * The S3 driver: each file is one S3 multipart upload, our parts mapped 1:1 onto S3 parts (the shared
  * plan keeps them within S3's 10,000-part limit and above its 5 MiB minimum). Each part is streamed from
@@ -57,7 +67,11 @@ export class S3Storage implements UploadStorage {
   private readonly partClient: S3Client;
   readonly bucket: string;
 
-  constructor(config: S3Config) {
+  constructor(
+    config: S3Config,
+    /** The process's limit on part writes at once (write-slots.ts); none: unlimited. */
+    private readonly slots?: WriteSlots,
+  ) {
     if (!config.S3_BUCKET) throw new Error('S3_BUCKET is required for STORAGE_DRIVER=s3');
     this.bucket = config.S3_BUCKET;
     sdk ??= load();
@@ -111,14 +125,11 @@ export class S3Storage implements UploadStorage {
     return out.UploadId;
   }
 
-  async writePart(args: {
-    key: string;
-    uploadId: string | null;
-    partNumber: number;
-    size: number;
-    body: Readable;
-    observe?: (chunk: Buffer) => void | Promise<void>;
-  }): Promise<string | null> {
+  writePart(args: S3PartWrite): Promise<string | null> {
+    return this.slots ? this.slots.run(args.body, () => this.store(args)) : this.store(args);
+  }
+
+  private async store(args: S3PartWrite): Promise<string | null> {
     const counted = args.body.pipe(exactSize(args.size, args.observe));
     const failed = (error: Error) => counted.destroy(error);
     args.body.once('error', failed);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { partRange, planUpload } from '@avp/shared';
 import type { UploadPlan } from '@avp/shared';
 import type { UploadStorage } from '../../adapters/storage/index.js';
@@ -25,6 +26,12 @@ import type { UploadStorage } from '../../adapters/storage/index.js';
 
 /** Bytes held for parts ahead of the hash, across all files of this process. */
 export const HELD_BUDGET_BYTES = 32 * 1024 * 1024;
+/**
+ * Held bytes hashed in one turn of the event loop. A part that arrived ahead of the hash can hold up to
+ * the whole budget, and sha-256 of 32 MiB in one go kept every other request waiting tens of
+ * milliseconds (bench:mixed's loop delay); larger holds are hashed a slice per turn instead.
+ */
+export const FEED_SLICE_BYTES = 1024 * 1024;
 /** Files followed at once; the least recently used is forgotten beyond this. */
 const MAX_FILES = 1_000;
 
@@ -42,7 +49,10 @@ interface FileCursor {
   receiving: Map<number, PartTap>;
   /** Read-backs and the held parts queued behind them, in part order. */
   chain: Promise<void>;
-  /** Read-backs not yet in the hash: while any is, nothing may go into the hash in stream. */
+  /**
+   * Read-backs and sliced feeds not yet in the hash: while any is, nothing may go into the hash in
+   * stream.
+   */
   reading: number;
   /** The write behind each part in the hash or ready for it. */
   writes: Map<number, string>;
@@ -199,11 +209,17 @@ export class RunningHashes {
       }
       c.ready.delete(c.next);
       c.next++;
-      if (c.reading === 0) {
+      const bytes = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+      if (c.reading === 0 && bytes <= FEED_SLICE_BYTES) {
         this.feed(c, chunks);
-      } else {
-        c.chain = c.chain.then(() => this.feed(c, chunks));
+        continue;
       }
+      c.reading++;
+      c.chain = c.chain
+        .then(() => this.feedInSlices(c, chunks))
+        .finally(() => {
+          c.reading--;
+        });
     }
   }
 
@@ -211,6 +227,20 @@ export class RunningHashes {
     for (const chunk of chunks) {
       if (!c.broken) c.hash.update(chunk);
       this.held -= chunk.length;
+    }
+  }
+
+  /** Feeds held chunks FEED_SLICE_BYTES at a time, a turn of the event loop between slices. */
+  private async feedInSlices(c: FileCursor, chunks: Buffer[]): Promise<void> {
+    let slice = 0;
+    for (const chunk of chunks) {
+      if (slice >= FEED_SLICE_BYTES) {
+        slice = 0;
+        await nextTurn();
+      }
+      if (!c.broken) c.hash.update(chunk);
+      this.held -= chunk.length;
+      slice += chunk.length;
     }
   }
 
