@@ -25,6 +25,8 @@ import { call, createStaff, login, send, sha } from './helpers/pull-show.js';
 
 const STAFF = 'pull-staff@example.com';
 const CLIENT = 'pull-engine-client@example.com';
+/** Staff whose roles are Finance only: the pull route asks for Media. */
+const FINANCE = 'pull-finance@example.com';
 const EVENT = 'Gala 2028';
 
 let api: ApiProcess;
@@ -206,8 +208,25 @@ describe('the window’s pull (DesktopService)', () => {
     return { read: () => value, write: (v) => void (value = v) };
   }
 
-  it('offers the pull to staff with the events the server knows, never to a client', async () => {
+  it('offers the pull to staff with the Media role and the events the server knows, never to a client', async () => {
     expect(await pullEvents(api.url, clientToken, 10_000)).toEqual({ access: 'none' });
+    // A staff member without the Media role: not offered, and refused by the server in its own words.
+    await createStaff(api, FINANCE);
+    const { members } = await call<{ members: { id: number; email: string }[] }>(
+      api,
+      staffToken,
+      'GET',
+      '/api/staff/members',
+    );
+    const finance = members.find((m) => m.email === FINANCE)!;
+    await call(api, staffToken, 'PUT', `/api/staff/members/${finance.id}/roles`, { roles: ['finance'] });
+    const financeToken = await login(api, FINANCE);
+    expect(await pullEvents(api.url, financeToken, 10_000)).toEqual({ access: 'none' });
+    const refused = await thrown(runPull(options({ token: financeToken, dir: path.join(dir, 'finance') })));
+    expect(pullFailureWords(refused, api.url, '')).toBe(
+      'The server refused the pull: Your role does not allow this.',
+    );
+
     const staff = await pullEvents(api.url, staffToken, 10_000);
     expect(staff).toEqual({ access: 'staff', events: [EVENT] });
     const client = new DesktopService(vaultFor(CLIENT, clientToken), new MemoryStore(), api.url);
