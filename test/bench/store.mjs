@@ -23,7 +23,9 @@
 // log level, default warn: one log line per request would measure the logger), BENCH_CALLS (the rows to
 // run besides health, comma-separated from store,repeat,intents,scarce; default all), BENCH_DATABASE_URL
 // (a PostgreSQL database, e.g. postgres://postgres@127.0.0.1:5432/bench: the server runs in a throwaway
-// schema of it, dropped at the end, instead of SQLite).
+// schema of it, dropped at the end, instead of SQLite), BENCH_GATEWAY=stripe (every intent through the
+// Stripe SDK to the Stripe stand-in, api/test/helpers/stripe-stand-in.ts, run in this process, instead of
+// the built-in test gateway).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -50,6 +52,7 @@ const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
 const schema = databaseUrl && `bench_store_${process.pid}_${randomBytes(3).toString('hex')}`;
 // The server's and the admin command's database: SQLite in the data folder, or the throwaway schema.
 const databaseEnv = databaseUrl ? { DATABASE_URL: databaseUrl, DB_SCHEMA: schema } : { DATABASE_URL: '' };
+const viaStripe = process.env.BENCH_GATEWAY === 'stripe';
 /** Microseconds of the monotonic clock, the clock of a V8 CPU profile's timestamps. */
 const micros = () => Number(process.hrtime.bigint() / 1000n);
 
@@ -63,11 +66,24 @@ if (!process.env.BENCH_SKIP_BUILD) compileTypeScript();
 
 // The data folder is the bench's own, so the staff account for the stock limit can be made in it.
 const dataDir = mkdtempSync(join(tmpdir(), 'avp-bench-store-'));
+const stripe = viaStripe
+  ? await new (await import('../../api/test/helpers/stripe-stand-in.ts')).StripeStandIn().start()
+  : undefined;
 const { url, stop } = await startBenchServer({
   name: 'store',
   dataDir,
-  // The built-in test gateway, whatever the environment says.
-  env: { STRIPE_SECRET_KEY: '', STRIPE_PUBLISHABLE_KEY: '', STRIPE_WEBHOOK_SECRET: '', ...databaseEnv },
+  // The built-in test gateway, whatever the environment says, unless the Stripe stand-in was asked for.
+  env: {
+    ...(stripe
+      ? {
+          STRIPE_SECRET_KEY: 'sk_test_bench0123456789',
+          STRIPE_PUBLISHABLE_KEY: 'pk_test_bench0123456789',
+          STRIPE_WEBHOOK_SECRET: 'whsec_bench0123456789',
+          STRIPE_API_URL: stripe.url,
+        }
+      : { STRIPE_SECRET_KEY: '', STRIPE_PUBLISHABLE_KEY: '', STRIPE_WEBHOOK_SECRET: '' }),
+    ...databaseEnv,
+  },
   stdout: 'ignore',
   nodeArgs,
 });
@@ -113,7 +129,8 @@ try {
 
   console.log(
     `autocannon: ${CONNECTIONS} connections, ${SECONDS} s per call after a ${WARM_UP_SECONDS} s warm-up; ` +
-      `${databaseUrl ? `PostgreSQL (schema ${schema})` : 'SQLite'}, test gateway, ` +
+      `${databaseUrl ? `PostgreSQL (schema ${schema})` : 'SQLite'}, ` +
+      `${stripe ? 'Stripe SDK to the Stripe stand-in' : 'test gateway'}, ` +
       `log level ${process.env.BENCH_LOG_LEVEL ?? 'warn'}\n`,
   );
   const rows = [];
@@ -165,6 +182,7 @@ try {
   await new Promise((r) => setTimeout(r, 3_000));
 } finally {
   await stop();
+  await stripe?.stop();
   rmSync(dataDir, { recursive: true, force: true });
   if (databaseUrl) await dropSchema();
 }
