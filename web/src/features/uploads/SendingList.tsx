@@ -13,7 +13,7 @@ import {
   type ProgressSnapshot,
   type UploadQueue,
 } from '@avp/shared';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { VirtualList } from '../../components/VirtualList';
 import { Button, Checkbox } from '../../ui';
 
@@ -57,19 +57,44 @@ export function ProgressLine({ progress, label }: { progress: ProgressSnapshot; 
   );
 }
 
-function FileRow({ upload }: { upload: FileUpload }) {
+interface FileRowProps {
+  upload: FileUpload;
+  /** What the row shows, as props, so that a row whose file did not change is not drawn again. */
+  state: FileUpload['state'];
+  retrying: boolean;
+  refusal: string | null;
+  percent: number;
+  speed: string;
+  timeLeft: string;
+}
+
+const FileRow = memo(function FileRow({
+  upload,
+  state,
+  retrying,
+  refusal,
+  percent,
+  speed,
+  timeLeft,
+}: FileRowProps) {
   const { name, size } = upload.source;
-  const state = upload.state;
   return (
     <>
       <span className="uploads-file-name" title={name}>
         {truncateFileName(name)}
       </span>
       <span className="uploads-file-size">{formatBytes(size)}</span>
-      <span className="uploads-state">{upload.retrying ? 'Retrying' : STATE_LABELS[state]}</span>
-      <ProgressLine progress={upload.progress()} label={`Progress of ${name}`} />
-      {state === 'failed' && upload.error && REFUSALS_IN_WORDS.has(upload.error.code) ? (
-        <span className="kit-error uploads-error uploads-import-error">{upload.error.message}</span>
+      <span className="uploads-state">{retrying ? 'Retrying' : STATE_LABELS[state]}</span>
+      <div className="uploads-progress">
+        <progress max={100} value={percent} aria-label={`Progress of ${name}`} />
+        <span className="uploads-figures">
+          <span className="uploads-percent">{percent}%</span>
+          <span className="uploads-speed">{speed}</span>
+          <span className="uploads-time-left">{timeLeft}</span>
+        </span>
+      </div>
+      {refusal !== null ? (
+        <span className="kit-error uploads-error uploads-import-error">{refusal}</span>
       ) : null}
       {state === 'uploading' || state === 'waiting' ? (
         <Button variant="secondary" dense onPress={() => upload.pause()} aria-label={`Pause ${name}`}>
@@ -88,9 +113,28 @@ function FileRow({ upload }: { upload: FileUpload }) {
       ) : null}
     </>
   );
+});
+
+function uploadRow(upload: FileUpload) {
+  const progress = upload.progress();
+  const refused =
+    upload.state === 'failed' && upload.error && REFUSALS_IN_WORDS.has(upload.error.code)
+      ? upload.error.message
+      : null;
+  return (
+    <FileRow
+      upload={upload}
+      state={upload.state}
+      retrying={upload.retrying !== null}
+      refusal={refused}
+      percent={progress.percent}
+      speed={formatSpeed(progress.bytesPerSecond)}
+      timeLeft={formatTimeLeft(progress.secondsLeft)}
+    />
+  );
 }
 
-function HeldRow({ held: { file, blocked } }: { held: HeldFile }) {
+const HeldRow = memo(function HeldRow({ held: { file, blocked } }: { held: HeldFile }) {
   return (
     <>
       <span className="uploads-file-name" title={file.name}>
@@ -103,12 +147,20 @@ function HeldRow({ held: { file, blocked } }: { held: HeldFile }) {
       ) : null}
     </>
   );
-}
+});
 
 type Entry = { kind: 'upload'; upload: FileUpload } | { kind: 'held'; held: HeldFile };
 
-const fileKey = (f: { name: string; size: number; lastModified?: number | null | undefined }) =>
-  `${f.name}-${f.size}-${f.lastModified ?? ''}`;
+/** Row keys, made once per file: the list asks for every row's key at each render. */
+const keys = new WeakMap<object, string>();
+function keyOf(prefix: string, of: object, f: { name: string; size: number; lastModified?: number | null }) {
+  let key = keys.get(of);
+  if (key === undefined) {
+    key = `${prefix}${f.name}-${f.size}-${f.lastModified ?? ''}`;
+    keys.set(of, key);
+  }
+  return key;
+}
 
 export interface SendCounts {
   files: number;
@@ -131,7 +183,8 @@ export function sendCounts(queue: UploadQueue, held: readonly HeldFile[]): SendC
   return { files: queue.files.length - removed + held.length, sent, failed, notSent };
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
+const NUMBER = new Intl.NumberFormat('en-US');
+const count = (n: number) => NUMBER.format(n);
 
 /** not in SPEC (issue #34): the summary of a send, e.g. '2,000 files: 1,250 sent, 3 failed'. */
 export function summaryText({ files, sent, failed, notSent }: SendCounts): string {
@@ -169,8 +222,8 @@ export function SendingList({ queue, held }: { queue: UploadQueue; held: readonl
           itemKey={(i) => {
             const entry = entries[i]!;
             return entry.kind === 'upload'
-              ? `q-${fileKey(entry.upload.source)}`
-              : `h-${fileKey(entry.held.file)}`;
+              ? keyOf('q-', entry.upload, entry.upload.source)
+              : keyOf('h-', entry.held.file, entry.held.file);
           }}
           itemProps={(i) => {
             const entry = entries[i]!;
@@ -187,11 +240,7 @@ export function SendingList({ queue, held }: { queue: UploadQueue; held: readonl
           }}
           renderItem={(i) => {
             const entry = entries[i]!;
-            return entry.kind === 'upload' ? (
-              <FileRow upload={entry.upload} />
-            ) : (
-              <HeldRow held={entry.held} />
-            );
+            return entry.kind === 'upload' ? uploadRow(entry.upload) : <HeldRow held={entry.held} />;
           }}
         />
       ) : null}

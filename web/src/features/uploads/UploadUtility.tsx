@@ -214,25 +214,43 @@ function fileRetry(queue: UploadQueue | null): { notice: RetryNotice; name: stri
   return file?.retrying ? { notice: file.retrying, name: file.source.name } : null;
 }
 
+/** The least time between two renders of a send's progress (10 a second reads as live). */
+const PROGRESS_RENDER_GAP_MS = 100;
+
 /**
- * A render at the next animation frame, however often it is asked for before then: a queue of 2,000 small
- * files reports several changes per file, and the page draws them once a frame instead of once each.
+ * A render at an animation frame at least PROGRESS_RENDER_GAP_MS after the last, however often it is asked
+ * for before then: a queue of 2,000 small files reports several changes per file, and the page draws
+ * them a few times a second instead of once each (bench:portal's profile: React's renders were most of
+ * the main thread's work while sending).
  */
-function useFrameRender(): () => void {
+function useCoalescedRender(): () => void {
   const [, setTick] = useState(0);
-  const pending = useRef<number | null>(null);
+  const pending = useRef<{ timer: ReturnType<typeof setTimeout> | null; frame: number | null } | null>(null);
+  const last = useRef(0);
   useEffect(
     () => () => {
-      if (pending.current !== null) cancelAnimationFrame(pending.current);
+      if (pending.current?.timer) clearTimeout(pending.current.timer);
+      if (pending.current?.frame) cancelAnimationFrame(pending.current.frame);
     },
     [],
   );
   return useCallback(() => {
     if (pending.current !== null) return;
-    pending.current = requestAnimationFrame(() => {
-      pending.current = null;
-      setTick((n) => n + 1);
-    });
+    const scheduled: { timer: ReturnType<typeof setTimeout> | null; frame: number | null } = {
+      timer: null,
+      frame: null,
+    };
+    pending.current = scheduled;
+    const draw = () => {
+      scheduled.frame = requestAnimationFrame((at) => {
+        pending.current = null;
+        last.current = at;
+        setTick((n) => n + 1);
+      });
+    };
+    const wait = last.current + PROGRESS_RENDER_GAP_MS - performance.now();
+    if (wait > 0) scheduled.timer = setTimeout(draw, wait);
+    else draw();
   }, []);
 }
 
@@ -259,7 +277,7 @@ export default function UploadUtility() {
   const [error, setError] = useState<string | null>(null);
   // Each sent submission gives a new form, as the spec's reload after send would.
   const [round, setRound] = useState(0);
-  const rerender = useFrameRender();
+  const rerender = useCoalescedRender();
   const [draft, setDraft] = useState<Draft | null>(null);
   const [submitSignal, setSubmitSignal] = useState(0);
   // A retry of the calls made outside the files' queue: starting the submission and sending it.

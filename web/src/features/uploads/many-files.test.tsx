@@ -3,10 +3,11 @@
  * each named after its file; the send's summary counts them, and 'failed only' finds the failures.
  */
 import { UploadClient, type TransportRequest, type TransportResponse } from '@avp/shared';
-import { act, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { chosenCountText, FileDropZone, type ChosenFile } from './FileDropZone';
+import { ADD_SLICE, FilePicker } from './FilePicker';
 import { FAILED_ONLY, SendingList, summaryText } from './SendingList';
 import { fileSource } from './transport';
 
@@ -44,6 +45,31 @@ describe('the chosen files, 2,000 of them', () => {
     // From the last row's Remove, Arrow Up goes to the one before.
     await user.keyboard('{ArrowUp}');
     expect(document.activeElement).toBe(screen.getByRole('button', { name: `Remove ${name(MANY - 2)}` }));
+  });
+});
+
+describe('a pick of 2,000 files', () => {
+  it('is taken into the list a slice at a time, the first at once, and each file once', async () => {
+    const picked = Array.from({ length: MANY }, (_, i) => new File(['x'], name(i), { lastModified: 1 }));
+    let files: File[] = [];
+    const changes: number[] = [];
+    const view = () => (
+      <FilePicker files={files} onChange={(next) => (changes.push(next.length), (files = next))} />
+    );
+    const { rerender } = render(view());
+    const input = screen.getByTestId('upload-file-input');
+    fireEvent.change(input, { target: { files: picked } });
+    expect(changes).toEqual([ADD_SLICE]);
+    await vi.waitFor(() => expect(files).toHaveLength(MANY));
+    expect(changes).toHaveLength(MANY / ADD_SLICE);
+    rerender(view());
+    expect(screen.getByText('2,000 files chosen')).toBeDefined();
+    // The same files again add nothing.
+    changes.length = 0;
+    fireEvent.change(input, { target: { files: picked.slice(0, 120) } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(changes).toEqual([]);
+    expect(files).toHaveLength(MANY);
   });
 });
 
