@@ -360,13 +360,14 @@ describe.each(DIALECTS)('many small files on %s', (dialect) => {
       uploads.map((u) => u.fileId!),
     );
     expect(sent.files.map((f) => f.name)).toEqual(sources.map((s) => s.source.name));
-    // One batch registration, a PUT per part (the two-part file's second completing it), no other call.
+    // One batch registration, a PUT per part (a one-part file's completing it), and the completion of
+    // the two-part file.
     const count = (r: string) => requests.filter((x) => x === r).length;
     expect(count('POST /api/uploads/submissions/:id/files/batch')).toBe(1);
     expect(count('POST /api/uploads/submissions/:id/files')).toBe(0);
     expect(count('PUT /api/uploads/files/:id/parts/1') + count('PUT /api/uploads/files/:id/parts/2')).toBe(
       13,
     );
-    expect(count('POST /api/uploads/files/:id/complete')).toBe(0);
+    expect(count('POST /api/uploads/files/:id/complete')).toBe(1);
   });
 });

@@ -609,7 +609,11 @@ export class UploadEngine {
       was.fileId === file.fileId &&
       was.error === file.error &&
       was.job === job.state;
-    if (same) this.progressed();
+    // A file's own step (registered, sending, complete) is written with the progress, at most once a
+    // second: with a thousand small files, writing the whole queue at each of them cost more than sending
+    // them (issue #34), and a resume asks the server anyway. A failure or a change of the job's state is
+    // written at once.
+    if (same || (was.job === job.state && file.state !== 'failed')) this.progressed();
     else this.changed();
     this.pump();
   }

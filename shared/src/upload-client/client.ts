@@ -896,10 +896,9 @@ export class FileUpload {
       for (let part = 1; part <= plan.partCount && failure === undefined && live(); part++) {
         const sending = !held.has(part);
         if (!sending && hasher === null) continue;
-        // The file's last part carries its sha-256 when it is the last to send (every byte is hashed by
-        // then): sent once the other parts are stored, it has the server complete the file with it.
-        const withChecksum = sending && hasher !== null && part === plan.partCount && handed === toSend - 1;
-        if (withChecksum) while (inFlight.size > 0) await Promise.race(inFlight);
+        // A file of one part carries its sha-256 with it: the server completes the file in the same
+        // request (issue #34). A larger file's parts all go in parallel, and completion is its own call.
+        const withChecksum = sending && hasher !== null && plan.partCount === 1;
         while (sending && inFlight.size >= this.client.partConcurrency) await Promise.race(inFlight);
         if (failure !== undefined || !live()) break;
         if (sending) {
