@@ -11,9 +11,10 @@
 //                   the same file from disk) part by part, hashing as it goes, timed from the import's
 //                   start to the file reported complete with its sha-256 verified
 //
-// The server's memory growth is its peak resident set during the import minus the one before. It prints
-// MB/s (10^6 bytes per second), the ratio to (a), and the growth. Goal (issue text): >= 0.8 of (a) and
-// growth under 100 MB. A benchmark: figures only, never pass/fail; not part of `npm test`.
+// The server's memory growth is its peak resident set during the import minus the one before (after an
+// untimed warm-up upload of 1 MiB: a process's first completed file loads the media reader once). It prints
+// MB/s (10^6 bytes per second), the ratio to (a), and the growth. Goal (issue #34): >= 0.9 of (d), the
+// verified import limit, and growth under 100 MB. A benchmark: figures only, never pass/fail; not part of `npm test`.
 //
 // Environment: BENCH_IMPORT_MIB (file size, default 2048), BENCH_SKIP_BUILD=1 to use dist as it is,
 // BENCH_SERVER_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') to profile the server.
@@ -22,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileTypeScript } from '../../build/scripts/lib.mjs';
 import { measureLoopbackLimit, startBareServer, timeUpload, writeSourceFile } from './loopback-limit.mjs';
+import { rssBytes, watchMemory } from './process-stats.mjs';
 import { DRIVE_STAND_IN } from './drive-stand-in.mjs';
 import { clientToken, startBenchServer } from './server.mjs';
 
@@ -83,6 +85,32 @@ async function api(url, token, method, path, body) {
   return json;
 }
 
+/**
+ * A small file sent through the upload protocol before the timed import, not timed: a process's first
+ * completed file loads the media reader (mediainfo.js and its WebAssembly, #30) and its first requests
+ * compile their code, 100+ MB of resident memory once per process that would otherwise be counted as the
+ * import's growth.
+ */
+async function warmUp(url, token, submissionId) {
+  const bytes = Buffer.alloc(1024 * 1024, 7);
+  const { file } = await api(url, token, 'POST', `/api/uploads/submissions/${submissionId}/files`, {
+    name: 'warm-up.bin',
+    size: bytes.length,
+    type: 'application/octet-stream',
+    lastModified: Date.now(),
+  });
+  const put = await fetch(`${url}/api/uploads/files/${file.id}/parts/1`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+    body: bytes,
+  });
+  if (!put.ok) throw new Error(`the warm-up part answered ${put.status}`);
+  await api(url, token, 'POST', `/api/uploads/files/${file.id}/complete`, {});
+  // The media reading runs after the answer: let it finish before the import's readings begin.
+  await new Promise((r) => setTimeout(r, 3_000));
+  await api(url, token, 'DELETE', `/api/uploads/files/${file.id}`);
+}
+
 const work = mkdtempSync(join(tmpdir(), 'avp-bench-import-'));
 const file = join(work, 'source.bin');
 let drive;
@@ -126,6 +154,8 @@ try {
       form_type: 'creative',
       project_name: 'Import bench',
     });
+    await warmUp(server.url, token, submission.id);
+    const rssBefore = rssBytes(server.child.pid);
     ours = {
       name: '(e) ours: server-side import from the Drive stand-in',
       ...(await timeUpload(SIZE, server, async (url) => {
@@ -150,10 +180,16 @@ try {
           if (now.import && ['failed', 'needs_auth'].includes(now.import.status)) {
             throw new Error(`the import stopped: ${now.import.status} ${now.import.error}`);
           }
-          await new Promise((r) => setTimeout(r, 100));
+          // Often: the server reads the completed file's media facts right after (#30), background work
+          // of 100+ MB (the reader's WebAssembly memory) that a late look would count as the import's.
+          await new Promise((r) => setTimeout(r, 20));
         }
       })),
     };
+    // What the server does right after: its reading of the file's media facts (#30), in the background.
+    const peakAfter = watchMemory(server.child.pid);
+    await new Promise((r) => setTimeout(r, 5_000));
+    ours.growthAfter = peakAfter() - rssBefore;
   } finally {
     await server.stop();
   }
@@ -171,7 +207,10 @@ try {
   console.table(rows);
   console.log(`ours / (d), the verified import limit: ${(ours.mbps / verified.mbps).toFixed(2)}`);
   console.log(
-    `goal: ours >= 0.8 of (a) and < 100 MB server growth; ours reached ${(ours.mbps / bare.mbps).toFixed(2)} and ${(ours.growth / 1e6).toFixed(1)} MB`,
+    `ours, server growth up to 5 s after the import, with the media reading that follows it: ${(ours.growthAfter / 1e6).toFixed(1)} MB`,
+  );
+  console.log(
+    `goal (issue #34): ours >= 0.9 of (d) and < 100 MB server growth; ours reached ${(ours.mbps / verified.mbps).toFixed(2)} and ${(ours.growth / 1e6).toFixed(1)} MB`,
   );
 } finally {
   await drive?.stop();
