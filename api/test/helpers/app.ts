@@ -1,20 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { copyFile, mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Express } from 'express';
 import { createApp } from '../../src/app.js';
 import { afterAnswerWork } from '../../src/http/after-answer.js';
 import { loadConfig } from '../../src/config.js';
 import type { Config, Env } from '../../src/config.js';
-import { databaseTarget, migrateUp, openDatabase } from '../../src/db/index.js';
+import { migrateUp, openDatabase } from '../../src/db/index.js';
 import type { Database } from '../../src/db/index.js';
 import { createLogger } from '../../src/logger.js';
 import type { Logger } from '../../src/logger.js';
 import { dropSchema, tempDir, testEnv } from './env.js';
 import type { LogCapture, TestDialect } from './env.js';
+import { copyMigratedTemplate } from './migrated-template.js';
 
 export interface TestDatabase {
   config: Config;
@@ -25,28 +22,6 @@ export interface TestDatabase {
   cleanup(): Promise<void>;
 }
 
-// A migrated SQLite file, made once per test process and copied for each test database: running every
-// migration again for each of the suite's SQLite apps was most of their start-up. migrateUp still runs on
-// the copy (and finds nothing to do); migrations.test.ts migrates from scratch and back.
-let migratedSqlite: Promise<string> | undefined;
-function migratedSqliteFile(logger: Logger): Promise<string> {
-  migratedSqlite ??= (async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'avp-api-template-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    const config = loadConfig(testEnv(dir, 'sqlite'));
-    const db = await openDatabase(config, logger);
-    try {
-      await migrateUp(db);
-    } finally {
-      await db.close();
-    }
-    const target = databaseTarget(config);
-    if (target.dialect !== 'sqlite') throw new Error('the SQLite template is not on SQLite');
-    return target.storage;
-  })();
-  return migratedSqlite;
-}
-
 export async function openTestDatabase(
   dialect: TestDialect,
   options: { env?: Env; migrate?: boolean; logs?: LogCapture } = {},
@@ -54,12 +29,7 @@ export async function openTestDatabase(
   const data = await tempDir();
   const config = loadConfig(testEnv(data.dir, dialect, options.env));
   const logger = options.logs ? createLogger({ LOG_LEVEL: 'debug' }, options.logs) : createLogger(config);
-  const target = databaseTarget(config);
-  if (target.dialect === 'sqlite' && options.migrate !== false) {
-    const template = await migratedSqliteFile(createLogger({ LOG_LEVEL: 'silent' }));
-    await mkdir(path.dirname(target.storage), { recursive: true });
-    await copyFile(template, target.storage);
-  }
+  if (options.migrate !== false) await copyMigratedTemplate(config);
   const db = await openDatabase(config, logger);
   if (options.migrate !== false) await migrateUp(db);
   let cleaned = false;
