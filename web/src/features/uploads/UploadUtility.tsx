@@ -33,6 +33,7 @@ import type { PickedCloudFile } from './cloud/pickers';
 import { factsIfRead, readFileFacts } from './media-facts';
 import type { AppliedSpec } from './media-spec';
 import { browserUploadClient, fileSource } from './transport';
+import { coalescer } from './coalesce';
 import { ProgressLine, SendingList, type HeldFile } from './SendingList';
 import { fromSubmissionFields, UploadForm } from './UploadForms';
 import './uploads.css';
@@ -214,44 +215,19 @@ function fileRetry(queue: UploadQueue | null): { notice: RetryNotice; name: stri
   return file?.retrying ? { notice: file.retrying, name: file.source.name } : null;
 }
 
-/** The least time between two renders of a send's progress (10 a second reads as live). */
+/** The time over which a send's changes are gathered into one render (10 a second reads as live). */
 const PROGRESS_RENDER_GAP_MS = 100;
 
 /**
- * A render at an animation frame at least PROGRESS_RENDER_GAP_MS after the last, however often it is asked
- * for before then: a queue of 2,000 small files reports several changes per file, and the page draws
- * them a few times a second instead of once each (bench:portal's profile: React's renders were most of
- * the main thread's work while sending).
+ * A render for a burst of changes: a queue of 2,000 small files reports several changes per file, and the
+ * page draws them a few times a second instead of once each (bench:portal's profile: React's renders were
+ * most of the main thread's work while sending).
  */
 function useCoalescedRender(): () => void {
   const [, setTick] = useState(0);
-  const pending = useRef<{ timer: ReturnType<typeof setTimeout> | null; frame: number | null } | null>(null);
-  const last = useRef(0);
-  useEffect(
-    () => () => {
-      if (pending.current?.timer) clearTimeout(pending.current.timer);
-      if (pending.current?.frame) cancelAnimationFrame(pending.current.frame);
-    },
-    [],
-  );
-  return useCallback(() => {
-    if (pending.current !== null) return;
-    const scheduled: { timer: ReturnType<typeof setTimeout> | null; frame: number | null } = {
-      timer: null,
-      frame: null,
-    };
-    pending.current = scheduled;
-    const draw = () => {
-      scheduled.frame = requestAnimationFrame((at) => {
-        pending.current = null;
-        last.current = at;
-        setTick((n) => n + 1);
-      });
-    };
-    const wait = last.current + PROGRESS_RENDER_GAP_MS - performance.now();
-    if (wait > 0) scheduled.timer = setTimeout(draw, wait);
-    else draw();
-  }, []);
+  const [render] = useState(() => coalescer(() => setTick((n) => n + 1), PROGRESS_RENDER_GAP_MS));
+  useEffect(() => () => render.cancel(), [render]);
+  return render.request;
 }
 
 /** Re-renders every second while `active`, for a countdown. */

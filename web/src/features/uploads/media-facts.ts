@@ -7,6 +7,7 @@
  */
 import type { MediaFacts } from '@avp/shared';
 import { useEffect, useState } from 'react';
+import { coalescer } from './coalesce';
 
 export interface FactsRequest {
   id: number;
@@ -152,9 +153,12 @@ export function factsIfRead(file: File): ReadFacts | undefined {
   return settled.get(file);
 }
 
+/** The time over which files' facts are gathered into one render. */
+const FACTS_RENDER_GAP_MS = 50;
+
 /**
- * The facts of each file as they come in ('reading' until then). Answers are gathered and taken in once
- * an animation frame: 2,000 files picked at once answer 2,000 times, and a copy of the map and a render
+ * The facts of each file as they come in ('reading' until then). Answers are gathered and taken in a
+ * few times a second: 2,000 files picked at once answer 2,000 times, and a copy of the map and a render
  * of the form for each would be quadratic work on the main thread.
  */
 export function useFilesFacts(files: readonly File[]): ReadonlyMap<File, FileFacts> {
@@ -162,9 +166,7 @@ export function useFilesFacts(files: readonly File[]): ReadonlyMap<File, FileFac
   useEffect(() => {
     let live = true;
     let arrived: [File, ReadFacts][] = [];
-    let frame: number | null = null;
-    const flush = () => {
-      frame = null;
+    const flush = coalescer(() => {
       const batch = arrived;
       arrived = [];
       setKnown((before) => {
@@ -172,7 +174,7 @@ export function useFilesFacts(files: readonly File[]): ReadonlyMap<File, FileFac
         for (const [file, facts] of batch) next.set(file, facts);
         return next;
       });
-    };
+    }, FACTS_RENDER_GAP_MS);
     for (const file of files) {
       const done = settled.get(file);
       if (done) {
@@ -182,13 +184,13 @@ export function useFilesFacts(files: readonly File[]): ReadonlyMap<File, FileFac
       void readFileFacts(file).then((facts) => {
         if (!live) return;
         arrived.push([file, facts]);
-        frame ??= requestAnimationFrame(flush);
+        flush.request();
       });
     }
-    if (arrived.length > 0) frame = requestAnimationFrame(flush);
+    if (arrived.length > 0) flush.request();
     return () => {
       live = false;
-      if (frame !== null) cancelAnimationFrame(frame);
+      flush.cancel();
     };
   }, [files]);
   const shown = new Map<File, FileFacts>();

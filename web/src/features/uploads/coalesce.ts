@@ -1,0 +1,57 @@
+/**
+ * One call of `run` for a burst of requests (issue #34): 2,000 files picked or sent at once report
+ * thousands of changes, and the page takes them in a few times a second instead of once each.
+ *
+ * It waits on the browser's task scheduler (scheduler.postTask with a delay) where there is one, else on
+ * setTimeout. Not on requestAnimationFrame: a page whose clock a test holds still (Playwright's
+ * page.clock) still shows its uploads' progress, as it did when each change was drawn at once.
+ */
+interface PostTaskScheduler {
+  postTask(
+    task: () => void,
+    options: { delay?: number; priority?: string; signal?: AbortSignal },
+  ): Promise<unknown>;
+}
+
+export interface Coalescer {
+  /** Asks for one call of `run`; asked again before it runs, it still runs once. */
+  request(): void;
+  /** Forgets a call asked for and not made (the component unmounts). */
+  cancel(): void;
+}
+
+export function coalescer(run: () => void, gapMs: number): Coalescer {
+  const scheduler = (globalThis as { scheduler?: Partial<PostTaskScheduler> }).scheduler;
+  let cancelPending: (() => void) | null = null;
+  const fire = () => {
+    cancelPending = null;
+    run();
+  };
+  return {
+    request() {
+      if (cancelPending) return;
+      if (typeof scheduler?.postTask === 'function') {
+        const controller = new AbortController();
+        scheduler
+          .postTask(fire, { delay: gapMs, priority: 'user-visible', signal: controller.signal })
+          .catch(() => undefined);
+        cancelPending = () => controller.abort();
+      } else {
+        const timer = setTimeout(fire, gapMs);
+        cancelPending = () => clearTimeout(timer);
+      }
+    },
+    cancel() {
+      cancelPending?.();
+      cancelPending = null;
+    },
+  };
+}
+
+/** Runs `run` in a task of its own, after the browser has had the chance to draw and to take input. */
+export function nextTask(run: () => void): void {
+  const scheduler = (globalThis as { scheduler?: Partial<PostTaskScheduler> }).scheduler;
+  if (typeof scheduler?.postTask === 'function') {
+    void scheduler.postTask(run, { priority: 'user-visible' }).catch(() => undefined);
+  } else setTimeout(run, 0);
+}
