@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,37 +13,40 @@ import { dropSchema, TEST_DATABASE_URL, testEnv, throwawaySchema } from './env.j
 /**
  * Test databases that start migrated without running the migrations again. Running all of them for each
  * of the suite's apps (hundreds, on SQLite and on PostgreSQL) was most of an app's start-up; so the first
- * test database of a worker process is migrated as a template, and each one after is a copy of it: a
- * copy of the SQLite file, or the template schema's pg_dump replayed into the new schema. migrateUp still
+ * test database a test file asks for is migrated as a template, and each one after is a copy of it: the
+ * SQLite file's bytes, or the template schema's pg_dump replayed into the new schema. migrateUp still
  * runs on the copy and finds nothing to do; migrations.test.ts migrates from scratch and back.
  */
 
-const quiet = () => createLogger({ LOG_LEVEL: 'silent' });
-
-async function migrated(config: Config): Promise<void> {
-  const db = await openDatabase(config, quiet());
+/** Migrates the database `config` names, in a scratch DATA_DIR removed after `keep` has read what it needs. */
+async function migratedIn<T>(
+  dialect: 'sqlite' | 'postgres',
+  env: Record<string, string>,
+  keep: (config: Config) => Promise<T>,
+): Promise<T> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'avp-api-template-'));
   try {
-    await migrateUp(db);
+    const config = loadConfig(testEnv(dir, dialect, env));
+    const db = await openDatabase(config, createLogger({ LOG_LEVEL: 'silent' }));
+    try {
+      await migrateUp(db);
+    } finally {
+      await db.close();
+    }
+    return await keep(config);
   } finally {
-    await db.close();
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
-function scratchDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'avp-api-template-'));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-let sqliteTemplate: Promise<string> | undefined;
-function sqliteTemplateFile(): Promise<string> {
-  sqliteTemplate ??= (async () => {
-    const config = loadConfig(testEnv(scratchDir(), 'sqlite'));
-    await migrated(config);
+let sqliteTemplate: Promise<Buffer> | undefined;
+/** The migrated SQLite file's bytes (a few hundred KiB), kept in memory. */
+function sqliteTemplateBytes(): Promise<Buffer> {
+  sqliteTemplate ??= migratedIn('sqlite', {}, async (config) => {
     const target = databaseTarget(config);
     if (target.dialect !== 'sqlite') throw new Error('the SQLite template is not on SQLite');
-    return target.storage;
-  })();
+    return readFile(target.storage);
+  });
   return sqliteTemplate;
 }
 
@@ -53,19 +55,20 @@ let postgresTemplate: Promise<{ schema: string; script: string } | null> | undef
 function postgresTemplateScript(): Promise<{ schema: string; script: string } | null> {
   postgresTemplate ??= (async () => {
     const schema = `${throwawaySchema()}_template`;
-    await migrated(loadConfig(testEnv(scratchDir(), 'postgres', { DB_SCHEMA: schema })));
     try {
-      const { stdout } = await promisify(execFile)(
-        'pg_dump',
-        ['--schema', schema, '--inserts', '--no-owner', '--no-privileges', TEST_DATABASE_URL!],
-        { maxBuffer: 64 * 1024 * 1024 },
-      );
-      // Current pg_dump writes psql commands too (\restrict, \unrestrict): not SQL, so left out.
-      const script = stdout
-        .split('\n')
-        .filter((line) => !line.startsWith('\\'))
-        .join('\n');
-      return { schema, script };
+      return await migratedIn('postgres', { DB_SCHEMA: schema }, async () => {
+        const { stdout } = await promisify(execFile)(
+          'pg_dump',
+          ['--schema', schema, '--inserts', '--no-owner', '--no-privileges', TEST_DATABASE_URL!],
+          { maxBuffer: 64 * 1024 * 1024 },
+        );
+        // Current pg_dump writes psql commands too (\restrict, \unrestrict): not SQL, so left out.
+        const script = stdout
+          .split('\n')
+          .filter((line) => !line.startsWith('\\'))
+          .join('\n');
+        return { schema, script };
+      });
     } catch {
       return null;
     } finally {
@@ -80,7 +83,7 @@ export async function copyMigratedTemplate(config: Config): Promise<void> {
   const target = databaseTarget(config);
   if (target.dialect === 'sqlite') {
     await mkdir(path.dirname(target.storage), { recursive: true });
-    await copyFile(await sqliteTemplateFile(), target.storage);
+    await writeFile(target.storage, await sqliteTemplateBytes());
     return;
   }
   // Only the suite's own throwaway schemas on the test server: anything else migrates as it would.
