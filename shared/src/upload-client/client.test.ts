@@ -926,6 +926,9 @@ describe('many small files (issue #34)', () => {
     expect((await queue.settled()).every((o) => o.state === 'complete')).toBe(true);
     expect(count(modern, /files\/batch$/)).toBe(1);
     expect(count(modern, /submissions\/sub-1\/files$/)).toBe(1);
+    // Refused for the quota while the others were unfinished: registered alone once their parts are in.
+    const alone = modern.log.findIndex((l) => /submissions\/sub-1\/files$/.test(l));
+    expect(modern.log.slice(0, alone).filter((l) => l.includes('/parts/'))).toHaveLength(2);
 
     // An older server: no batch route (404), a part's checksum ignored: one registration and one
     // completion per file, as before, and the batch is not asked for again.

@@ -305,6 +305,7 @@ export class UploadClient {
   /** Parts in flight across this client's files, and the parts waiting for one of them to end. */
   private partsInFlight = 0;
   private readonly partWaiters: (() => void)[] = [];
+  private readonly idleWaiters: (() => void)[] = [];
   /** Set once the server answers that it has no batch registration (an older server). */
   private batchUnsupported = false;
 
@@ -360,6 +361,20 @@ export class UploadClient {
   releasePartSlot(): void {
     this.partsInFlight = Math.max(0, this.partsInFlight - 1);
     this.wakePartWaiters();
+    if (this.partsInFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  /** Resolves once no part of this client's files is in flight (at once when none is), or on abort. */
+  partsSettled(signal?: AbortSignalLike): Promise<void> {
+    if (this.partsInFlight === 0 || signal?.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      this.idleWaiters.push(done);
+      signal?.addEventListener('abort', done);
+    });
   }
 
   private wakePartWaiters(): void {
@@ -718,6 +733,8 @@ export class FileUpload {
   private outcome: FileUploadOutcome | null = null;
   /** A registration made ahead with other files (UploadClient.prepare), for the first round to use. */
   private ahead: Promise<UploadFileInfo | null> | null = null;
+  /** The registration made ahead was refused for the quota of unfinished uploads. */
+  private overQuotaAhead = false;
   private waiters: ((outcome: FileUploadOutcome) => void)[] = [];
   private readonly listeners = new Set<(upload: FileUpload) => void>();
   private readonly meter: SpeedMeter;
@@ -769,6 +786,7 @@ export class FileUpload {
     if (this.fileId !== null || this.ahead !== null) return;
     this.ahead = answer.then((item) => {
       const info = item && 'file' in item ? item.file : null;
+      if (item && 'error' in item && item.error.code === 'upload_quota_exceeded') this.overQuotaAhead = true;
       if (info === null) return null;
       if (this.state === 'removed') {
         // Removed while its registration was on the way: it goes on the server too.
@@ -865,6 +883,12 @@ export class FileUpload {
       this.sendingParts = true;
       const ahead = this.ahead ? await this.ahead : null;
       this.ahead = null;
+      if (this.overQuotaAhead) {
+        // Over the quota while other files were unfinished: registered alone once their parts are
+        // stored, as when files went one after another (their completion frees the quota).
+        this.overQuotaAhead = false;
+        await this.client.partsSettled(signal);
+      }
       if (!live()) return;
       const info =
         ahead ??
