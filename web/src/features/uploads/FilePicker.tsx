@@ -79,20 +79,26 @@ function takeSlice(list: File[], from: number, current: File[]): { added: File[]
 
 export function FilePicker({ files, onChange, cloud, errorMessage, detailsOf }: FilePickerProps) {
   const [pickError, setPickError] = useState<string | null>(null);
-  // The list as last handed on: the slices of a pick that follow the first add to it, not to the render's.
-  const latest = useRef({ files, onChange });
+  // The list as last handed on, and the slices of picks still to come. While a pick is being taken in,
+  // this list is the truth: a render may still show the list before the last slice.
+  const latest = useRef({ files, onChange, slicesToCome: 0 });
   useEffect(() => {
-    latest.current = { files, onChange };
+    latest.current.onChange = onChange;
+    if (latest.current.slicesToCome === 0) latest.current.files = files;
   });
+  const handOn = (next: File[]) => {
+    latest.current.files = next;
+    latest.current.onChange(next);
+  };
   const add = (list: File[], from = 0) => {
-    const { files: current, onChange: change } = latest.current;
-    const { added, at } = takeSlice(list, from, current);
-    if (added.length > 0) {
-      const next = [...current, ...added];
-      latest.current = { files: next, onChange: change };
-      change(next);
+    const state = latest.current;
+    if (from > 0) state.slicesToCome--;
+    const { added, at } = takeSlice(list, from, state.files);
+    if (added.length > 0) handOn([...state.files, ...added]);
+    if (at < list.length) {
+      state.slicesToCome++;
+      nextTask(() => add(list, at));
     }
-    if (at < list.length) nextTask(() => add(list, at));
   };
   const cloudFiles = cloud?.files ?? [];
   const items: ChosenFile[] = [
@@ -109,7 +115,7 @@ export function FilePicker({ files, onChange, cloud, errorMessage, detailsOf }: 
       items={items}
       onAdd={(list) => add(list)}
       onRemove={(key) => {
-        if (key.startsWith('file:')) onChange(files.filter((file) => fileKey(file) !== key));
+        if (key.startsWith('file:')) handOn(latest.current.files.filter((file) => fileKey(file) !== key));
         else cloud?.onChange(cloudFiles.filter((picked) => pickKey(picked) !== key));
       }}
       errorMessage={errorMessage}

@@ -48,10 +48,23 @@ export function coalescer(run: () => void, gapMs: number): Coalescer {
   };
 }
 
-/** Runs `run` in a task of its own, after the browser has had the chance to draw and to take input. */
+/**
+ * Runs `run` in a task of its own (a MessageChannel message, as React's own scheduler posts), after the
+ * browser has had the chance to draw and to take input; in order, one after another.
+ */
+const queued: (() => void)[] = [];
+let channel: MessageChannel | null = null;
 export function nextTask(run: () => void): void {
-  const scheduler = (globalThis as { scheduler?: Partial<PostTaskScheduler> }).scheduler;
-  if (typeof scheduler?.postTask === 'function') {
-    void scheduler.postTask(run, { priority: 'user-visible' }).catch(() => undefined);
-  } else setTimeout(run, 0);
+  if (typeof MessageChannel === 'undefined') {
+    setTimeout(run, 0);
+    return;
+  }
+  if (!channel) {
+    channel = new MessageChannel();
+    channel.port1.onmessage = () => queued.shift()?.();
+    // Under Node (the unit tests) an open port would keep the process alive.
+    (channel.port1 as { unref?: () => void }).unref?.();
+  }
+  queued.push(run);
+  channel.port2.postMessage(null);
 }
