@@ -546,6 +546,7 @@ export class UploadClient {
     submissionId: string,
     sources: UploadSource[],
     signal?: AbortSignalLike,
+    onRetry?: (notice: RetryNotice) => void,
   ): Promise<BatchRegistrationItem[] | null> {
     if (this.batchUnsupported) return null;
     try {
@@ -564,7 +565,7 @@ export class UploadClient {
           },
           signal,
         },
-        { what: 'register' },
+        { what: 'register', onRetry },
       );
       return Array.isArray(body?.files) && body.files.length === sources.length ? body.files : null;
     } catch (error) {
@@ -608,9 +609,13 @@ export class UploadClient {
       bySubmission.set(upload.submissionId, group);
     }
     for (const [submissionId, uploads] of bySubmission) {
+      // Each file waiting on the call hears of its retries, as of its own registration's.
+      const onRetry = (notice: RetryNotice) => uploads.forEach((u) => u.heardRetryAhead(notice));
       const answers = this.registerFiles(
         submissionId,
         uploads.map((u) => u.source),
+        undefined,
+        onRetry,
       ).catch(() => null);
       uploads.forEach((upload, i) => upload.registerAhead(answers.then((items) => items?.[i] ?? null)));
     }
@@ -770,6 +775,13 @@ export class FileUpload {
   onChange(listener: (upload: FileUpload) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** A retry of the registration made ahead, told to a file that is waiting for it. */
+  heardRetryAhead(notice: RetryNotice): void {
+    if (this.state !== 'uploading' || this.ahead === null) return;
+    this.retrying = notice;
+    this.emit();
   }
 
   /** Whether a registration made ahead waits for this file's first round. */
