@@ -237,6 +237,11 @@ try {
   log('settled; sending');
   const pick = await page.evaluate(() => ({ ...globalThis.__portalBench, longTasks: [] }));
   const listedLists = await page.evaluate(listsInPage);
+  // What the page says it holds once settled ('2,000 files chosen'), to be sure every file is in the send.
+  const chosenCount = await page
+    .locator('[data-testid="chosen-count"]')
+    .textContent({ timeout: 1_000 })
+    .catch(() => null);
   const heapListed = await heap();
   const heapListedCollected = await heap({ collect: true });
 
@@ -314,6 +319,7 @@ try {
     `chosen files list once listed                      ${chosen ? `${chosen.rows} rows, ${chosen.elements} elements` : 'absent'} for ${FILES} files ` +
       `(${listedLists.documentElements} elements in the document)`,
   );
+  console.log(`chosen once settled, as the page says                ${chosenCount ?? '(no count shown)'}`);
   console.log(
     `files being sent list, at most                     ${sendingRowsPeak} rows, ${sendingElementsPeak} elements`,
   );

@@ -155,6 +155,8 @@ export function VirtualList({
   const [, setMeasured] = useState(0);
   const [tracker] = useState(() => rowTracker(setViewport, () => setMeasured((n) => n + 1)));
   const pendingFocus = useRef<{ index: number; slot: number } | null>(null);
+  // A row the keyboard moved to: shown in the window too once drawn, when the box is partly off screen.
+  const pendingReveal = useRef<number | null>(null);
 
   const { offsets, keys } = layout(count, itemKey, tracker.heights, estimateHeight);
   const total = offsets[count]!;
@@ -181,6 +183,7 @@ export function VirtualList({
     else if (rowBottom > next + height) next = rowBottom - height;
     element.scrollTop = next;
     setScrollTop(next);
+    pendingReveal.current = index;
   };
 
   /** Focuses the row asked for by Arrow Down/Up if it is drawn; false while it is still to be drawn. */
@@ -198,6 +201,13 @@ export function VirtualList({
   };
   useLayoutEffect(() => {
     focusPending();
+    const index = pendingReveal.current;
+    const row =
+      index === null ? null : list.current?.querySelector<HTMLElement>(`:scope > li[data-index="${index}"]`);
+    if (row) {
+      pendingReveal.current = null;
+      row.scrollIntoView({ block: 'nearest' });
+    }
   });
 
   const onScroll = () => {
@@ -224,6 +234,8 @@ export function VirtualList({
       if (event.key === 'Home' || event.key === 'End') {
         event.preventDefault();
         reveal(event.key === 'Home' ? 0 : count - 1);
+        // Drawn already: the render reveal asks for may change nothing.
+        setMeasured((n) => n + 1);
       }
       return;
     }
