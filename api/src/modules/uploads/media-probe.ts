@@ -13,6 +13,7 @@ import type {
 import { AppError } from '../../http/errors.js';
 import type { Logger } from '../../logger.js';
 import { specForSubmission } from '../upload-events/index.js';
+import { ProbeTimedOut, ProbeWorkerPool } from './media-probe-workers.js';
 import { openStoredRanges } from './stored-ranges.js';
 
 /**
@@ -39,14 +40,19 @@ export type FactsReader = (input: {
   timeoutMs?: number;
 }) => Promise<MediaReadResult>;
 
-// Imported on the first probe: the reader loads mediainfo.js and its WebAssembly.
-let defaultReader: Promise<FactsReader> | undefined;
-function loadReader(): Promise<FactsReader> {
-  defaultReader ??= import('@avp/shared/media-reader').then((mod) => mod.readMediaFacts);
-  return defaultReader;
+// Started on the first probe: mediainfo.js's WebAssembly parses in worker threads (media-probe-workers.ts),
+// never on the event loop that answers requests.
+let pool: ProbeWorkerPool | undefined;
+function workerReader(concurrency: number): FactsReader {
+  pool ??= new ProbeWorkerPool({ max: concurrency });
+  pool.max = Math.max(1, concurrency);
+  const workers = pool;
+  return ({ size, readChunk, timeoutMs }) =>
+    workers.read({ size, readChunk, timeoutMs: timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS });
 }
+const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
 let readerOverride: FactsReader | undefined;
-/** Tests only: read with this instead of media-core's reader (undefined restores it). */
+/** Tests only: read with this, in the main thread, instead of the worker pool (undefined restores it). */
 export function useFactsReader(reader: FactsReader | undefined): void {
   readerOverride = reader;
 }
@@ -112,15 +118,13 @@ export function issuesOfRow(row: { issues: unknown }): string[] {
   return Array.isArray(value) ? value.map(String) : [];
 }
 
-class TimedOut extends Error {}
-
 async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
       work,
       new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new TimedOut(`no answer in ${ms} ms`)), ms);
+        timer = setTimeout(() => reject(new ProbeTimedOut(ms)), ms);
       }),
     ]);
   } finally {
@@ -170,15 +174,18 @@ export async function probeFile(deps: ProbeDeps, fileId: string): Promise<MediaF
   try {
     const ranges = await openStoredRanges(deps.storage, file.storageKey, size);
     try {
-      const reader = readerOverride ?? (await loadReader());
-      result = await withTimeout(reader({ size, readChunk: ranges.read, timeoutMs }), timeoutMs);
+      const input = { size, readChunk: ranges.read, timeoutMs };
+      // The pool enforces the time itself, by terminating the worker; a test's reader gets the race.
+      result = readerOverride
+        ? await withTimeout(readerOverride(input), timeoutMs)
+        : await workerReader(deps.config.MEDIA_PROBE_CONCURRENCY)(input);
     } finally {
       bytesRead = ranges.bytesRead();
       await ranges.close().catch(() => undefined);
     }
   } catch (error) {
     deps.logger.warn(
-      { err: error, fileId, timedOut: error instanceof TimedOut },
+      { err: error, fileId, timedOut: error instanceof ProbeTimedOut },
       'could not read the media facts of a stored file',
     );
   }
