@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { factsFromMediaInfo, readMediaFacts, READ_MAX_BYTES, READ_MIN_BYTES } from './reader.js';
+import {
+  factsFromMediaInfo,
+  readMediaFacts,
+  READ_MAX_BYTES,
+  READ_MIN_BYTES,
+  UNRECOGNIZED_AFTER_BYTES,
+} from './reader.js';
 import type { ReadChunk } from './types.js';
 
 /**
@@ -136,6 +142,24 @@ describe('readMediaFacts', () => {
     expect(source.reads.some(([offset]) => offset > 20 * 1024 * 1024)).toBe(true);
     expect(result.bytesRead).toBeLessThan(bytes.length / 20);
     expect(overlaps(source.reads)).toBe(false);
+  });
+
+  it('stops reading a large file that no parser recognises, a few MiB in, instead of reading to the budget', async () => {
+    // Pseudo-random bytes (xorshift32, seeded: the same every run), as an encrypted archive or a renamed
+    // disk image looks to MediaInfoLib: 24 MiB, of which reading to the 80 MiB budget would take it all.
+    const bytes = new Uint8Array(24 * 1024 * 1024);
+    let x = 2_463_534_242;
+    for (let i = 0; i < bytes.length; i += 1) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      bytes[i] = x & 0xff;
+    }
+    const source = memory(bytes);
+    const result = await readMediaFacts({ size: bytes.length, readChunk: source.readChunk });
+    expect(result.facts).toBeNull();
+    expect(result.bytesRead).toBeGreaterThanOrEqual(UNRECOGNIZED_AFTER_BYTES);
+    expect(result.bytesRead).toBeLessThanOrEqual(UNRECOGNIZED_AFTER_BYTES + 2 * READ_MAX_BYTES);
   });
 
   it('gives facts null for bytes that are no media file', async () => {

@@ -158,6 +158,44 @@ class BlockReader {
  * analyzeData (0.3.8) with the read sizes chosen here: a read after a seek starts at READ_MIN_BYTES
  * (rounded up to a block boundary) and doubles while reads follow on, up to READ_MAX_BYTES.
  */
+/** Open_Buffer_Continue's status bits (MediaInfoLib): a parser has accepted the data; parsing is done. */
+const ACCEPTED = 0x01;
+const FINALIZED = 0x08;
+
+/**
+ * Bytes read from the file's start with no parser of MediaInfoLib accepting them: past this the file is one
+ * it does not know (random bytes, an encrypted archive), and reading on to the budget would only spend CPU
+ * (about 110 ms per MiB on a server that reads every completed upload). Every format it knows is accepted
+ * within its first kilobytes, a moov-last MP4 included (its ftyp comes first).
+ */
+export const UNRECOGNIZED_AFTER_BYTES = 4 * 1024 * 1024;
+
+interface RawModule {
+  _malloc(size: number): number;
+  _free(ptr: number): void;
+  _mi_open_buffer_continue(ptr: number, data: number, size: number): number;
+  HEAPU8: Uint8Array;
+}
+
+/**
+ * Open_Buffer_Continue with its whole status. mediainfo.js's own method keeps only the Finalized bit, and
+ * the Accepted bit is what tells a file no parser knows from one still being parsed; so the status is read
+ * from the module the way that method does it (mediainfo.js 0.3: `mediainfoModule`, `ptr`). A later
+ * mediainfo.js laid out otherwise would fail every read here, which the fixture tests
+ * (desktop/test/media-facts-reader.test.ts) would show at once.
+ */
+function continueWith(mi: Instance, data: Uint8Array): number {
+  const { mediainfoModule: module, ptr } = mi as unknown as { mediainfoModule: RawModule; ptr: number };
+  const at = module._malloc(data.length);
+  try {
+    // HEAPU8 is read after _malloc: growing the memory replaces the view.
+    module.HEAPU8.set(data, at);
+    return module._mi_open_buffer_continue(ptr, at, data.length);
+  } finally {
+    module._free(at);
+  }
+}
+
 async function analyze(mi: Instance, size: number, reader: BlockReader): Promise<string> {
   const POSITION_ONLY = -1;
   let offset = 0;
@@ -170,7 +208,9 @@ async function analyze(mi: Instance, size: number, reader: BlockReader): Promise
     const aligned = Math.ceil((offset + want) / BLOCK_BYTES) * BLOCK_BYTES - offset;
     // At least one byte (offset < size, aligned > 0): a source that gives fewer has thrown in read().
     const data = await reader.read(offset, Math.min(aligned, size - offset));
-    const finished = mi.openBufferContinue(data, data.length);
+    const status = continueWith(mi, data);
+    const finished = (status & FINALIZED) !== 0;
+    if ((status & ACCEPTED) === 0 && reader.bytesRead >= UNRECOGNIZED_AFTER_BYTES) break;
     const seekTo = mi.openBufferContinueGotoGet();
     if (seekTo !== -1) {
       // Past the end, or the same target twice without progress: the parser cannot be satisfied.
