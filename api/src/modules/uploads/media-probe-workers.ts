@@ -52,7 +52,9 @@ export const PROBE_WORKER_IDLE_MS = 30_000;
  */
 export function spawnProbeWorker(): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
-  if (!fromSource) return new Worker(new URL('./media-probe-worker.js', import.meta.url));
+  // No inherited node flags: a preload given to the server (`--import` of an agent, a bench's probe with its
+  // own listener) must not run again in each worker.
+  if (!fromSource) return new Worker(new URL('./media-probe-worker.js', import.meta.url), { execArgv: [] });
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   return new Worker(new URL('./media-probe-worker.ts', import.meta.url), {
     execArgv: ['--import', tsx, '--conditions=source'],
