@@ -10,6 +10,7 @@ import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type { Logger } from '../../logger.js';
+import { probesSettled } from './media-probe.js';
 import type { BackgroundTracker } from './media-probe.js';
 import { openStoredRanges } from './stored-ranges.js';
 
@@ -26,7 +27,7 @@ export const POSTER_WIDTH = 480;
 const FFMPEG_TIMEOUT_MS = 30_000;
 
 export type PosterDeps = {
-  config: Pick<Config, 'MEDIA_PROBE_CONCURRENCY'>;
+  config: Pick<Config, 'MEDIA_PROBE_CONCURRENCY' | 'MEDIA_PROBE_TIMEOUT_SECONDS'>;
   db: Database;
   logger: Logger;
   storage: UploadStorage;
@@ -69,9 +70,12 @@ const running = new Map<string, Promise<void>>();
 export function schedulePoster(deps: PosterDeps, fileId: string, tracker?: BackgroundTracker): Promise<void> {
   const existing = running.get(fileId);
   if (existing) return existing;
+  // The facts read first (media-probe.ts, begun with the same completion), so that makePoster knows
+  // whether there is a picture to draw at all; waiting here, not in the limiter, holds no poster slot.
+  const probeWaitMs = (deps.config.MEDIA_PROBE_TIMEOUT_SECONDS + 5) * 1000;
   const work = () =>
-    limiter
-      .run(deps.config.MEDIA_PROBE_CONCURRENCY, () => makePoster(deps, fileId))
+    probesSettled([fileId], probeWaitMs)
+      .then(() => limiter.run(deps.config.MEDIA_PROBE_CONCURRENCY, () => makePoster(deps, fileId)))
       .then(() => undefined)
       .catch((error: unknown) => {
         deps.logger.debug({ err: error, fileId }, 'no poster drawn');
@@ -90,6 +94,14 @@ export async function postersSettled(fileIds: string[]): Promise<void> {
 export async function makePoster(deps: PosterDeps, fileId: string): Promise<'made' | 'none'> {
   const file = await deps.db.models.SubmissionFile.findByPk(fileId);
   if (!file || file.status !== 'complete' || file.posterState === 'made') return 'none';
+  // Where the server's reader found no picture (sound, a document, bytes no parser knows), the stored bytes
+  // are not copied out for ffmpeg at all: for a show's folder of slides and clips that copy was most of a
+  // completion's background work (#34). With no facts row (the probe failed or is still out), ffmpeg tries.
+  const facts = await deps.db.models.MediaFacts.findOne({ where: { fileId, source: 'server' } });
+  if (facts && !(facts.readable && (facts.kind === 'video' || facts.kind === 'image'))) {
+    await file.update({ posterState: 'none', posterKey: null });
+    return 'none';
+  }
   const ffmpeg = ffmpegPath();
   const dir = await mkdtemp(path.join(tmpdir(), 'avp-poster-'));
   try {
