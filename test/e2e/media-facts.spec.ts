@@ -151,8 +151,12 @@ function watch(page: Page) {
     const path = new URL(req.url()).pathname;
     if (path.endsWith('.wasm')) seen.wasm++;
     if (req.method() === 'POST' && path === '/api/uploads/submissions') seen.submissions++;
+    // One file a call, or many in one batch call (#34): each file's registration body either way.
     if (req.method() === 'POST' && /^\/api\/uploads\/submissions\/[^/]+\/files$/.test(path)) {
       seen.registrations.push(req.postDataJSON());
+    }
+    if (req.method() === 'POST' && /^\/api\/uploads\/submissions\/[^/]+\/files\/batch$/.test(path)) {
+      seen.registrations.push(...(req.postDataJSON() as { files: unknown[] }).files);
     }
   });
   page.on('worker', (worker) => {
