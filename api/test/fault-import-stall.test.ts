@@ -19,7 +19,9 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!().catch(() => undefined);
 });
 
-const isComplete = (f: UploadFileInfo) => f.status === 'complete';
+// The import's own state: the file completes first, the import settles once the server's media facts are read
+// (or MEDIA_PROBE_NOTICE_WAIT_SECONDS pass).
+const isComplete = (f: UploadFileInfo) => f.status === 'complete' && f.import?.status === 'complete';
 
 describe.each(DIALECTS)('a cloud provider that stalls mid-part (%s)', (dialect) => {
   it('the stalled part is asked for again from its start, the slot freed, and both imports complete', async () => {

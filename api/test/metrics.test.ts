@@ -200,7 +200,8 @@ describe('what /metrics counts', () => {
       name: 'reel.mov',
     });
     expect(started.status).toBe(201);
-    await h.waitFor(started.file.id, (f) => f.status === 'complete');
+    // The import settles after the file completes (once its media facts are read, or the notice wait ends).
+    await h.waitFor(started.file.id, (f) => f.status === 'complete' && f.import?.status === 'complete');
     const text = await scrape(`${h.t.url}/metrics`);
     expect(sample(text, 'avp_imports', { state: 'complete', provider: 'dropbox' })).toBe(1);
     expect(sample(text, 'avp_import_bytes', { state: 'complete', provider: 'dropbox' })).toBe(data.length);
