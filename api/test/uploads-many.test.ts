@@ -3,13 +3,11 @@ import { request } from 'node:http';
 import { UPLOAD_BATCH_MAX, UPLOAD_PART_SIZE } from '@avp/shared';
 import type { BatchRegistrationItem, SubmissionInfo, UploadFileInfo } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sessionCookieName } from '../src/modules/accounts/index.js';
-import { createSession } from '../src/modules/accounts/sessions.js';
-import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
-import { registration, TestBrowser } from './helpers/browser.js';
+import type { TestBrowser } from './helpers/browser.js';
 import { DIALECTS } from './helpers/env.js';
+import { registeredClient, signedInStaff } from './helpers/staff.js';
 import { fetchTransport, memorySource, sponsorForm, uploadClient } from './helpers/uploads.js';
 
 /**
@@ -28,12 +26,6 @@ afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-
-async function signedUp(app: TestApp, email = 'ada@example.com'): Promise<TestBrowser> {
-  const browser = new TestBrowser(app.url);
-  expect((await browser.post('/api/auth/register', registration({ email }))).status).toBe(201);
-  return browser;
-}
 
 async function newSubmission(browser: TestBrowser, form: object = sponsorForm): Promise<string> {
   const created = await browser.post<{ submission: SubmissionInfo }>('/api/uploads/submissions', form);
@@ -85,7 +77,7 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 describe.each(DIALECTS)('many small files on %s', (dialect) => {
   it('registers many files in one call, in order, and a second call resumes them', async () => {
     t = await startTestApp({ dialect });
-    const ada = await signedUp(t);
+    const ada = await registeredClient(t);
     const submissionId = await newSubmission(ada);
     const first = await batch(ada, submissionId, [still(1), still(2, PART + 1), still(3, 5, null)]);
     expect(first.status).toBe(200);
@@ -129,7 +121,7 @@ describe.each(DIALECTS)('many small files on %s', (dialect) => {
       dialect,
       env: { UPLOAD_QUOTA_BYTES: String(PART * 3), UPLOAD_MAX_BYTES: String(PART * 2) },
     });
-    const ada = await signedUp(t);
+    const ada = await registeredClient(t);
     const submissionId = await newSubmission(ada);
     const count = async () =>
       (await ada.get<{ submission: SubmissionInfo }>(`/api/uploads/submissions/${submissionId}`)).body
@@ -176,8 +168,8 @@ describe.each(DIALECTS)('many small files on %s', (dialect) => {
 
   it("answers another client's submission 404 and a sent one 409, registering nothing", async () => {
     t = await startTestApp({ dialect });
-    const ada = await signedUp(t);
-    const eve = await signedUp(t, 'eve@example.com');
+    const ada = await registeredClient(t);
+    const eve = await registeredClient(t, { email: 'eve@example.com' });
     const adas = await newSubmission(ada);
     const theirs = await batch(eve, adas, [still(1)]);
     expect(theirs.status).toBe(404);
@@ -199,19 +191,7 @@ describe.each(DIALECTS)('many small files on %s', (dialect) => {
 
   it('a closed event takes no new file in a batch, while files already in the submission resume', async () => {
     t = await startTestApp({ dialect });
-    const { user } = await upsertStaffAccount(t.db, {
-      email: 'grace@example.com',
-      password: 'Staff passphrase 9',
-      firstName: 'Grace',
-      lastName: 'Hopper',
-    });
-    const { token } = await createSession(t.db, t.config, user.id, {
-      ip: null,
-      userAgent: null,
-      via: 'cookie',
-    });
-    const staff = new TestBrowser(t.url);
-    staff.cookies.set(sessionCookieName(t.config), token);
+    const { staff } = await signedInStaff(t);
     const made = await staff.post<{ event: { id: string } }>('/api/staff/upload-events', {
       name: 'Closing Soon',
       startsOn: '2099-03-03',
@@ -221,7 +201,7 @@ describe.each(DIALECTS)('many small files on %s', (dialect) => {
       specs: {},
     });
     expect(made.status).toBe(201);
-    const ada = await signedUp(t);
+    const ada = await registeredClient(t);
     const submissionId = await newSubmission(ada, { ...sponsorForm, event_name: 'Closing Soon' });
     const early = await batch(ada, submissionId, [still(1)]);
     expect(early.status).toBe(200);
@@ -240,8 +220,8 @@ describe.each(DIALECTS)('many small files on %s', (dialect) => {
 
   it('completes a one-part file with its part PUT; a wrong sha-256 completes nothing', async () => {
     t = await startTestApp({ dialect });
-    const ada = await signedUp(t);
-    const eve = await signedUp(t, 'eve@example.com');
+    const ada = await registeredClient(t);
+    const eve = await registeredClient(t, { email: 'eve@example.com' });
     const submissionId = await newSubmission(ada);
     const [a, b, c] = (
       await batch(ada, submissionId, [still(1, 1_000), still(2, 1_000), still(3, PART + 10)])
@@ -306,7 +286,7 @@ describe.each(DIALECTS)('many small files on %s', (dialect) => {
 
   it('a part PUT with the checksum cut off mid-part completes nothing; sent again whole, it completes', async () => {
     t = await startTestApp({ dialect });
-    const ada = await signedUp(t);
+    const ada = await registeredClient(t);
     const submissionId = await newSubmission(ada);
     const file = fileOf((await batch(ada, submissionId, [still(1, 200_000)])).body.files[0]);
     const bytes = randomBytes(200_000);
@@ -339,7 +319,7 @@ describe.each(DIALECTS)('many small files on %s', (dialect) => {
 
   it('the shared client sends a folder of small files in about one request each', async () => {
     t = await startTestApp({ dialect });
-    const ada = await signedUp(t);
+    const ada = await registeredClient(t);
     const requests: string[] = [];
     const inner = fetchTransport(t.url, { cookie: ada.cookieHeader()! });
     const client = uploadClient(async (req) => {
