@@ -251,7 +251,8 @@ test('signs in, queues two files, pauses and resumes one; the history shows both
   test.setTimeout(60_000);
   const problems = watchConsole(page);
   const keynote = join(dir, 'keynote-session-final-cut-v2.mp4');
-  const keynoteBytes = randomBytes(2 * 1024 * 1024);
+  // Five parts of 6 MiB: one more than the four the engine keeps in flight.
+  const keynoteBytes = randomBytes(26 * 1024 * 1024);
   writeFileSync(keynote, keynoteBytes);
   const logo = join(dir, 'logo.png');
   const logoBytes = randomBytes(150 * 1024);
@@ -263,7 +264,7 @@ test('signs in, queues two files, pauses and resumes one; the history shows both
   await signIn(page, baseURL!);
   await expect(overallStatus(page)).toHaveText('Nothing to upload.');
 
-  // Slow enough (2 MiB at 256 KB/s: 8 s) to pause the keynote on its way.
+  // Slow enough (26 MiB at 256 KB/s) to pause the keynote on its way.
   await setBandwidth(page, 256);
   const form = await sponsorForm(page, marker, [keynote, logo]);
   // Names cut at 24 characters (SPEC §2), the whole path on hover.
@@ -279,7 +280,8 @@ test('signs in, queues two files, pauses and resumes one; the history shows both
   const rowOf = (name: string) => page.getByTestId('queue-file').filter({ hasText: name });
   const keynoteRow = rowOf('keynote-session-final-cu…');
   const logoRow = rowOf('logo.png');
-  // One file at a time: the keynote is sent, the logo waits its turn.
+  // The next file starts once the one before has all its parts on their way (#34): the keynote's fifth
+  // part waits for one of the four in flight, so the logo waits its turn.
   await expect(keynoteRow).toContainText('Sending');
   await expect(logoRow).toContainText('Waiting');
   await expect(page.getByRole('progressbar', { name: 'Overall progress' })).toBeVisible();
