@@ -6,15 +6,13 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partSizeFor } from '@avp/shared';
 import {
-  API_DIR,
   DESKTOP_DIR,
   PASSWORD,
   registerClient,
@@ -24,6 +22,7 @@ import {
   tempDir,
 } from './helpers/api.js';
 import type { ApiProcess } from './helpers/api.js';
+import * as show from './helpers/pull-show.js';
 
 const BIN = path.join(DESKTOP_DIR, 'bin', 'av-upload.js');
 const TSC = path.join(DESKTOP_DIR, '..', 'node_modules', 'typescript', 'bin', 'tsc');
@@ -72,100 +71,20 @@ function finish(child: ChildProcess): Promise<Run> {
 
 const run = (home: string, args: string[], input = '') => finish(spawnCli(home, args, input));
 
-async function login(email: string): Promise<string> {
-  const res = await fetch(`${api.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, token: true }),
-  });
-  const body = (await res.json()) as { token?: string };
-  if (!body.token) throw new Error(`sign-in of ${email} answered ${res.status}`);
-  return body.token;
-}
-
-async function call<T>(token: string, method: string, route: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${api.url}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-/** A sent sponsor submission of these files, over the upload protocol; answers the files' ids. */
-async function send(token: string, company: string, files: { name: string; bytes: Buffer }[]) {
-  const { submission } = await call<{ submission: { id: string } }>(
-    token,
-    'POST',
-    '/api/uploads/submissions',
-    {
-      form_type: 'sponsor',
-      event_name: 'Expo 2027',
-      sponsor_company: company,
-    },
-  );
-  const ids: string[] = [];
-  for (const f of files) {
-    const sha256 = createHash('sha256').update(f.bytes).digest('hex');
-    const { file } = await call<{ file: { id: string } }>(
-      token,
-      'POST',
-      `/api/uploads/submissions/${submission.id}/files`,
-      { name: f.name, size: f.bytes.length, type: 'video/mp4', lastModified: 1_700_000_000_000, sha256 },
-    );
-    const partSize = partSizeFor(f.bytes.length);
-    for (let n = 0; n * partSize < f.bytes.length; n += 1) {
-      const res = await fetch(`${api.url}/api/uploads/files/${file.id}/parts/${n + 1}`, {
-        method: 'PUT',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
-        body: f.bytes.subarray(n * partSize, (n + 1) * partSize),
-      });
-      if (!res.ok) throw new Error(`part answered ${res.status}`);
-    }
-    await call(token, 'POST', `/api/uploads/files/${file.id}/complete`, { sha256 });
-    ids.push(file.id);
-  }
-  await call(token, 'POST', `/api/uploads/submissions/${submission.id}/submit`, { files: ids });
-  return { submissionId: submission.id, ids };
-}
-
-async function createStaff(): Promise<void> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--conditions=source',
-      path.join('src', 'cli', 'admin.ts'),
-      'create',
-      '--email',
-      STAFF,
-      '--first',
-      'Eve',
-      '--last',
-      'Staff',
-    ],
-    {
-      cwd: API_DIR,
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: api.dataDir },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stdin.end(PASSWORD);
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  if (code !== 0) throw new Error(`admin create failed (${code}): ${output}`);
-}
+// The API calls of the show's tests (helpers/pull-show.ts), bound to this file's server.
+const login = (email: string) => show.login(api, email);
+const call = <T>(token: string, method: string, route: string, body?: unknown) =>
+  show.call<T>(api, token, method, route, body);
+const send = (token: string, company: string, files: { name: string; bytes: Buffer }[]) =>
+  show.send(api, token, 'Expo 2027', company, files);
+const createStaff = () => show.createStaff(api, STAFF);
 
 const big = randomBytes(1024 * 1024);
 const spot = randomBytes(40_000);
 const logo = randomBytes(5_000);
 const spot2 = randomBytes(7_000);
 const odd = randomBytes(3_000);
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const { sha } = show;
 let bigStored: { submissionId: string; id: string };
 
 beforeAll(async () => {
