@@ -1,11 +1,20 @@
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
-import { run, withBuildLock } from '../support/desktop-build';
+import {
+  type Bridge,
+  CLIENT_PASSWORD,
+  openSection,
+  registerClient,
+  signIn,
+  startBridge as startBridgeProcess,
+  textbox,
+  useRendererBuild,
+  watchConsole,
+} from '../support/desktop-window';
 import { expect, test } from '../support/fixtures';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 
@@ -21,7 +30,7 @@ import { startServerProcess, type ServerProcess } from '../support/server-proces
  */
 
 const root = resolve(import.meta.dirname, '..', '..');
-const PASSWORD = 'Difference Engine 1843';
+const PASSWORD = CLIENT_PASSWORD;
 const suffix = `${Date.now().toString(36)}.${process.pid}`;
 const EMAIL = `desktop.cloud.${suffix}@example.com`;
 const MIB = 1024 * 1024;
@@ -57,7 +66,7 @@ const helper = <T>(file: string): Promise<T> =>
   import(pathToFileURL(join(root, 'desktop', 'test', 'helpers', file)).href) as Promise<T>;
 let visit: (url: string) => Promise<{ status: number; text: string }>;
 
-let rendererDir: string | undefined;
+const rendererDir = useRendererBuild();
 let auth: AuthStandIn;
 let providers: ProvidersStandIn;
 let closeStandIns: () => Promise<void>;
@@ -69,28 +78,6 @@ const promo = randomBytes(2 * MIB + 5);
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  if (!process.env.E2E_SKIP_BUILD) {
-    withBuildLock(() =>
-      run([
-        join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-        '-b',
-        'desktop/tsconfig.json',
-        'desktop/tsconfig.bridge-client.json',
-      ]),
-    );
-    rendererDir = mkdtempSync(join(tmpdir(), 'avp-e2e-renderer-'));
-    run([
-      join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
-      'build',
-      '--config',
-      'desktop/vite.config.ts',
-      '--outDir',
-      rendererDir,
-      '--emptyOutDir',
-      '--logLevel',
-      'warn',
-    ]);
-  }
   const authHelpers = await helper<{
     startAuthStandIn(): Promise<AuthStandIn>;
     visit: typeof visit;
@@ -125,93 +112,21 @@ test.beforeAll(async () => {
   providers.files.set('id:keynote', { id: 'id:keynote', name: 'keynote-opening-final.mov', data: keynote });
   providers.files.set('id:promo', { id: 'id:promo', name: 'promo-reel.mp4', data: promo });
   server = await startServerProcess(standIns.apiEnv);
-  const res = await fetch(`${server.url}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.url },
-    body: JSON.stringify({
-      email: EMAIL,
-      firstname: 'Ada',
-      lastname: 'Cloud',
-      company: 'Analytical Engines',
-      phone: '(555) 123-4567',
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    }),
-  });
-  if (res.status !== 201) throw new Error(`registration answered ${res.status}`);
+  await registerClient(server.url, EMAIL, 'Cloud');
 });
 
 test.afterAll(async () => {
   await server?.stop();
   await closeStandIns?.();
   await auth?.close();
-  if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
 });
-
-interface Bridge {
-  url: string;
-  stop(): Promise<void>;
-}
 
 /** The bridge with the cloud providers aimed at the stand-in (Box left out: 'not configured'). */
 async function startBridge(): Promise<Bridge> {
   const env: Record<string, string | undefined> = { ...process.env, ...auth.env() };
   delete env.AV_BOX_CLIENT_ID;
   delete env.AV_BOX_CLIENT_SECRET;
-  const child = spawn(
-    process.execPath,
-    [
-      join(root, 'desktop', 'dist', 'bridge', 'main.js'),
-      '--server',
-      server.url,
-      '--port',
-      '0',
-      ...(rendererDir ? ['--renderer', rendererDir] : []),
-    ],
-    { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const url = await new Promise<string>((ok, fail) => {
-    let out = '';
-    const timer = setTimeout(() => fail(new Error(`The bridge did not start within 15 s: ${out}`)), 15_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-      if (found) {
-        clearTimeout(timer);
-        ok(found[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`The bridge exited with code ${code}: ${out}`));
-    });
-  });
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-const textbox = (scope: Page | Locator, name: string) => scope.getByRole('textbox', { name, exact: true });
-
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' && /Content[- ]Security[- ]Policy/i.test(message.text()))
-      problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return problems;
-}
-
-async function openSection(page: Page, name: 'New upload' | 'Queue' | 'History' | 'Settings') {
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name }).click();
-  await expect(page.getByRole('heading', { level: 2, name })).toBeFocused();
+  return startBridgeProcess(server.url, { rendererDir: rendererDir(), env });
 }
 
 /** The address the app would have opened in the system browser, from the bridge panel's link. */
@@ -259,12 +174,7 @@ test('connects Dropbox, picks two files in the browse panel beside a local one; 
   const marker = `Cloud ${suffix}`;
 
   await page.goto(bridge.url);
-  const signIn = page.getByRole('form', { name: 'Sign in' });
-  await textbox(signIn, 'Server').fill(server.url);
-  await textbox(signIn, 'Email').fill(EMAIL);
-  await textbox(signIn, 'Password').fill(PASSWORD);
-  await signIn.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page.getByText(`Signed in as ${EMAIL}`)).toBeVisible();
+  await signIn(page, server.url, EMAIL, PASSWORD);
 
   // Settings → Accounts: every provider, Box not configured with the variable to set.
   await openSection(page, 'Settings');
@@ -396,11 +306,7 @@ test('connects Dropbox, picks two files in the browse panel beside a local one; 
 
 test('a sign-in refused in the browser is shown in words', async ({ page }) => {
   await page.goto(bridge.url);
-  const signIn = page.getByRole('form', { name: 'Sign in' });
-  await textbox(signIn, 'Server').fill(server.url);
-  await textbox(signIn, 'Email').fill(EMAIL);
-  await textbox(signIn, 'Password').fill(PASSWORD);
-  await signIn.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await signIn(page, server.url, EMAIL, PASSWORD);
   await openSection(page, 'Settings');
   const card = page.getByRole('region', { name: 'Accounts' });
   auth.deny = true;

@@ -1,10 +1,18 @@
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { Locator, Page } from '@playwright/test';
-import { run, withBuildLock } from '../support/desktop-build';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import {
+  apiCall,
+  CLIENT_PASSWORD,
+  registerClient,
+  signIn,
+  signInToken,
+  startBridge,
+  textbox,
+  useRendererBuild,
+} from '../support/desktop-window';
 import { expect, test } from '../support/fixtures';
 import { createStaff, STAFF_PASSWORD } from '../support/staff-account';
 
@@ -18,8 +26,7 @@ import { createStaff, STAFF_PASSWORD } from '../support/staff-account';
  * sha-256, and manifest.csv beside them.
  */
 
-const root = resolve(import.meta.dirname, '..', '..');
-const PASSWORD = 'Difference Engine 1843';
+const PASSWORD = CLIENT_PASSWORD;
 const suffix = `${Date.now().toString(36)}.${process.pid}`;
 const CLIENT_EMAIL = `desktop-pull.${suffix}@example.com`;
 const STAFF_EMAIL = `desktop-pull-staff.${suffix}@example.com`;
@@ -27,107 +34,7 @@ const EVENT = `Pull Expo ${suffix}`;
 const SHOTS = process.env.E2E_SHOTS_DIR ?? '/work/notes/shots';
 const ENTRY = 'Pull this event to a folder…';
 
-let rendererDir: string | undefined;
-
-test.beforeAll(() => {
-  test.setTimeout(180_000);
-  if (process.env.E2E_SKIP_BUILD) return;
-  withBuildLock(() =>
-    run([
-      join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '-b',
-      'desktop/tsconfig.json',
-      'desktop/tsconfig.bridge-client.json',
-    ]),
-  );
-  rendererDir = mkdtempSync(join(tmpdir(), 'avp-e2e-renderer-'));
-  run([
-    join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
-    'build',
-    '--config',
-    'desktop/vite.config.ts',
-    '--outDir',
-    rendererDir,
-    '--emptyOutDir',
-    '--logLevel',
-    'warn',
-  ]);
-});
-
-test.afterAll(() => {
-  if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
-});
-
-/** `node desktop/dist/bridge/main.js --port 0`, as `npm run desktop:bridge` runs it after the build. */
-async function startBridge(server: string) {
-  const child = spawn(
-    process.execPath,
-    [
-      join(root, 'desktop', 'dist', 'bridge', 'main.js'),
-      '--server',
-      server,
-      '--port',
-      '0',
-      ...(rendererDir ? ['--renderer', rendererDir] : []),
-    ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const url = await new Promise<string>((ok, fail) => {
-    let out = '';
-    const timer = setTimeout(() => fail(new Error(`The bridge did not start within 15 s: ${out}`)), 15_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-      if (found) {
-        clearTimeout(timer);
-        ok(found[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`The bridge exited with code ${code}: ${out}`));
-    });
-  });
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-async function apiCall<T>(
-  baseURL: string,
-  route: string,
-  init: { token?: string; method?: string; body?: unknown; raw?: Buffer },
-) {
-  const res = await fetch(`${baseURL}${route}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      'content-type': init.raw ? 'application/octet-stream' : 'application/json',
-      origin: baseURL,
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-    },
-    body: init.raw
-      ? new Uint8Array(init.raw)
-      : init.body === undefined
-        ? undefined
-        : JSON.stringify(init.body),
-  });
-  if (!res.ok) throw new Error(`${route} answered ${res.status}: ${await res.text()}`);
-  return (await res.json().catch(() => null)) as T;
-}
-
-const signInToken = async (baseURL: string, email: string, password: string) =>
-  (
-    await apiCall<{ token: string }>(baseURL, '/api/auth/login', {
-      method: 'POST',
-      body: { email, password, token: true },
-    })
-  ).token;
+const rendererDir = useRendererBuild();
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -176,19 +83,6 @@ async function send(
   return ids;
 }
 
-const textbox = (scope: Page | Locator, name: string) => scope.getByRole('textbox', { name, exact: true });
-
-async function signIn(page: Page, server: string, email: string, password: string) {
-  const form = page.getByRole('form', { name: 'Sign in' });
-  await textbox(form, 'Server').fill(server);
-  await textbox(form, 'Email').fill(email);
-  await textbox(form, 'Password').fill(password);
-  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
-  // The sections settle once the server has said whether the account may pull.
-  await expect(page.getByRole('navigation', { name: 'Sections' })).not.toHaveAttribute('aria-busy');
-}
-
 async function shoot(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });
   for (const [width, height] of [
@@ -212,18 +106,7 @@ test('staff pull an event to a folder from the window, cancel it and finish it; 
   test.setTimeout(150_000);
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
-  await apiCall(baseURL!, '/api/auth/register', {
-    method: 'POST',
-    body: {
-      email: CLIENT_EMAIL,
-      firstname: 'Ada',
-      lastname: 'Pull',
-      company: 'Analytical Engines',
-      phone: '(555) 123-4567',
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    },
-  });
+  await registerClient(baseURL!, CLIENT_EMAIL, 'Pull');
   createStaff(STAFF_EMAIL, 'Pull');
   const client = await signInToken(baseURL!, CLIENT_EMAIL, PASSWORD);
   const spot = randomBytes(40_000);
@@ -237,7 +120,7 @@ test('staff pull an event to a folder from the window, cancel it and finish it; 
 
   const dir = mkdtempSync(join(tmpdir(), 'avp-e2e-desktop-pull-'));
   const out = join(dir, 'show');
-  const bridge = await startBridge(baseURL!);
+  const bridge = await startBridge(baseURL!, { rendererDir: rendererDir() });
   try {
     await page.goto(bridge.url);
     const sections = page.getByRole('navigation', { name: 'Sections' });

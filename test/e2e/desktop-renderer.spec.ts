@@ -1,13 +1,22 @@
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer, connect } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { run, withBuildLock } from '../support/desktop-build';
+import {
+  type Bridge,
+  CLIENT_PASSWORD,
+  openSection,
+  registerClient,
+  signIn,
+  startBridge,
+  textbox,
+  useRendererBuild,
+  watchConsole,
+} from '../support/desktop-window';
 import { expect, test } from '../support/fixtures';
 
 /**
@@ -25,8 +34,7 @@ import { expect, test } from '../support/fixtures';
  * folder of the worker's own, so no build ever replaces files a running page is loading.
  */
 
-const root = resolve(import.meta.dirname, '..', '..');
-const PASSWORD = 'Difference Engine 1843';
+const PASSWORD = CLIENT_PASSWORD;
 const suffix = `${Date.now().toString(36)}.${process.pid}`;
 const CLIENT_EMAIL = `desktop.${suffix}@example.com`;
 const LOGIN_FAILED =
@@ -35,140 +43,20 @@ const LOGIN_FAILED =
 // The tests share the build of beforeAll; they run one after another in one worker.
 test.describe.configure({ mode: 'default' });
 
-/** This worker's build of the renderer: a folder of its own, since another worker may be building too. */
-let rendererDir: string | undefined;
-
-test.beforeAll(() => {
-  test.setTimeout(180_000);
-  // As in the global setup: a run that reuses an earlier build (desktop/dist) skips it.
-  if (process.env.E2E_SKIP_BUILD) return;
-  withBuildLock(() =>
-    run([
-      join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '-b',
-      'desktop/tsconfig.json',
-      'desktop/tsconfig.bridge-client.json',
-    ]),
-  );
-  rendererDir = mkdtempSync(join(tmpdir(), 'avp-e2e-renderer-'));
-  run([
-    join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
-    'build',
-    '--config',
-    'desktop/vite.config.ts',
-    '--outDir',
-    rendererDir,
-    '--emptyOutDir',
-    '--logLevel',
-    'warn',
-  ]);
-});
-
-test.afterAll(() => {
-  if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
-});
-
-interface Bridge {
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** `node desktop/dist/bridge/main.js --port 0`, as `npm run desktop:bridge` runs it after the build. */
-async function startBridge(server: string): Promise<Bridge> {
-  const child = spawn(
-    process.execPath,
-    [
-      join(root, 'desktop', 'dist', 'bridge', 'main.js'),
-      '--server',
-      server,
-      '--port',
-      '0',
-      ...(rendererDir ? ['--renderer', rendererDir] : []),
-    ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const url = await new Promise<string>((ok, fail) => {
-    let out = '';
-    const timer = setTimeout(() => fail(new Error(`The bridge did not start within 15 s: ${out}`)), 15_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-      if (found) {
-        clearTimeout(timer);
-        ok(found[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`The bridge exited with code ${code}: ${out}`));
-    });
-  });
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+const rendererDir = useRendererBuild();
 
 let registered: Promise<void> | undefined;
 /** The client account, registered once per worker through the API (registration has its own spec). */
 function ensureClient(baseURL: string): Promise<void> {
-  registered ??= fetch(`${baseURL}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: baseURL },
-    body: JSON.stringify({
-      email: CLIENT_EMAIL,
-      firstname: 'Ada',
-      lastname: 'Desktop',
-      company: 'Analytical Engines',
-      phone: '(555) 123-4567',
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    }),
-  }).then((res) => {
-    if (res.status !== 201) throw new Error(`registration answered ${res.status}`);
-  });
+  registered ??= registerClient(baseURL, CLIENT_EMAIL, 'Desktop');
   return registered;
 }
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const textbox = (scope: Page | Locator, name: string) => scope.getByRole('textbox', { name, exact: true });
-
-/** CSP refusals and uncaught errors of the page: the renderer must run under the app's strict CSP. */
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' && /Content[- ]Security[- ]Policy/i.test(message.text()))
-      problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return problems;
-}
 
 /** The queue in one line, as announced (the line on screen says the same with speed and time left). */
 function overallStatus(page: Page): Locator {
   return page.getByTestId('overall-status').getByRole('status');
-}
-
-async function signIn(page: Page, baseURL: string): Promise<void> {
-  const form = page.getByRole('form', { name: 'Sign in' });
-  await textbox(form, 'Server').fill(baseURL);
-  await textbox(form, 'Email').fill(CLIENT_EMAIL);
-  await textbox(form, 'Password').fill(PASSWORD);
-  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page.getByText(`Signed in as ${CLIENT_EMAIL}`)).toBeVisible();
-}
-
-async function openSection(
-  page: Page,
-  name: 'New upload' | 'Queue' | 'Watch folders' | 'History' | 'Settings',
-) {
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name }).click();
-  await expect(page.getByRole('heading', { level: 2, name })).toBeFocused();
 }
 
 /** The bandwidth limit in KB/s (0 = unlimited), saved. */
@@ -235,7 +123,7 @@ let dir: string;
 
 test.beforeEach(async ({ baseURL }) => {
   await ensureClient(baseURL!);
-  bridge = await startBridge(baseURL!);
+  bridge = await startBridge(baseURL!, { rendererDir: rendererDir() });
   dir = mkdtempSync(join(tmpdir(), 'avp-e2e-desktop-'));
 });
 
@@ -261,7 +149,7 @@ test('signs in, queues two files, pauses and resumes one; the history shows both
 
   await page.goto(bridge.url);
   await expect(page).toHaveTitle('AV Uploader');
-  await signIn(page, baseURL!);
+  await signIn(page, baseURL!, CLIENT_EMAIL, PASSWORD);
   await expect(overallStatus(page)).toHaveText('Nothing to upload.');
 
   // Slow enough (26 MiB at 256 KB/s) to pause the keynote on its way.
@@ -324,7 +212,7 @@ test('a file changed on disk while paused is stopped with a clear message', asyn
   writeFileSync(clip, randomBytes(1024 * 1024));
 
   await page.goto(bridge.url);
-  await signIn(page, baseURL!);
+  await signIn(page, baseURL!, CLIENT_EMAIL, PASSWORD);
   await setBandwidth(page, 64);
   const form = await sponsorForm(page, `Changed ${suffix}`, [clip]);
   await form.getByRole('button', { name: 'Submit' }).click();
@@ -367,7 +255,7 @@ test('shows the web portal’s sign-in and form messages, and signs out', async 
   await textbox(signInForm, 'Password').press('Enter');
   await expect(signInForm.getByRole('alert')).toHaveText(LOGIN_FAILED);
   await expect(textbox(signInForm, 'Password')).toHaveValue('');
-  await signIn(page, baseURL!);
+  await signIn(page, baseURL!, CLIENT_EMAIL, PASSWORD);
 
   const form = page.getByRole('form', { name: 'New upload' });
   await expect(form.getByRole('radio', { name: 'Creative Asset' })).toBeChecked();
@@ -458,7 +346,7 @@ test('watches a folder: a file put in it is sent once it stops growing, with its
   const marker = `Watch ${suffix}`;
 
   await page.goto(bridge.url);
-  await signIn(page, baseURL!);
+  await signIn(page, baseURL!, CLIENT_EMAIL, PASSWORD);
   await openSection(page, 'Watch folders');
   await expect(
     page.getByText('No folders are watched yet. Add one to send the files you put in it.'),
@@ -536,7 +424,7 @@ test('a bandwidth window is checked, saved, in force now and kept after a reload
   test.setTimeout(90_000);
   const problems = watchConsole(page);
   await page.goto(bridge.url);
-  await signIn(page, baseURL!);
+  await signIn(page, baseURL!, CLIENT_EMAIL, PASSWORD);
   await openSection(page, 'Settings');
   const inForce = page.getByTestId('rate-in-force');
   await expect(inForce).toHaveText(
@@ -669,7 +557,7 @@ test('with the server down a job is queued at once, the window says it waits and
   writeFileSync(clip, bytes);
   const marker = `Offline ${suffix}`;
   await page.goto(bridge.url);
-  await signIn(page, link.url);
+  await signIn(page, link.url, CLIENT_EMAIL, PASSWORD);
 
   await link.down();
   await openSection(page, 'Queue');
@@ -717,7 +605,7 @@ test('a dropped path that does not exist is refused at once, by name and reason'
   const empty = join(dir, 'empty exports');
   mkdirSync(empty);
   await page.goto(bridge.url);
-  await signIn(page, baseURL!);
+  await signIn(page, baseURL!, CLIENT_EMAIL, PASSWORD);
   // New upload is the first section shown.
   await dropPaths(page, [real, missing, empty]);
   const form = page.getByRole('form', { name: 'New upload' });
@@ -735,7 +623,7 @@ test('the bandwidth field keeps what is typed (10000 KB/s stays 10000), and the 
   baseURL,
 }) => {
   await page.goto(bridge.url);
-  await signIn(page, baseURL!);
+  await signIn(page, baseURL!, CLIENT_EMAIL, PASSWORD);
   await page.setViewportSize({ width: 1280, height: 800 });
   const choose = page.getByRole('button', { name: 'Choose files' });
   const panel = page.getByRole('complementary', { name: 'Development bridge' });
