@@ -6,6 +6,7 @@ import {
   READ_MIN_BYTES,
   UNRECOGNIZED_AFTER_BYTES,
 } from './reader.js';
+import { SNIFF_BYTES } from './sniff.js';
 import type { ReadChunk } from './types.js';
 
 /**
@@ -144,10 +145,9 @@ describe('readMediaFacts', () => {
     expect(overlaps(source.reads)).toBe(false);
   });
 
-  it('stops reading a large file that no parser recognises, a few MiB in, instead of reading to the budget', async () => {
-    // Pseudo-random bytes (xorshift32, seeded: the same every run), as an encrypted archive or a renamed
-    // disk image looks to MediaInfoLib: 24 MiB, of which reading to the 80 MiB budget would take it all.
-    const bytes = new Uint8Array(24 * 1024 * 1024);
+  /** Pseudo-random bytes (xorshift32, seeded: the same every run), as an encrypted archive looks. */
+  function noise(length: number): Uint8Array {
+    const bytes = new Uint8Array(length);
     let x = 2_463_534_242;
     for (let i = 0; i < bytes.length; i += 1) {
       x ^= x << 13;
@@ -155,6 +155,23 @@ describe('readMediaFacts', () => {
       x ^= x << 5;
       bytes[i] = x & 0xff;
     }
+    return bytes;
+  }
+
+  it('reads only the head of a file whose first bytes can be nothing MediaInfoLib knows', async () => {
+    // 24 MiB of noise: without the sniff (sniff.ts) MediaInfoLib was started and read 4 MiB of it.
+    const bytes = noise(24 * 1024 * 1024);
+    const source = memory(bytes);
+    const result = await readMediaFacts({ size: bytes.length, readChunk: source.readChunk });
+    expect(result).toEqual({ facts: null, bytesRead: SNIFF_BYTES, raw: null });
+    expect(source.reads).toEqual([[0, SNIFF_BYTES]]);
+  });
+
+  it('stops reading a large file that no parser recognises, a few MiB in, instead of reading to the budget', async () => {
+    // A head of structured bytes the sniff leaves to MediaInfoLib (a table of small numbers), then noise
+    // as a renamed disk image holds: 24 MiB, of which reading to the 80 MiB budget would take it all.
+    const bytes = noise(24 * 1024 * 1024);
+    for (let i = 0; i < 4096; i += 1) bytes[i] = (i * 7) % 13;
     const source = memory(bytes);
     const result = await readMediaFacts({ size: bytes.length, readChunk: source.readChunk });
     expect(result.facts).toBeNull();

@@ -20,6 +20,7 @@
 import mediaInfoFactory from 'mediainfo.js';
 import type { MediaInfo } from 'mediainfo.js';
 import { audioCodecDisplayName, containerDisplayName, videoCodecDisplayName } from './names.js';
+import { mayBeKnownFormat, SNIFF_BYTES } from './sniff.js';
 import type { MediaFacts, MediaKind, MediaReadResult, ReadChunk } from './types.js';
 
 /** The first read after a seek (and at the start). */
@@ -344,34 +345,44 @@ export async function readMediaFacts(input: ReadMediaFactsInput): Promise<MediaR
   const { size, readChunk, wasmUrl } = input;
   const timeoutMs = input.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
   if (!Number.isSafeInteger(size) || size <= 0) return { facts: null, bytesRead: 0, raw: null };
-  const instance = await takeInstance(wasmUrl);
   const reader = new BlockReader(
     size,
     readChunk,
     input.maxBytes ?? READ_BUDGET_BYTES,
     timeoutMs > 0 ? Date.now() + timeoutMs : 0,
   );
+  const unreadable = () => ({ facts: null, bytesRead: reader.bytesRead, raw: null });
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // A source that never answers must not hold the file up: the race ends it at the deadline (the
+  // instance is then dropped, as its analysis may still be running).
+  const deadline =
+    timeoutMs > 0
+      ? new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new OutOfTime()), timeoutMs);
+        })
+      : null;
+  const inTime = <T>(work: Promise<T>): Promise<T> => {
+    work.catch(() => undefined);
+    return deadline ? Promise.race([work, deadline]) : work;
+  };
+  deadline?.catch(() => undefined);
   try {
-    const reading = analyze(instance, size, reader);
-    reading.catch(() => undefined);
-    // A source that never answers must not hold the file up: the race ends it at the deadline (the
-    // instance is then dropped, as its analysis may still be running).
-    const json =
-      timeoutMs > 0
-        ? await Promise.race([
-            reading,
-            new Promise<never>((_, reject) => {
-              timer = setTimeout(() => reject(new OutOfTime()), timeoutMs);
-            }),
-          ])
-        : await reading;
-    const raw: unknown = JSON.parse(json);
-    giveBack(wasmUrl, instance);
-    return { facts: factsFromMediaInfo(raw, size), bytesRead: reader.bytesRead, raw };
-  } catch {
-    instance.close();
-    return { facts: null, bytesRead: reader.bytesRead, raw: null };
+    // The head is MediaInfoLib's own first read (one cached block), so a file it goes on to read costs
+    // no more bytes; one that can be nothing it knows never starts it (sniff.ts).
+    try {
+      if (!mayBeKnownFormat(await inTime(reader.read(0, Math.min(SNIFF_BYTES, size))))) return unreadable();
+    } catch {
+      return unreadable();
+    }
+    const instance = await takeInstance(wasmUrl);
+    try {
+      const raw: unknown = JSON.parse(await inTime(analyze(instance, size, reader)));
+      giveBack(wasmUrl, instance);
+      return { facts: factsFromMediaInfo(raw, size), bytesRead: reader.bytesRead, raw };
+    } catch {
+      instance.close();
+      return unreadable();
+    }
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }

@@ -1,4 +1,4 @@
-import { checkMediaFacts, describeMediaFacts, sameName } from '@avp/shared';
+import { checkMediaFacts, describeMediaFacts, mayBeKnownFormat, sameName, SNIFF_BYTES } from '@avp/shared';
 import type { InboxFileMedia, MediaCheck, MediaFacts, MediaReadResult, ReadChunk } from '@avp/shared';
 import { ForeignKeyConstraintError, UniqueConstraintError } from 'sequelize';
 import type { Transaction } from 'sequelize';
@@ -176,9 +176,21 @@ export async function probeFile(deps: ProbeDeps, fileId: string): Promise<MediaF
     try {
       const input = { size, readChunk: ranges.read, timeoutMs };
       // The pool enforces the time itself, by terminating the worker; a test's reader gets the race.
-      result = readerOverride
-        ? await withTimeout(readerOverride(input), timeoutMs)
-        : await workerReader(deps.config.MEDIA_PROBE_CONCURRENCY)(input);
+      if (readerOverride) {
+        result = await withTimeout(readerOverride(input), timeoutMs);
+      } else {
+        // A file whose first bytes can be nothing MediaInfoLib knows is unreadable without a worker (the
+        // reader would sniff the same bytes and stop there: sniff.ts). Any other is read in one, its head
+        // (the reader's own first read) served again from here rather than asked of storage twice.
+        const head = await withTimeout(ranges.read(0, Math.min(SNIFF_BYTES, size)), timeoutMs);
+        if (mayBeKnownFormat(head)) {
+          const readChunk = (offset: number, length: number) =>
+            offset === 0 && length <= head.length
+              ? Promise.resolve(head.slice(0, length))
+              : ranges.read(offset, length);
+          result = await workerReader(deps.config.MEDIA_PROBE_CONCURRENCY)({ ...input, readChunk });
+        }
+      }
     } finally {
       bytesRead = ranges.bytesRead();
       await ranges.close().catch(() => undefined);
