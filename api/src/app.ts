@@ -5,6 +5,7 @@ import type { Database } from './db/index.js';
 import { attachAfterAnswerWork } from './http/after-answer.js';
 import { apiNotFound, errorHandler, routeNotFound } from './http/errors.js';
 import { endIdleBody } from './http/idle-body.js';
+import { priorityGateFor } from './http/priority-gate.js';
 import { databaseRateLimitStore, setRateLimitStore } from './http/rate-limit.js';
 import { requestLogger } from './http/request-log.js';
 import { captureRoutePattern } from './http/route-pattern.js';
@@ -57,6 +58,8 @@ export function createApp(deps: AppDeps): Express {
   setRateLimitStore(app, databaseRateLimitStore(deps.db));
   attachAfterAnswerWork(app);
 
+  // Every request but upload bytes counted while it waits for its answer: part bodies wait meanwhile.
+  app.use(priorityGateFor(config).middleware);
   // Route patterns (for the metrics' labels and the error log line), and every request counted and timed.
   app.use(captureRoutePattern, countRequests(metricsOf(deps.db)));
   app.use(requestLogger(deps.logger));

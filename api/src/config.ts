@@ -218,6 +218,10 @@ const schema = z
     // Part writes (uploads' parts and cloud imports' ranges) each API process stores at once; the rest wait
     // their turn unread, so many uploads cannot starve the process's other requests (bench:mixed).
     UPLOAD_PART_CONCURRENCY: integer(8, 1, 1024),
+    // The longest the chunks of part bodies wait while interactive requests (the store, checkout, sign-in)
+    // wait for their answer (http/priority-gate.ts); a hold that long is followed by as long of parts
+    // flowing. 0: parts never wait.
+    UPLOAD_YIELD_MAX_MS: integer(200, 0, 10_000),
     // S3: connecting, then silence on the socket for one request; attempts per call (503 SlowDown, 500,
     // connection resets and timeouts are retried with backoff).
     S3_CONNECT_TIMEOUT_SECONDS: integer(10, 1, 600),

@@ -4,10 +4,11 @@
 // (c)), at full speed, until told to stop. Each completed file is removed again (an open submission's
 // remove button), so the data folder holds at most one file per client.
 //
-// IPC: the parent sends { url, tokens, file, size } to begin; { type: 'read' } asks for every client's bytes
+// IPC: the parent sends { url, tokens, file, size, nice } to begin (nice: this process's OS priority); { type: 'read' } asks for every client's bytes
 // sent so far (answered { type: 'bytes', at, bytes: [...] }); { type: 'stop' } ends the loops and answers
 // { type: 'stopped' } once they have.
 import { open } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import { engineTransport, sharedUploadClient } from './contestants.mjs';
 
 let stopping = false;
@@ -61,7 +62,9 @@ async function uploader(index, url, token, file, size) {
 let loops;
 process.on('message', (message) => {
   if (message.type === 'begin') {
-    const { url, tokens, file, size } = message;
+    const { url, tokens, file, size, nice = 0 } = message;
+    // Standing for remote machines: mixed.mjs may lower this process's priority (its header says why).
+    if (nice > 0) setPriority(nice);
     tokens.forEach((_, i) => (sent[i] = 0));
     loops = Promise.all(
       tokens.map((token, i) =>

@@ -19,17 +19,25 @@
 //
 // It prints each call's p99 beside its idle p99 in the same run, and each upload's speed beside its solo
 // speed, with the server's event-loop delay in each phase (perf_hooks.monitorEventLoopDelay, loaded into
-// the server by loop-delay.mjs). Goal: each p99 <= 2x its idle p99, and no upload slower than 0.8 of its
+// the server by loop-delay.mjs), and where the processor went in each phase (/proc): the server's main
+// thread, its other threads (libuv's pool: file writes, argon2, SQLite; V8's helpers), the uploaders'
+// process, this process (autocannon and the Stripe stand-in), and the rest of the machine.
+//
+// Fairness: the uploaders stand for remote machines, whose hashing and sending would cost this machine
+// nothing, yet here they take the same two cores as the server. BENCH_MIXED_UPLOADER_NICE runs their process
+// at that lower OS priority (os.setPriority; default 0, as the server's): the closer model of remote
+// clients, since the processor then goes to the server and the load generator first. Run it both ways: the
+// printed note says which was used. Goal: each p99 <= 2x its idle p99, and no upload slower than 0.8 of its
 // solo speed. A benchmark: figures only, never pass/fail; not part of `npm test`.
 //
 // Environment: BENCH_SECONDS (per call and phase, default 10), BENCH_CONNECTIONS (per call, default 10),
 // BENCH_MIXED_RATES (requests per second for store page, intents, sign-in; default '100,40,5'; 0 = flat
 // out), BENCH_MIXED_UPLOADERS (default 8), BENCH_MIXED_FILE_MIB (each file, default 256),
-// BENCH_SERVER_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'; the loaded phase's window is printed
+// BENCH_MIXED_UPLOADER_NICE (0 to 19, default 0), BENCH_SERVER_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'; the loaded phase's window is printed
 // for profile-summary.mjs), BENCH_SERVER_ENV (extra server settings, 'NAME=value,NAME=value'),
 // BENCH_SKIP_BUILD=1 to use the dist folders as they are.
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +54,7 @@ const CONNECTIONS = Math.max(1, Number(process.env.BENCH_CONNECTIONS ?? 10));
 const RATES = (process.env.BENCH_MIXED_RATES ?? '100,40,5').split(',').map(Number);
 const UPLOADERS = Math.max(1, Number(process.env.BENCH_MIXED_UPLOADERS ?? 8));
 const FILE_SIZE = Math.max(8, Number(process.env.BENCH_MIXED_FILE_MIB ?? 256)) * MIB;
+const UPLOADER_NICE = Math.min(19, Math.max(0, Number(process.env.BENCH_MIXED_UPLOADER_NICE ?? 0)));
 const WARM_UP_SECONDS = 2;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const serverNodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
@@ -56,6 +65,20 @@ const extraEnv = Object.fromEntries(
     .map((pair) => pair.split('=')),
 );
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Processor seconds of one thread of a process (the main thread's id is the process's). */
+const threadCpuSeconds = (pid, tid) => {
+  const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+/** The whole machine's busy and total processor seconds so far (/proc/stat), over all cores. */
+const machineCpuSeconds = () => {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const n = ticks.map(Number);
+  const idle = n[3] + n[4];
+  const total = n.reduce((a, b) => a + b, 0);
+  return { busy: (total - idle) / 100, total: total / 100 };
+};
 
 if (!process.env.BENCH_SKIP_BUILD) {
   compileTypeScript();
@@ -91,6 +114,29 @@ const loopDelay = {
 };
 
 let uploaders;
+/** Set once the uploaders run, so the processor table counts them. */
+let uploadersPid;
+/** Where the processor went since `from` (a snapshot of cpu()), in cores. */
+const cpu = () => {
+  const pid = server.child.pid;
+  const machine = machineCpuSeconds();
+  return {
+    at: performance.now(),
+    serverMain: threadCpuSeconds(pid, pid),
+    server: cpuSeconds(pid),
+    uploaders: uploadersPid ? cpuSeconds(uploadersPid) : 0,
+    bench: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+    busy: machine.busy,
+  };
+};
+const cores = (from, to = cpu()) => {
+  const s = (to.at - from.at) / 1000;
+  const c = (k) => Number(((to[k] - from[k]) / s).toFixed(2));
+  const serverMain = c('serverMain');
+  const serverOther = Number((c('server') - serverMain).toFixed(2));
+  const rest = Number((c('busy') - c('server') - c('uploaders') - c('bench')).toFixed(2));
+  return { serverMain, serverOther, uploaders: c('uploaders'), bench: c('bench'), rest };
+};
 try {
   const signIn = await clientToken(url, 'mixed-sign-in@example.com');
   const tokens = [];
@@ -141,7 +187,9 @@ try {
   /** One call for SECONDS: p99, req/s, answers of another status, and the server's loop delay meanwhile. */
   const measureCall = async (call) => {
     await loopDelay.reset();
+    const from = cpu();
     const result = await hammer(call, SECONDS);
+    const used = cores(from);
     const delay = await loopDelay.read();
     const others = Object.entries(result.statusCodeStats ?? {})
       .filter(([code]) => Number(code) !== call.status)
@@ -153,13 +201,15 @@ try {
       rps: result.requests.average,
       other: others.join(' ') || '0',
       delay,
+      used,
     };
   };
 
   console.log(
     `bench:mixed: ${UPLOADERS} uploaders (files of ${FILE_SIZE / MIB} MiB, 4 parts in flight each); ` +
       `autocannon ${CONNECTIONS} connections, ${SECONDS} s per call, ` +
-      `${calls.map((c) => (c.rate > 0 ? `${c.rate} req/s` : 'flat out')).join(' / ')}; SQLite, local storage, Stripe stand-in\n`,
+      `${calls.map((c) => (c.rate > 0 ? `${c.rate} req/s` : 'flat out')).join(' / ')}; SQLite, local storage, Stripe stand-in; ` +
+      `uploaders' process at nice ${UPLOADER_NICE}${UPLOADER_NICE > 0 ? ' (standing for remote machines: the processor goes to the server and the load generator first)' : ' (as the server: they take the same cores as remote machines would not)'}\n`,
   );
 
   // Idle: nothing but the call.
@@ -183,16 +233,19 @@ try {
     }
   };
   const readBytes = () => ask({ type: 'read' }, 'bytes');
+  uploadersPid = uploaders.pid;
   const window = async (during) => {
     const from = await readBytes();
-    const cpu0 = cpuSeconds(server.child.pid);
+    const cpu0 = cpu();
     const out = await during();
     const to = await readBytes();
+    const used = cores(cpu0);
     const seconds = (to.at - from.at) / 1000;
     return {
       out,
       seconds,
-      serverCpu: (cpuSeconds(server.child.pid) - cpu0) / seconds,
+      used,
+      serverCpu: used.serverMain + used.serverOther,
       speeds: to.bytes.map((b, i) => (b - from.bytes[i]) / 1e6 / seconds),
       errors: to.errors,
     };
@@ -203,7 +256,7 @@ try {
     return loopDelay.read();
   };
 
-  uploaders.send({ type: 'begin', url, tokens, file: source, size: FILE_SIZE });
+  uploaders.send({ type: 'begin', url, tokens, file: source, size: FILE_SIZE, nice: UPLOADER_NICE });
   await sleep(3_000);
   const soloBefore = await window(quiet);
   const started = process.hrtime.bigint() / 1000n;
@@ -232,6 +285,21 @@ try {
     'loop delay p99 ms idle / uploading': `${c.idle.delay.p99} / ${c.loaded.delay.p99}`,
     'uploads MB/s meanwhile': Number(c.uploadMBps.toFixed(1)),
   }));
+  const cpuRows = [
+    ...calls.flatMap((c) => [
+      { phase: `${c.name}, idle`, ...c.idle.used },
+      { phase: `${c.name}, uploading`, ...c.loaded.used },
+    ]),
+    { phase: 'uploads alone, before', ...soloBefore.used },
+    { phase: 'uploads alone, after', ...soloAfter.used },
+  ].map(({ phase, serverMain, serverOther, uploaders: up, bench, rest }) => ({
+    phase,
+    'server main thread': serverMain,
+    'server other threads': serverOther,
+    uploaders: up,
+    'autocannon + Stripe stand-in': bench,
+    'rest of the machine': rest,
+  }));
   const soloSeconds = soloBefore.seconds + soloAfter.seconds;
   const uploadRows = loaded.speeds.map((speed, i) => {
     const solo =
@@ -246,6 +314,8 @@ try {
   });
   console.table(callRows);
   console.table(uploadRows);
+  console.log('processor, in cores (of 2), per phase:');
+  console.table(cpuRows);
   const total = (w) => w.speeds.reduce((a, b) => a + b, 0);
   console.log(
     `uploads in all: solo ${total(soloBefore).toFixed(1)} / ${total(soloAfter).toFixed(1)} MB/s (before / after), ` +
@@ -256,6 +326,12 @@ try {
   );
   // A shared machine's other work shows here: the figures of a busy run say little.
   console.log(`machine load average (1 min) at the end: ${loadavg()[0].toFixed(1)}`);
+  console.log(
+    `uploaders' process ran at nice ${UPLOADER_NICE}` +
+      (UPLOADER_NICE > 0
+        ? ': a model of remote clients (their processor time yields to the server and autocannon); run with BENCH_MIXED_UPLOADER_NICE=0 for the harsher same-machine figures'
+        : ': they compete with the server as equals, which remote clients would not; BENCH_MIXED_UPLOADER_NICE=10 models remote clients'),
+  );
   if (errors.length > 0) console.log(`upload errors: ${errors.join('; ')}`);
   if (serverNodeArgs.length > 0) {
     console.log(`server ${server.child.pid}, the calls beside the uploads: --from ${started} --to ${ended}`);
@@ -267,7 +343,12 @@ try {
       `worst p99 ${worstCall['× idle']}× idle (${worstCall.call}), worst upload ${worstUpload['of solo']} of solo (client ${worstUpload.client})`,
   );
 } finally {
-  if (uploaders && uploaders.exitCode === null) uploaders.kill();
+  if (uploaders && uploaders.exitCode === null) {
+    uploaders.kill();
+    await new Promise((r) => uploaders.once('exit', r));
+    // The parts it had under way fail on the server first, not against a database already closed.
+    await sleep(500);
+  }
   await server.stop();
   await stripe.stop();
   rmSync(work, { recursive: true, force: true });

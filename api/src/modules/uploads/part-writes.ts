@@ -5,6 +5,7 @@ import { isStorageFull, PartSizeError, StorageUnavailableError } from '../../ada
 import type { Database } from '../../db/index.js';
 import type { SubmissionAttributes, SubmissionFileAttributes } from '../../db/models/index.js';
 import { AppError, toAppError } from '../../http/errors.js';
+import { priorityGateFor } from '../../http/priority-gate.js';
 import type { SessionUser } from '../accounts/index.js';
 import { COMPLETION, nowMs } from './claims.js';
 import type { WriteClaim } from './claims.js';
@@ -131,6 +132,7 @@ export async function writeClaimedPart(
   // While its bytes are overwritten the part is not received: its row goes first.
   if (file.partStored) await deps.db.models.FilePart.destroy({ where: { fileId, partNumber } });
 
+  const gate = priorityGateFor(deps.config);
   const tap = deps.hashes.begin(
     deps.storage,
     { id: fileId, size: file.size, key: file.storageKey },
@@ -147,7 +149,9 @@ export async function writeClaimedPart(
       size: range.size,
       body,
       observe: (chunk) => {
-        const renewing = claim.guard();
+        // Interactive requests first (http/priority-gate.ts): the chunk waits unhashed and unwritten.
+        const turn = gate.turn();
+        const renewing = turn ? turn.then(() => claim.guard()) : claim.guard();
         if (!renewing) return tap.observe(chunk);
         return renewing.then(() => tap.observe(chunk));
       },
