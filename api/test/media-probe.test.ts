@@ -1,13 +1,13 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { MEDIA_UNREADABLE, UPLOAD_PART_SIZE } from '@avp/shared';
+import { MEDIA_UNREADABLE, SNIFF_BYTES, UPLOAD_PART_SIZE } from '@avp/shared';
 import type { InboxFileMedia, InboxSubmission, MediaFacts, UploadFileInfo, UploadSource } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startImportWorker } from '../src/modules/imports/index.js';
-import { POSTER_READ_BYTES } from '../src/modules/uploads/posters.js';
+import { POSTER_READ_BYTES, postersSettled } from '../src/modules/uploads/posters.js';
 import { probesSettled, useFactsReader } from '../src/modules/uploads/media-probe.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
@@ -286,6 +286,39 @@ describe('the server reads a file stored on S3 by ranged GETs', () => {
     expect(Number(row!.bytesRead)).toBeLessThanOrEqual(served);
     expect(served).toBeLessThan(big.length / 4);
     console.log(`S3 probe of a ${big.length}-byte file: ${probeReads.length} ranged GETs, ${served} bytes`);
+  });
+});
+
+describe('a file that can be no media (random bytes) on S3', () => {
+  it('is read no further than its head, and none of it is copied out for a poster', async () => {
+    const s3 = await startS3StandIn();
+    cleanups.push(() => s3.close());
+    const proxy = await recordingProxy(s3.endpoint);
+    cleanups.push(() => proxy.close());
+    const { t, client } = await start({
+      env: {
+        STORAGE_DRIVER: 's3',
+        S3_BUCKET: S3_STAND_IN_BUCKET,
+        S3_ENDPOINT: proxy.url,
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_REGION: 'us-east-1',
+      },
+    });
+    const noise = randomBytes(3 * 1024 * 1024);
+    const { fileIds } = await upload(t, client, [bufferSource('renamed.mp4', noise)]);
+    await probesSettled(fileIds, WAIT_MS);
+    await postersSettled(fileIds);
+    const row = await serverRow(t, fileIds[0]!);
+    expect(row).toMatchObject({ readable: false, verdict: 'unreadable', issues: [] });
+    expect(Number(row!.bytesRead)).toBe(SNIFF_BYTES);
+    expect(await t.db.models.SubmissionFile.findByPk(fileIds[0])).toMatchObject({
+      status: 'complete',
+      posterState: 'none',
+      posterKey: null,
+    });
+    // One ranged GET, of the head the sniff looked at: no reader in a worker, no copy for ffmpeg.
+    const ranged = proxy.gets.filter((g) => g.path.split('?')[0]!.endsWith(fileIds[0]!) && g.range);
+    expect(ranged.map((g) => [g.range, g.bytes])).toEqual([[`bytes=0-${SNIFF_BYTES - 1}`, SNIFF_BYTES]]);
   });
 });
 

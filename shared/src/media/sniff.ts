@@ -172,8 +172,8 @@ function boxAtStart(head: Uint8Array): boolean {
 function transportStream(head: Uint8Array): boolean {
   for (const stride of [188, 192, 204]) {
     const last = Math.min(head.length - 2 * stride - 1, 1024);
-    for (let i = 0; i <= last; i++) {
-      if (head[i] === 0x47 && head[i + stride] === 0x47 && head[i + 2 * stride] === 0x47) return true;
+    for (let i = head.indexOf(0x47); i >= 0 && i <= last; i = head.indexOf(0x47, i + 1)) {
+      if (head[i + stride] === 0x47 && head[i + 2 * stride] === 0x47) return true;
     }
   }
   return false;

@@ -143,6 +143,17 @@ export async function touch(db: Database, submissionId: string): Promise<void> {
   await db.models.Submission.update({ updatedAt: new Date() }, { where: { id: submissionId } });
 }
 
+/**
+ * touch, unless the submission was marked in the last minute: against a retention period of days a minute
+ * is nothing, and a folder of a thousand files would otherwise write the same row a thousand times (#34).
+ */
+export async function touchUnlessRecent(
+  db: Database,
+  submission: { id: string; updatedAt: Date },
+): Promise<void> {
+  if (Date.now() - submission.updatedAt.getTime() > 60_000) await touch(db, submission.id);
+}
+
 /** Answers for a write that found its part or file claimed by another request (claims.ts). */
 export const PART_IN_PROGRESS = (partNumber: number) =>
   new AppError(409, 'part_in_progress', `Part ${partNumber} of this file is being sent in another request.`);

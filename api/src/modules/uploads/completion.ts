@@ -19,7 +19,7 @@ import {
   ownFile,
   PART_IN_PROGRESS,
   toFileInfo,
-  touch,
+  touchUnlessRecent,
 } from './common.js';
 import type { UploadsDeps } from './common.js';
 
@@ -99,7 +99,7 @@ export async function completeFile(
       deps.logger.warn({ err: error, fileId }, 'could not release a completion claim');
     });
   }
-  await touch(deps.db, submission.id);
+  await touchUnlessRecent(deps.db, submission);
   return toFileInfo(file);
 }
 

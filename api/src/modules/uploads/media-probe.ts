@@ -164,8 +164,11 @@ export async function probeFile(deps: ProbeDeps, fileId: string): Promise<MediaF
   const { SubmissionFile, Submission, MediaFacts } = deps.db.models;
   const file = await SubmissionFile.findByPk(fileId);
   if (!file || file.status !== 'complete') return null;
-  const done = await MediaFacts.findOne({ where: { fileId, source: 'server' } });
+  // Both rows at once: the server's (read already: done) and the client's report, compared below.
+  const rows = await MediaFacts.findAll({ where: { fileId } });
+  const done = rows.find((r) => r.source === 'server');
   if (done) return done;
+  const reported = rows.find((r) => r.source === 'client');
   const size = Number(file.size);
   const timeoutMs = deps.config.MEDIA_PROBE_TIMEOUT_SECONDS * 1000;
   let result: MediaReadResult = { facts: null, bytesRead: 0, raw: null };
@@ -230,7 +233,6 @@ export async function probeFile(deps: ProbeDeps, fileId: string): Promise<MediaF
   if (check.verdict === 'warn' || check.verdict === 'block') {
     deps.logger.warn({ fileId, issues: check.issues }, 'stored file does not meet its event media spec');
   }
-  const reported = await MediaFacts.findOne({ where: { fileId, source: 'client' } });
   if (reported) {
     const client = factsOfRow(reported);
     const differ = factsDisagree(client, result.facts);
@@ -260,8 +262,11 @@ class Limiter {
   }
 }
 const limiter = new Limiter();
-/** This process's probes still running or waiting, by file id (the staff notice may wait for them). */
-const running = new Map<string, Promise<unknown>>();
+/**
+ * This process's probes still running or waiting, by file id (the staff notice and the poster may wait for
+ * them), each with the row it stored (null: none, the file gone or the probe failed).
+ */
+const running = new Map<string, Promise<MediaFactsInstance | null>>();
 
 /** Something that keeps shutdown waiting for background work (http/after-answer.ts). */
 export interface BackgroundTracker {
@@ -280,12 +285,20 @@ export function scheduleProbe(deps: ProbeDeps, fileId: string, tracker?: Backgro
       .run(deps.config.MEDIA_PROBE_CONCURRENCY, () => probeFile(deps, fileId))
       .catch((error: unknown) => {
         deps.logger.error({ err: error, fileId }, 'media facts probe failed');
-      })
-      .then(() => undefined);
+        return null;
+      });
   const promise = tracker ? tracker.run(work) : work();
   running.set(fileId, promise);
   void promise.finally(() => running.delete(fileId));
-  return promise;
+  return promise.then(() => undefined);
+}
+
+/**
+ * The server's facts row of a file this process is reading now, once read (null when the reading stored
+ * none); undefined when no reading of it is under way here, so the caller looks in the database itself.
+ */
+export function probeInProgress(fileId: string): Promise<MediaFactsInstance | null> | undefined {
+  return running.get(fileId);
 }
 
 /**
@@ -293,7 +306,7 @@ export function scheduleProbe(deps: ProbeDeps, fileId: string, tracker?: Backgro
  * issues when they come in time; one still running after that leaves the notice with the client's check.
  */
 export async function probesSettled(fileIds: string[], ms: number): Promise<void> {
-  const pending = fileIds.map((id) => running.get(id)).filter((p): p is Promise<unknown> => p !== undefined);
+  const pending = fileIds.map((id) => running.get(id)).filter((p) => p !== undefined);
   if (pending.length === 0 || ms <= 0) return;
   await withTimeout(Promise.allSettled(pending), ms).catch(() => undefined);
 }

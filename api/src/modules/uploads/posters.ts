@@ -6,11 +6,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { Op } from 'sequelize';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
+import type { MediaFactsInstance } from '../../db/models/index.js';
 import type { Logger } from '../../logger.js';
-import { probesSettled } from './media-probe.js';
+import { probeInProgress, probesSettled } from './media-probe.js';
 import type { BackgroundTracker } from './media-probe.js';
 import { openStoredRanges } from './stored-ranges.js';
 
@@ -73,13 +75,20 @@ export function schedulePoster(deps: PosterDeps, fileId: string, tracker?: Backg
   // The facts read first (media-probe.ts, begun with the same completion), so that makePoster knows
   // whether there is a picture to draw at all; waiting here, not in the limiter, holds no poster slot.
   const probeWaitMs = (deps.config.MEDIA_PROBE_TIMEOUT_SECONDS + 5) * 1000;
-  const work = () =>
-    probesSettled([fileId], probeWaitMs)
-      .then(() => limiter.run(deps.config.MEDIA_PROBE_CONCURRENCY, () => makePoster(deps, fileId)))
-      .then(() => undefined)
-      .catch((error: unknown) => {
-        deps.logger.debug({ err: error, fileId }, 'no poster drawn');
-      });
+  // The reading begun with the same completion hands over the row it stored: a file it found no picture
+  // in is marked at once, with no poster slot and no second look at the file or its facts (#34).
+  const probe = probeInProgress(fileId);
+  const work = async () => {
+    try {
+      let facts: MediaFactsInstance | null | undefined;
+      if (probe) facts = await within(probe, probeWaitMs);
+      else await probesSettled([fileId], probeWaitMs);
+      if (facts && !pictured(facts)) await markNone(deps, fileId);
+      else await limiter.run(deps.config.MEDIA_PROBE_CONCURRENCY, () => makePoster(deps, fileId));
+    } catch (error) {
+      deps.logger.debug({ err: error, fileId }, 'no poster drawn');
+    }
+  };
   const promise = tracker ? tracker.run(work) : work();
   running.set(fileId, promise);
   void promise.finally(() => running.delete(fileId));
@@ -91,6 +100,38 @@ export async function postersSettled(fileIds: string[]): Promise<void> {
   await Promise.allSettled(fileIds.map((id) => running.get(id)).filter((p) => p !== undefined));
 }
 
+/** The promise's value, or undefined when it has not settled in `ms` (or failed). */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work.catch(() => undefined),
+      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Whether the server's reading found something ffmpeg could draw: a video or an image. */
+function pictured(facts: Pick<MediaFactsInstance, 'readable' | 'kind'>): boolean {
+  return facts.readable && (facts.kind === 'video' || facts.kind === 'image');
+}
+
+/** No poster for a complete file, in one UPDATE; a poster made meanwhile (another process) stays. */
+async function markNone(deps: PosterDeps, fileId: string): Promise<void> {
+  await deps.db.models.SubmissionFile.update(
+    { posterState: 'none', posterKey: null },
+    {
+      where: {
+        id: fileId,
+        status: 'complete',
+        [Op.or]: [{ posterState: null }, { posterState: { [Op.ne]: 'made' } }],
+      },
+    },
+  );
+}
+
 export async function makePoster(deps: PosterDeps, fileId: string): Promise<'made' | 'none'> {
   const file = await deps.db.models.SubmissionFile.findByPk(fileId);
   if (!file || file.status !== 'complete' || file.posterState === 'made') return 'none';
@@ -98,7 +139,7 @@ export async function makePoster(deps: PosterDeps, fileId: string): Promise<'mad
   // are not copied out for ffmpeg at all: for a show's folder of slides and clips that copy was most of a
   // completion's background work (#34). With no facts row (the probe failed or is still out), ffmpeg tries.
   const facts = await deps.db.models.MediaFacts.findOne({ where: { fileId, source: 'server' } });
-  if (facts && !(facts.readable && (facts.kind === 'video' || facts.kind === 'image'))) {
+  if (facts && !pictured(facts)) {
     await file.update({ posterState: 'none', posterKey: null });
     return 'none';
   }
