@@ -205,6 +205,9 @@ const schema = z
     // Waits on the network (issue 28 'No stall without a timeout'), in seconds. A cloud provider's byte
     // range that sends nothing for this long is abandoned and asked for again from its start.
     IMPORT_IDLE_TIMEOUT_SECONDS: integer(60, 1, 3600),
+    // How long an import stays with the process copying it after that process stops renewing its lease
+    // (renewed every quarter of it): what a kill -9 costs before another process resumes the copy.
+    IMPORT_LEASE_SECONDS: integer(15, 2, 3600),
     // #30: the server's reading of a completed file's media facts gives up after this long (stored as
     // unreadable).
     MEDIA_PROBE_TIMEOUT_SECONDS: integer(30, 1, 3600),

@@ -374,6 +374,8 @@ describe('cloud imports across a kill -9', () => {
       WEB_DIST_DIR: data.dir,
       SESSION_SECRET: TEST_SECRET,
       GOOGLE_API_URL: d.url,
+      // The killed process's lease runs out this long after its last renewal: the restart waits for it.
+      IMPORT_LEASE_SECONDS: '3',
     };
     const bytes = randomBytes(8 * PART);
     d.files.set('f-kill', { name: 'kill.mov', mimeType: 'video/mp4', data: bytes });

@@ -3,7 +3,7 @@
  * itself, part by part into the same storage as browser uploads, resumable across failures and restarts.
  */
 export { importsRoutes } from './routes.js';
-export { startImportWorker, LEASE_MS as IMPORT_LEASE_MS, MAX_ATTEMPTS, IMPORT_GAVE_UP } from './worker.js';
+export { startImportWorker, MAX_ATTEMPTS, IMPORT_GAVE_UP } from './worker.js';
 export type { ImportWorker, ImportWorkerOptions } from './worker.js';
 export { cloudPickers } from './cloud-config.js';
 export { CLOUD_AUTH_FAILED, CLOUD_UNAVAILABLE, SIZE_UNKNOWN, startImport } from './service.js';

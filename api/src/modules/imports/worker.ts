@@ -45,12 +45,11 @@ import { TokenBox } from './token-box.js';
  * token, a restart, a kill -9) costs at most the parts in flight: the next attempt starts from the first
  * part not recorded.
  *
- * The lease is held while the copy runs and renewed every RENEW_MS; a process that died leaves a lease
- * that runs out LEASE_MS later, and the import passes to the next worker that looks.
+ * The lease (IMPORT_LEASE_SECONDS) is held while the copy runs and renewed every quarter of it; a process
+ * that died leaves a lease that runs out that long after its last renewal, and the import passes to the
+ * next worker that looks. Three renewals can fail or come late (a database gap, a busy loop) before
+ * another worker may take a copy that is still running.
  */
-
-export const LEASE_MS = 15_000;
-const RENEW_MS = 4_000;
 /**
  * Range requests in flight per import. Two hide one part's gap (its claim, the request's first byte, the
  * database writes after it) behind the other's bytes; more only put parts further ahead of the running
@@ -117,6 +116,7 @@ class ImportLease {
     private readonly db: Database,
     readonly fileId: string,
     readonly token: string,
+    private readonly leaseMs: number,
   ) {}
 
   get signal(): AbortSignal {
@@ -130,7 +130,7 @@ class ImportLease {
           if (!held) onLost();
         })
         .catch(() => undefined);
-    }, RENEW_MS);
+    }, this.leaseMs / 4);
     this.timer.unref();
   }
 
@@ -139,7 +139,10 @@ class ImportLease {
     const rows = await this.db.sequelize.query(
       `UPDATE file_imports SET lease_expires_at = ${nowMs(this.db)} + :lease
        WHERE file_id = :fileId AND lease_token = :token RETURNING file_id`,
-      { replacements: { lease: LEASE_MS, fileId: this.fileId, token: this.token }, type: QueryTypes.SELECT },
+      {
+        replacements: { lease: this.leaseMs, fileId: this.fileId, token: this.token },
+        type: QueryTypes.SELECT,
+      },
     );
     return rows.length > 0;
   }
@@ -183,7 +186,7 @@ class ImportLease {
 }
 
 /** Claims the oldest import that is due, or null. */
-async function leaseNext(db: Database, exclude: string[]): Promise<ImportLease | null> {
+async function leaseNext(db: Database, exclude: string[], leaseMs: number): Promise<ImportLease | null> {
   const token = randomUUID();
   const now = nowMs(db);
   const due = `status IN ('queued', 'running')
@@ -201,7 +204,7 @@ async function leaseNext(db: Database, exclude: string[]): Promise<ImportLease |
     {
       replacements: {
         token,
-        lease: LEASE_MS,
+        lease: leaseMs,
         updated: new Date(),
         exclude: exclude.length ? exclude : [''],
         never: WHEN_STORAGE_IS_READY,
@@ -211,7 +214,7 @@ async function leaseNext(db: Database, exclude: string[]): Promise<ImportLease |
     },
   );
   const row = rows[0];
-  return row ? new ImportLease(db, String(row.file_id), token) : null;
+  return row ? new ImportLease(db, String(row.file_id), token, leaseMs) : null;
 }
 
 /** 2 s, 4 s, 8 s … up to five minutes, with jitter so failing imports do not move in step. */
@@ -233,7 +236,7 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
 
   async function fill(): Promise<void> {
     while (!stopped && active.size < config.IMPORT_CONCURRENCY) {
-      const lease = await leaseNext(db, [...active.keys()]);
+      const lease = await leaseNext(db, [...active.keys()], config.IMPORT_LEASE_SECONDS * 1000);
       if (!lease || stopped) {
         if (lease) await lease.settle({ status: 'queued' }, null);
         return;
