@@ -17,7 +17,8 @@
 // verified import limit, and growth under 100 MB. A benchmark: figures only, never pass/fail; not part of `npm test`.
 //
 // Environment: BENCH_IMPORT_MIB (file size, default 2048), BENCH_SKIP_BUILD=1 to use dist as it is,
-// BENCH_SERVER_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') to profile the server.
+// BENCH_SERVER_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') to profile the server (the import's
+// window is then printed, for test/bench/profile-summary.mjs --from/--to).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,6 +74,8 @@ const BARE_IMPORTER = `
   }).listen(Number(process.env.PORT), '127.0.0.1');`;
 const SIZE = Math.max(8, Number(process.env.BENCH_IMPORT_MIB ?? 2048)) * MIB;
 const FILE_ID = 'bench-file';
+const serverNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const perGiB = (seconds) => (seconds * 1024 * MIB) / SIZE;
 
 async function api(url, token, method, path, body) {
   const res = await fetch(`${url}${path}`, {
@@ -145,7 +148,7 @@ try {
   const server = await startBenchServer({
     name: 'import',
     env: { GOOGLE_API_URL: drive.url, GOOGLE_CLIENT_ID: 'bench.apps.googleusercontent.com' },
-    nodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    nodeArgs: serverNodeArgs,
   });
   let ours;
   try {
@@ -180,9 +183,12 @@ try {
           if (now.import && ['failed', 'needs_auth'].includes(now.import.status)) {
             throw new Error(`the import stopped: ${now.import.status} ${now.import.error}`);
           }
-          // Often: the server reads the completed file's media facts right after (#30), background work
-          // of 100+ MB (the reader's WebAssembly memory) that a late look would count as the import's.
-          await new Promise((r) => setTimeout(r, 20));
+          // Often near the end: the server reads the completed file's media facts right after (#30),
+          // background work of 100+ MB (the reader's WebAssembly memory) that a late look would count as
+          // the import's. Not every 20 ms throughout: each look is a request the server answers, and 50 a
+          // second for the whole copy were processor time (ours' column) that neither (a) nor (d) spends.
+          const left = SIZE - (now.import?.bytesDone ?? 0);
+          await new Promise((r) => setTimeout(r, left > 4 * PART ? 100 : 20));
         }
       })),
     };
@@ -205,7 +211,13 @@ try {
   }));
   console.log(`\nbench:import, ${(SIZE / MIB).toFixed(0)} MiB`);
   console.table(rows);
+  if (serverNodeArgs.length > 0) {
+    console.log(`(e) server ${ours.pid}, its import: --from ${ours.window.from} --to ${ours.window.to}`);
+  }
   console.log(`ours / (d), the verified import limit: ${(ours.mbps / verified.mbps).toFixed(2)}`);
+  console.log(
+    `server CPU s per GiB: ours ${perGiB(ours.cpu.server).toFixed(2)}, (d) ${perGiB(verified.cpu.server).toFixed(2)}`,
+  );
   console.log(
     `ours, server growth up to 5 s after the import, with the media reading that follows it: ${(ours.growthAfter / 1e6).toFixed(1)} MB`,
   );

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, open, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
+import { Transform, Writable } from 'node:stream';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished } from 'node:stream/promises';
 import { isStorageFull, PartSizeError } from './types.js';
 import type { UploadStorage } from './types.js';
 import type { WriteSlots } from './write-slots.js';
@@ -71,6 +72,104 @@ interface LocalPartWrite {
   observe?: (chunk: Buffer) => void | Promise<void>;
 }
 
+/** Chunks gathered into one positional write: a part's chunks go down about 1 MiB at a time. */
+const WRITE_BYTES = 1024 * 1024;
+
+/**
+ * The body of one part, written at its offset: the last stage of its pipe, with no stream between the
+ * request and the disk. Chunks queue in the Writable's own buffer while a write is in flight and reach
+ * _writev together, so each system call takes about WRITE_BYTES. Before a batch is stored its chunks are
+ * counted (more than `size` fails it, nothing of it written, so a part never spills into the next one) and
+ * handed to `observe` in order, whose promise holds them back and whose rejection fails the write.
+ */
+class PartSink extends Writable {
+  private seen = 0;
+  private position: number;
+
+  constructor(
+    private readonly handle: FileHandle,
+    offset: number,
+    private readonly size: number,
+    private readonly observe?: (chunk: Buffer) => void | Promise<void>,
+  ) {
+    super({ highWaterMark: WRITE_BYTES });
+    this.position = offset;
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.store([chunk]).then(() => callback(), callback);
+  }
+
+  override _writev(chunks: { chunk: Buffer }[], callback: (error?: Error | null) => void): void {
+    this.store(chunks.map((c) => c.chunk)).then(() => callback(), callback);
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    callback(this.seen === this.size ? null : new PartSizeError(this.size, this.seen));
+  }
+
+  private async store(buffers: Buffer[]): Promise<void> {
+    let bytes = 0;
+    for (const buffer of buffers) bytes += buffer.length;
+    this.seen += bytes;
+    if (this.seen > this.size) throw new PartSizeError(this.size, this.seen);
+    if (this.observe) {
+      for (const buffer of buffers) {
+        const pending = this.observe(buffer);
+        if (pending !== undefined) await pending;
+      }
+      // Cut off while a chunk waited (the client left, the part was refused): store nothing more.
+      if (this.destroyed) return;
+    }
+    // A write may store fewer bytes than asked (a disk filling up: the next one then fails with ENOSPC).
+    for (let at = 0; at < bytes;) {
+      const { bytesWritten } = await this.handle.writev(
+        at === 0 ? buffers : remainder(buffers, at),
+        this.position + at,
+      );
+      at += bytesWritten;
+    }
+    this.position += bytes;
+  }
+}
+
+/** The bytes of `buffers` from `skip` on, without copying them. */
+function remainder(buffers: Buffer[], skip: number): Buffer[] {
+  const rest: Buffer[] = [];
+  for (const buffer of buffers) {
+    if (skip >= buffer.length) {
+      skip -= buffer.length;
+      continue;
+    }
+    rest.push(skip > 0 ? buffer.subarray(skip) : buffer);
+    skip = 0;
+  }
+  return rest;
+}
+
+/** Pipes one part's body into `handle` at its offset; settles once the last byte is stored. */
+async function receivePart(handle: FileHandle, args: LocalPartWrite): Promise<void> {
+  const sink = new PartSink(handle, args.offset, args.size, args.observe);
+  // The body is piped, not handed to pipeline(), which would destroy it (and with it the client's
+  // connection) on any failure: when the disk is full the request must stay open to be answered 507.
+  const cutOff = () => {
+    if (!args.body.readableEnded) sink.destroy(prematureClose());
+  };
+  const failed = (error: Error) => sink.destroy(error);
+  args.body.once('close', cutOff);
+  args.body.once('error', failed);
+  args.body.pipe(sink);
+  try {
+    await finished(sink);
+  } catch (error) {
+    args.body.unpipe(sink);
+    throw error;
+  } finally {
+    args.body.off('close', cutOff);
+    args.body.off('error', failed);
+  }
+}
+
 const SAFE_KEY = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
 
 /**
@@ -110,32 +209,18 @@ export class LocalStorage implements UploadStorage {
   }
 
   private async store(args: LocalPartWrite): Promise<null> {
-    // 'r+': the file must exist (begin made it); a part for a file already cleaned up fails here.
-    // A 1 MiB buffer lets chunks queue up behind a write in progress and go down in one writev.
-    const out = createWriteStream(this.pathOf(args.key), {
-      flags: 'r+',
-      start: args.offset,
-      highWaterMark: 1024 * 1024,
-    });
-    // The body is piped, not handed to pipeline(), which would destroy it (and with it the client's
-    // connection) on any failure: when the disk is full the request must stay open to be answered 507.
-    const counted = exactSize(args.size, args.observe);
-    const cutOff = () => {
-      if (!args.body.readableEnded) counted.destroy(prematureClose());
-    };
-    const failed = (error: Error) => counted.destroy(error);
-    args.body.once('close', cutOff);
-    args.body.once('error', failed);
-    args.body.pipe(counted);
+    // 'r+': the file must exist (begin made it); a part for a file already cleaned up fails here, its
+    // body unread (the route answers with the connection closed).
+    const handle = await open(this.pathOf(args.key), 'r+');
     try {
-      await pipeline(counted, out);
+      await receivePart(handle, args);
     } catch (error) {
-      args.body.unpipe(counted);
+      // The client's connection stays open when the disk is full: the request must be answered 507.
       if (!isStorageFull(error)) args.body.destroy();
       throw error;
     } finally {
-      args.body.off('close', cutOff);
-      args.body.off('error', failed);
+      // Waits for a write still in flight (a part cut off mid-write) before the descriptor goes.
+      await handle.close();
     }
     return null;
   }
