@@ -19,7 +19,7 @@
 //
 // It prints each call's p99 beside its idle p99 in the same run, and each upload's speed beside its solo
 // speed, with the server's event-loop delay in each phase (perf_hooks.monitorEventLoopDelay, loaded into
-// the server by loop-delay.mjs), and where the processor went in each phase (/proc): the server's main
+// the server by loop-delay.mjs, with the wait of a trivial job on libuv's thread pool), and where the processor went in each phase (/proc): the server's main
 // thread, its other threads (libuv's pool: file writes, argon2, SQLite; V8's helpers), the uploaders'
 // process, this process (autocannon and the Stripe stand-in), and the rest of the machine.
 //
@@ -283,6 +283,7 @@ try {
     'req/s idle / uploading': `${Math.round(c.idle.rps)} / ${Math.round(c.loaded.rps)}`,
     'other status or error': `${c.idle.other} / ${c.loaded.other}`,
     'loop delay p99 ms idle / uploading': `${c.idle.delay.p99} / ${c.loaded.delay.p99}`,
+    'pool wait p99 ms idle / uploading': `${c.idle.delay.poolP99} / ${c.loaded.delay.poolP99}`,
     'uploads MB/s meanwhile': Number(c.uploadMBps.toFixed(1)),
   }));
   const cpuRows = [
@@ -322,7 +323,7 @@ try {
       `beside the calls ${total(loaded).toFixed(1)} MB/s; server CPU ` +
       `${soloBefore.serverCpu.toFixed(2)} / ${loaded.serverCpu.toFixed(2)} / ${soloAfter.serverCpu.toFixed(2)} cores; ` +
       `server loop delay p99 (max) with uploads alone: ${soloBefore.out.p99} (${soloBefore.out.max}) ms before, ` +
-      `${soloAfter.out.p99} (${soloAfter.out.max}) ms after`,
+      `${soloAfter.out.p99} (${soloAfter.out.max}) ms after; thread-pool wait p99 ${soloBefore.out.poolP99} / ${soloAfter.out.poolP99} ms`,
   );
   // A shared machine's other work shows here: the figures of a busy run say little.
   console.log(`machine load average (1 min) at the end: ${loadavg()[0].toFixed(1)}`);
