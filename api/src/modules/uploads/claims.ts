@@ -145,6 +145,17 @@ export class WriteClaim {
     this.ended = this.db.dialect === 'postgres';
   }
 
+  /**
+   * An SQL condition that holds while the claim is still this write's (its row, with its token), for a
+   * statement that must change nothing once another write has taken the claim over.
+   */
+  heldCondition(): string {
+    const q = (value: string | number) => this.db.sequelize.escape(value);
+    return `EXISTS (SELECT 1 FROM upload_claims WHERE file_id = ${q(this.fileId)} AND part_number = ${q(
+      this.partNumber,
+    )} AND token = ${q(this.token)})`;
+  }
+
   /** Gives the claim up (if it is still this write's). */
   async release(): Promise<void> {
     clearInterval(this.timer);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { missingParts, planUpload } from '@avp/shared';
 import type { UploadFileInfo } from '@avp/shared';
+import { literal, Op } from 'sequelize';
 import { z } from 'zod';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { FilePartInstance, SubmissionFileInstance } from '../../db/models/index.js';
@@ -188,19 +189,24 @@ export async function verifyAndComplete(
     await restart(deps, file);
     throw CHECKSUM_MISMATCH();
   }
-  // Recorded only while the claim is still this completion's (it is renewed as it runs).
-  await claim.renew().catch(() => {
-    throw COMPLETION_IN_PROGRESS();
-  });
-  await file.update({
-    status: 'complete',
+  // Recorded only while the claim is still this completion's (it is renewed as it runs): one statement
+  // that tests the claim and records the file, rather than a renewal and then the update (#34).
+  if (claim.lost) throw COMPLETION_IN_PROGRESS();
+  const now = new Date();
+  const done = {
+    status: 'complete' as const,
     sha256: actual.sha256,
-    completedAt: new Date(),
+    completedAt: now,
     storageUploadId: null,
+  };
+  const [recorded] = await deps.db.models.SubmissionFile.update(done, {
+    where: { id: file.id, [Op.and]: literal(claim.heldCondition()) },
   });
+  if (recorded === 0) throw COMPLETION_IN_PROGRESS();
+  file.set({ ...done, updatedAt: now }, { raw: true });
   // Every completion (browser, legacy, cloud import) has the server read the file's facts, in the
   // background: the answer never waits for it, and its failure never fails the upload (media-probe.ts).
-  void scheduleProbe(deps, file.id, deps.background);
+  void scheduleProbe(deps, file.id, deps.background, file);
   // #31: a poster frame or thumbnail for the inbox, and staff told of a new version.
   void schedulePoster(deps, file.id, deps.background);
   // Awaited (one row; it logs rather than throws), so the notice exists when the completion is answered.

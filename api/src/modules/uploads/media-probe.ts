@@ -160,9 +160,14 @@ export function factsDisagree(client: MediaFacts | null, server: MediaFacts | nu
  * read again). Never throws for the file's sake: an unreadable file, a reader failure or a timeout is
  * stored as unreadable and logged.
  */
-export async function probeFile(deps: ProbeDeps, fileId: string): Promise<MediaFactsInstance | null> {
+export async function probeFile(
+  deps: ProbeDeps,
+  fileId: string,
+  completed?: SubmissionFileInstance,
+): Promise<MediaFactsInstance | null> {
   const { SubmissionFile, Submission, MediaFacts } = deps.db.models;
-  const file = await SubmissionFile.findByPk(fileId);
+  // The completion that scheduled this hands over the row it has just recorded complete.
+  const file = completed?.status === 'complete' ? completed : await SubmissionFile.findByPk(fileId);
   if (!file || file.status !== 'complete') return null;
   // Both rows at once: the server's (read already: done) and the client's report, compared below.
   const rows = await MediaFacts.findAll({ where: { fileId } });
@@ -277,12 +282,17 @@ export interface BackgroundTracker {
  * Reads a completed file's facts in the background (call it after the answer is sent). Failures are
  * logged, never thrown to the caller. With a tracker, shutdown waits for the reading.
  */
-export function scheduleProbe(deps: ProbeDeps, fileId: string, tracker?: BackgroundTracker): Promise<void> {
+export function scheduleProbe(
+  deps: ProbeDeps,
+  fileId: string,
+  tracker?: BackgroundTracker,
+  completed?: SubmissionFileInstance,
+): Promise<void> {
   const existing = running.get(fileId);
   if (existing) return existing.then(() => undefined);
   const work = () =>
     limiter
-      .run(deps.config.MEDIA_PROBE_CONCURRENCY, () => probeFile(deps, fileId))
+      .run(deps.config.MEDIA_PROBE_CONCURRENCY, () => probeFile(deps, fileId, completed))
       .catch((error: unknown) => {
         deps.logger.error({ err: error, fileId }, 'media facts probe failed');
         return null;
