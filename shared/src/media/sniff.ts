@@ -244,48 +244,49 @@ function audioFrames(head: Uint8Array): boolean {
 }
 
 /** Sync words long enough that one found anywhere in the head is no accident (1 in 2^32 per byte). */
-const SYNC_WORDS = [
-  [0x7f, 0xfe, 0x80, 0x01], // DTS
-  [0xfe, 0x7f, 0x01, 0x80],
-  [0x1f, 0xff, 0xe8, 0x00],
-  [0xff, 0x1f, 0x00, 0xe8],
-  [0x64, 0x58, 0x20, 0x25], // DTS-HD
-  [0xf8, 0x72, 0x4e, 0x1f], // SMPTE ST 337 (Dolby E, AES3 data)
-  [0x72, 0xf8, 0x1f, 0x4e],
-  [0xf8, 0x72, 0x6f, 0xba], // Dolby TrueHD
-  [0xf8, 0x72, 0x6f, 0xbb], // MLP
-];
+const SYNC_WORDS = new Set([
+  0x7ffe8001, // DTS
+  0xfe7f0180,
+  0x1fffe800,
+  0xff1f00e8,
+  0x64582025, // DTS-HD
+  0xf8724e1f, // SMPTE ST 337 (Dolby E, AES3 data)
+  0x72f81f4e,
+  0xf8726fba, // Dolby TrueHD
+  0xf8726fbb, // MLP
+]);
+/** The first two bytes of SYNC_WORDS and AC-3's two sync words (0B 77, 77 0B), for a quick skip. */
+const SYNC_PAIRS = new Uint8Array(65536);
+for (const word of SYNC_WORDS) SYNC_PAIRS[word >>> 16] = 1;
+SYNC_PAIRS[0x0b77] = 1;
+SYNC_PAIRS[0x770b] = 1;
 
-/** Where `word` is next in `head` from `from`, or -1. */
-function find(head: Uint8Array, word: number[], from: number): number {
-  for (let i = head.indexOf(word[0]!, from); i >= 0; i = head.indexOf(word[0]!, i + 1)) {
-    if (startsAt(head, i, word)) return i;
+/**
+ * A long sync word anywhere in the head, or AC-3 sync words at equal distances (one frame apart, within
+ * 4 bytes): DTS, Dolby E, TrueHD or AC-3 cut anywhere. One pass, skipping byte pairs no sync word starts with.
+ */
+function syncWords(head: Uint8Array): boolean {
+  const ac3: number[] = [];
+  let pair = head[0]!;
+  for (let i = 0; i + 3 < head.length; i++) {
+    pair = ((pair << 8) | head[i + 1]!) & 0xffff;
+    if (SYNC_PAIRS[pair] === 0) continue;
+    if (pair === 0x0b77 || pair === 0x770b) {
+      if (ac3.length < 512) ac3.push(i);
+      continue;
+    }
+    const word = ((pair << 16) | (head[i + 2]! << 8) | head[i + 3]!) >>> 0;
+    if (SYNC_WORDS.has(word)) return true;
   }
-  return -1;
-}
-
-/** AC-3 sync words at equal distances (one frame apart, within 4 bytes) in the head: AC-3 cut anywhere. */
-function spacedAc3(head: Uint8Array): boolean {
-  const at: number[] = [];
-  for (const word of [
-    [0x0b, 0x77],
-    [0x77, 0x0b],
-  ]) {
-    for (let i = find(head, word, 0); i >= 0 && at.length < 512; i = find(head, word, i + 1)) at.push(i);
-  }
-  const found = new Set(at);
-  for (const a of at) {
-    for (const b of at) {
+  const found = new Set(ac3);
+  for (const a of ac3) {
+    for (const b of ac3) {
       const d = b - a;
       if (d < 64 || d > 8192) continue;
       for (let slack = -4; slack <= 4; slack++) if (found.has(b + d + slack)) return true;
     }
   }
   return false;
-}
-
-function syncWords(head: Uint8Array): boolean {
-  return SYNC_WORDS.some((word) => find(head, word, 0) >= 0) || spacedAc3(head);
 }
 
 /**
