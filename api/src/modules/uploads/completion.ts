@@ -8,6 +8,7 @@ import type { FilePartInstance, SubmissionFileInstance } from '../../db/models/i
 import { AppError } from '../../http/errors.js';
 import type { SessionUser } from '../accounts/index.js';
 import { scheduleProbe } from './media-probe.js';
+import type { CompletedFile } from './media-probe.js';
 import { COMPLETION, liveClaims } from './claims.js';
 import type { WriteClaim } from './claims.js';
 import { schedulePoster } from './posters.js';
@@ -94,7 +95,7 @@ export async function completeFile(
     if (writing.length > 0) throw PART_IN_PROGRESS(writing[0]!);
     // Read again under the claim: another completion may have finished since.
     if ((await file.reload()).get('status') === 'complete') return completed(file, body.sha256);
-    await verifyAndComplete(deps, file, claim, body.sha256);
+    await verifyAndComplete(deps, file, claim, body.sha256, submission);
   } finally {
     await claim.release().catch((error: unknown) => {
       deps.logger.warn({ err: error, fileId }, 'could not release a completion claim');
@@ -151,6 +152,8 @@ export async function verifyAndComplete(
   file: SubmissionFileInstance,
   claim: WriteClaim,
   clientSha256: string | undefined,
+  /** The file's submission, when the caller has it: the media reading then need not look it up. */
+  submission?: CompletedFile['submission'],
 ): Promise<void> {
   const plan = planUpload(Number(file.size));
   const parts = await deps.db.models.FilePart.findAll({
@@ -206,7 +209,7 @@ export async function verifyAndComplete(
   file.set({ ...done, updatedAt: now }, { raw: true });
   // Every completion (browser, legacy, cloud import) has the server read the file's facts, in the
   // background: the answer never waits for it, and its failure never fails the upload (media-probe.ts).
-  void scheduleProbe(deps, file.id, deps.background, file);
+  void scheduleProbe(deps, file.id, deps.background, { file, ...(submission ? { submission } : {}) });
   // #31: a poster frame or thumbnail for the inbox, and staff told of a new version.
   void schedulePoster(deps, file.id, deps.background);
   // Awaited (one row; it logs rather than throws), so the notice exists when the completion is answered.

@@ -9,6 +9,7 @@ import type {
   MediaFactsCreation,
   MediaFactsInstance,
   SubmissionFileInstance,
+  SubmissionInstance,
 } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Logger } from '../../logger.js';
@@ -163,14 +164,17 @@ export function factsDisagree(client: MediaFacts | null, server: MediaFacts | nu
 export async function probeFile(
   deps: ProbeDeps,
   fileId: string,
-  completed?: SubmissionFileInstance,
+  completed?: CompletedFile,
 ): Promise<MediaFactsInstance | null> {
   const { SubmissionFile, Submission, MediaFacts } = deps.db.models;
-  // The completion that scheduled this hands over the row it has just recorded complete.
-  const file = completed?.status === 'complete' ? completed : await SubmissionFile.findByPk(fileId);
+  // The completion that scheduled this hands over the rows it has just recorded the file complete with.
+  const known = completed?.file.status === 'complete' ? completed : undefined;
+  const file = known ? known.file : await SubmissionFile.findByPk(fileId);
   if (!file || file.status !== 'complete') return null;
-  // Both rows at once: the server's (read already: done) and the client's report, compared below.
-  const rows = await MediaFacts.findAll({ where: { fileId } });
+  // Both rows at once: the server's (read already: done) and the client's report, compared below. A file
+  // just completed here has no server row (another process reading it meanwhile is the unique key's
+  // concern, below), and a client row only when its registration recorded the client's check.
+  const rows = known && file.checkVerdict === null ? [] : await MediaFacts.findAll({ where: { fileId } });
   const done = rows.find((r) => r.source === 'server');
   if (done) return done;
   const reported = rows.find((r) => r.source === 'client');
@@ -209,7 +213,7 @@ export async function probeFile(
       'could not read the media facts of a stored file',
     );
   }
-  const submission = await Submission.findByPk(file.submissionId);
+  const submission = known?.submission ?? (await Submission.findByPk(file.submissionId));
   const spec = submission ? await specForSubmission(deps.db, submission) : null;
   const check = checkMediaFacts(spec, result.facts);
   let row: MediaFactsInstance;
@@ -282,11 +286,17 @@ export interface BackgroundTracker {
  * Reads a completed file's facts in the background (call it after the answer is sent). Failures are
  * logged, never thrown to the caller. With a tracker, shutdown waits for the reading.
  */
+/** A file a completion has just recorded complete, with its submission when the completion had it. */
+export interface CompletedFile {
+  file: SubmissionFileInstance;
+  submission?: Pick<SubmissionInstance, 'id' | 'uploadEventId' | 'formType'>;
+}
+
 export function scheduleProbe(
   deps: ProbeDeps,
   fileId: string,
   tracker?: BackgroundTracker,
-  completed?: SubmissionFileInstance,
+  completed?: CompletedFile,
 ): Promise<void> {
   const existing = running.get(fileId);
   if (existing) return existing.then(() => undefined);
