@@ -70,8 +70,59 @@ export function mimeType(filePath: string): string {
   return TYPES[path.extname(filePath).toLowerCase()] ?? 'application/octet-stream';
 }
 
-/** Part buffers a source keeps for reuse: one per part in flight (8 at most) and one being read. */
+/** Part buffers kept for reuse: one per part in flight (8 at most) and one being read. */
 const SPARE_BUFFERS = 9;
+/** Kept this long after the last part was handed back, then left to the collector (an idle app). */
+const SPARE_IDLE_MS = 10_000;
+
+/**
+ * Memory of parts already sent, for the next reads of any file. A 10 GiB file is 1,700 parts of 6 MiB, and a
+ * folder of a thousand stills is a thousand parts of a few MiB, each of a file of its own: leaving each to the
+ * garbage collector kept the resident set high and the collector busy (a full collection every dozen 1 MiB
+ * files, a third of av-upload's processor time in bench:many, issue #34), so the memory is shared by every
+ * source instead of being dropped with the file.
+ */
+class PartBuffers {
+  private readonly spare: ArrayBuffer[] = [];
+  private readonly own = new WeakSet<ArrayBufferLike>();
+  private idle: ReturnType<typeof setTimeout> | null = null;
+
+  /** `length` bytes: the smallest spare that holds them, else new memory. */
+  take(length: number): Buffer {
+    let best = -1;
+    for (let i = 0; i < this.spare.length; i++) {
+      const size = this.spare[i]!.byteLength;
+      if (size >= length && (best === -1 || size < this.spare[best]!.byteLength)) best = i;
+    }
+    if (best !== -1) return Buffer.from(this.spare.splice(best, 1)[0]!, 0, length);
+    // Its own ArrayBuffer (never a slice of Node's shared pool), so it can be handed back whole.
+    const memory = new ArrayBuffer(length);
+    this.own.add(memory);
+    return Buffer.from(memory, 0, length);
+  }
+
+  give(bytes: Uint8Array): void {
+    const memory = bytes.buffer;
+    if (!this.own.has(memory) || this.spare.includes(memory as ArrayBuffer)) return;
+    if (this.spare.length >= SPARE_BUFFERS) {
+      // Full: the larger memory is kept, as it serves any part.
+      let smallest = 0;
+      for (let i = 1; i < this.spare.length; i++)
+        if (this.spare[i]!.byteLength < this.spare[smallest]!.byteLength) smallest = i;
+      if (this.spare[smallest]!.byteLength >= memory.byteLength) return;
+      this.spare.splice(smallest, 1);
+    }
+    this.spare.push(memory as ArrayBuffer);
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = setTimeout(() => {
+      this.spare.length = 0;
+      this.idle = null;
+    }, SPARE_IDLE_MS);
+    this.idle.unref?.();
+  }
+}
+
+const partBuffers = new PartBuffers();
 
 export class NodeFileSource implements UploadSource {
   readonly name: string;
@@ -83,12 +134,6 @@ export class NodeFileSource implements UploadSource {
   /** The file's media facts as read before it was queued, sent with its registration (issue #30). */
   facts?: MediaFacts | null;
   private handle: Promise<FileHandle> | null = null;
-  /**
-   * Memory of parts already sent, for the next reads: a 10 GiB file is 1,700 parts of 6 MiB, and leaving
-   * each to the garbage collector keeps the resident set high and the collector busy.
-   */
-  private readonly spare: ArrayBuffer[] = [];
-  private readonly own = new WeakSet<ArrayBufferLike>();
 
   constructor(readonly identity: FileIdentity) {
     this.name = path.basename(identity.path);
@@ -106,7 +151,7 @@ export class NodeFileSource implements UploadSource {
       throw new FileChangedError(this.identity.path);
     }
     const length = Math.max(0, end - start);
-    const buffer = this.buffer(length);
+    const buffer = partBuffers.take(length);
     let filled = 0;
     while (filled < length) {
       const { bytesRead } = await handle.read(buffer, filled, length - filled, start + filled);
@@ -116,28 +161,15 @@ export class NodeFileSource implements UploadSource {
     return filled === length ? buffer : buffer.subarray(0, filled);
   }
 
-  private buffer(length: number): Buffer {
-    const index = this.spare.findIndex((b) => b.byteLength >= length);
-    if (index !== -1) return Buffer.from(this.spare.splice(index, 1)[0]!, 0, length);
-    // Its own ArrayBuffer (never a slice of Node's shared pool), so it can be handed back whole.
-    const memory = new ArrayBuffer(length);
-    this.own.add(memory);
-    return Buffer.from(memory, 0, length);
-  }
-
   /** Takes back the memory of a part the client is done with. */
   release(bytes: Uint8Array): void {
-    const memory = bytes.buffer;
-    if (!this.own.has(memory) || this.spare.length >= SPARE_BUFFERS) return;
-    if (this.spare.includes(memory as ArrayBuffer)) return;
-    this.spare.push(memory as ArrayBuffer);
+    partBuffers.give(bytes);
   }
 
   /** Closes the file; a later read opens it again. */
   async close(): Promise<void> {
     const handle = this.handle;
     this.handle = null;
-    this.spare.length = 0;
     if (handle) await (await handle.catch(() => null))?.close();
   }
 }
