@@ -23,7 +23,11 @@
 // of an earlier commit), BENCH_PORTAL_SEND_TIMEOUT_S (how long to wait for the thank-you, default 900; what
 // was sent by then is printed), BENCH_PORTAL_HEADED=1 to watch it, BENCH_PORTAL_PROFILE=<file.cpuprofile> to
 // record the page's main thread from the pick to the end (CDP Profiler, 1 ms samples) and print its
-// heaviest functions by self time (build the web app with `vite build --minify false` to read their names).
+// heaviest functions by self time (build the web app with `vite build --minify false` to read their names),
+// BENCH_PORTAL_TRACE=<file.json> to record a Chromium performance trace over the same span (open it in
+// DevTools' Performance panel) from the pick to BENCH_PORTAL_TRACE_SEND_S seconds into the sending (default
+// 20: a whole send of 2,000 files is a trace too big to read back) and print each main-thread task over
+// 50 ms with what filled it and its CPU time (thread time) beside its wall time.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -37,6 +41,7 @@ const FILES = Math.max(1, Number(process.env.BENCH_PORTAL_FILES ?? 2000));
 const MAX_BYTES = Math.max(1024, Number(process.env.BENCH_PORTAL_BYTES ?? 8192));
 const LONG_TASK_GOAL_MS = 50;
 const SEND_TIMEOUT_MS = Math.max(10, Number(process.env.BENCH_PORTAL_SEND_TIMEOUT_S ?? 900)) * 1000;
+const TRACE_SEND_MS = Math.max(0, Number(process.env.BENCH_PORTAL_TRACE_SEND_S ?? 20)) * 1000;
 const SETTLE_QUIET_MS = 1_000;
 const SETTLE_TIMEOUT_MS = 120_000;
 const THANKS = 'Thank you! Your files were received.';
@@ -165,6 +170,65 @@ function heaviest(profile, top = 20) {
     );
 }
 
+/**
+ * The page's main-thread tasks over LONG_TASK_GOAL_MS in a performance trace, each with the events that
+ * filled it by self time (a script's function, Layout, ParseHTML, the GC…), heaviest first.
+ */
+function longTasksOfTrace(trace, top = 25) {
+  const events = trace.traceEvents ?? trace;
+  const main = events.find(
+    (e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain',
+  );
+  if (!main) return ['(no renderer main thread in the trace)'];
+  const own = events
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && typeof e.dur === 'number')
+    .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const label = (e) => {
+    const data = e.args?.data ?? {};
+    if (e.name === 'FunctionCall' || e.name === 'EvaluateScript') {
+      const where = data.url ? ` ${String(data.url).split('/').pop()}:${data.lineNumber ?? '?'}` : '';
+      return `${e.name} ${data.functionName || '(anonymous)'}${where}`;
+    }
+    if (e.name === 'EventDispatch' || e.name === 'TimerFire')
+      return `${e.name} ${data.type ?? data.timerId ?? ''}`;
+    return e.name;
+  };
+  const out = [];
+  const isTask = (e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask';
+  for (let i = 0; i < own.length; i++) {
+    const task = own[i];
+    if (!isTask(task) || task.dur / 1000 <= LONG_TASK_GOAL_MS) continue;
+    const end = task.ts + task.dur;
+    // Self time of each event inside the task: its duration less its children's.
+    const stack = [];
+    const self = new Map();
+    let j = i + 1;
+    for (; j < own.length && own[j].ts < end; j++) {
+      const e = own[j];
+      while (stack.length > 0 && stack.at(-1).ts + stack.at(-1).dur <= e.ts) stack.pop();
+      const key = label(e);
+      self.set(key, (self.get(key) ?? 0) + e.dur);
+      const parent = stack.at(-1);
+      if (parent) self.set(label(parent), (self.get(label(parent)) ?? 0) - e.dur);
+      stack.push(e);
+    }
+    const fill = [...self.entries()]
+      .filter(([, us]) => us >= 1000)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([key, us]) => `${(us / 1000).toFixed(0)} ms ${key}`)
+      .join(' · ');
+    // The thread's own CPU time beside the wall time: on a loaded machine a task waits for a core, or for
+    // the browser process's answer to a synchronous call, for most of its wall time.
+    const cpu = typeof task.tdur === 'number' ? ` (CPU ${(task.tdur / 1000).toFixed(0)} ms)` : '';
+    out.push(
+      `${(task.dur / 1000).toFixed(0).padStart(5)} ms${cpu} task at ${((task.ts - own[0].ts) / 1e6).toFixed(3)} s: ${fill || '(nothing traced inside)'}`,
+    );
+    i = j - 1;
+  }
+  return out.slice(0, top).concat(out.length > top ? [`… and ${out.length - top} more`] : []);
+}
+
 function tasksBetween(tasks, from, to) {
   // A task that began before `from` and ran past it counts: the pick's own task starts before its change event.
   const durations = tasks.filter((t) => t.start + t.ms >= from && t.start <= to).map((t) => t.ms);
@@ -217,6 +281,18 @@ try {
   await form.getByRole('textbox', { name: 'Project name', exact: true }).fill('Portal bench');
   const heapBefore = await heap({ collect: true });
 
+  const tracePath = process.env.BENCH_PORTAL_TRACE;
+  if (tracePath) {
+    await browser.startTracing(page, {
+      categories: [
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'v8.execute',
+        'blink.user_timing',
+        'toplevel',
+      ],
+    });
+  }
   const profilePath = process.env.BENCH_PORTAL_PROFILE;
   if (profilePath) {
     await cdp.send('Profiler.enable');
@@ -261,6 +337,23 @@ try {
       await new Promise((r) => setTimeout(r, 500));
     }
   })();
+  // The trace stops a while into the sending (or at its end, if sooner).
+  let stopTrace = () => undefined;
+  const traced = tracePath
+    ? new Promise((resolve) => {
+        const timer = setTimeout(() => stopTrace(), TRACE_SEND_MS);
+        stopTrace = () => {
+          clearTimeout(timer);
+          stopTrace = () => undefined;
+          resolve(
+            browser.stopTracing().then(async (buffer) => {
+              await writeFile(tracePath, buffer);
+              return JSON.parse(buffer.toString('utf8'));
+            }),
+          );
+        };
+      })
+    : null;
   let failure = null;
   try {
     await page.getByText(THANKS).waitFor({ timeout: SEND_TIMEOUT_MS });
@@ -269,6 +362,7 @@ try {
     failure = `${error.message.split('\n')[0]} (${sent} of ${FILES} files sent by then)`;
   }
   log('sent');
+  stopTrace();
   const doneAt = await page.evaluate(() => performance.now());
   sending = false;
   await sampler;
@@ -281,6 +375,7 @@ try {
   const tasks = await page.evaluate(() => globalThis.__portalBench.longTasks);
   const profile = profilePath ? (await cdp.send('Profiler.stop')).profile : null;
   if (profile) await writeFile(profilePath, JSON.stringify(profile));
+  const trace = tracePath ? await traced : null;
 
   const pickTasks = tasksBetween(tasks, pick.pickAt, settled.at);
   const sendTasks = tasksBetween(tasks, submitAt, doneAt);
@@ -326,6 +421,10 @@ try {
   if (profile) {
     console.log(`\nThe page's main thread from the pick to the end, by self time (${profilePath}):`);
     for (const line of heaviest(profile)) console.log(line);
+  }
+  if (trace) {
+    console.log(`\nThe page's main-thread tasks over ${LONG_TASK_GOAL_MS} ms in the trace (${tracePath}):`);
+    for (const line of longTasksOfTrace(trace)) console.log(line);
   }
   const worstTask = bothTasks.max ?? 0;
   const rowsOk = (chosen?.rows ?? FILES) < FILES / 10 && sendingRowsPeak < FILES / 10;

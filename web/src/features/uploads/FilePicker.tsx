@@ -3,7 +3,7 @@
  * from the configured cloud accounts' pickers, all in one list (FileDropZone).
  */
 import { formatBytes, type CloudPickerConfig } from '@avp/shared';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { CloudButtons } from './cloud/CloudButtons';
 import { PROVIDER_LABELS, type PickedCloudFile } from './cloud/pickers';
 import { nextTask } from './coalesce';
@@ -23,6 +23,8 @@ export interface FilePickerProps {
   /** More about a picked file, under its row (its media facts). */
   detailsOf?: ((file: File) => ReactNode) | undefined;
 }
+
+const NO_CLOUD_FILES: PickedCloudFile[] = [];
 
 const samePick = (a: PickedCloudFile, b: PickedCloudFile) =>
   a.provider === b.provider && a.fileId === b.fileId && a.link === b.link;
@@ -100,19 +102,25 @@ export function FilePicker({ files, onChange, cloud, errorMessage, detailsOf }: 
       nextTask(() => add(list, at));
     }
   };
-  const cloudFiles = cloud?.files ?? [];
-  const items: ChosenFile[] = [
-    ...files.map((file) => ({ ...rowOf(file), details: detailsOf?.(file) })),
-    ...cloudFiles.map((picked) => ({
-      key: pickKey(picked),
-      name: picked.name,
-      size: picked.size === undefined ? '' : formatBytes(picked.size),
-      source: PROVIDER_LABELS[picked.provider],
-    })),
-  ];
+  const cloudFiles = cloud?.files ?? NO_CLOUD_FILES;
+  // The rows as made once per File, for a new list only (a render for the files' facts reuses them);
+  // their details are made for the rows drawn only.
+  const items: ChosenFile[] = useMemo(
+    () => [
+      ...files.map(rowOf),
+      ...cloudFiles.map((picked) => ({
+        key: pickKey(picked),
+        name: picked.name,
+        size: picked.size === undefined ? '' : formatBytes(picked.size),
+        source: PROVIDER_LABELS[picked.provider],
+      })),
+    ],
+    [files, cloudFiles],
+  );
   return (
     <FileDropZone
       items={items}
+      detailsAt={detailsOf ? (i) => (i < files.length ? detailsOf(files[i]!) : undefined) : undefined}
       onAdd={(list) => add(list)}
       onRemove={(key) => {
         if (key.startsWith('file:')) handOn(latest.current.files.filter((file) => fileKey(file) !== key));

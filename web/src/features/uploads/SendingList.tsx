@@ -24,6 +24,8 @@ import { Button, Checkbox } from '../../ui';
 export interface HeldFile {
   file: File;
   blocked: string[] | null;
+  /** Not being read: only waiting its turn to join the queue (no spec to check it against). */
+  waiting?: boolean | undefined;
 }
 
 export const STATE_LABELS: Record<FileUpload['state'], string> = {
@@ -134,14 +136,16 @@ function uploadRow(upload: FileUpload) {
   );
 }
 
-const HeldRow = memo(function HeldRow({ held: { file, blocked } }: { held: HeldFile }) {
+const HeldRow = memo(function HeldRow({ held: { file, blocked, waiting } }: { held: HeldFile }) {
   return (
     <>
       <span className="uploads-file-name" title={file.name}>
         {truncateFileName(file.name)}
       </span>
       <span className="uploads-file-size">{formatBytes(file.size)}</span>
-      <span className="uploads-state">{blocked ? 'Not sent' : 'Reading its details'}</span>
+      <span className="uploads-state">
+        {blocked ? 'Not sent' : waiting ? STATE_LABELS.waiting : 'Reading its details'}
+      </span>
       {blocked ? (
         <span className="kit-error uploads-error uploads-import-error">{blocked.join(' ')}</span>
       ) : null}
@@ -160,6 +164,19 @@ function keyOf(prefix: string, of: object, f: { name: string; size: number; last
     keys.set(of, key);
   }
   return key;
+}
+
+/** Entries made once per file (the list is made again at each render, ten a second while sending). */
+const madeEntries = new WeakMap<object, Entry>();
+function entryOf(of: FileUpload, kind: 'upload'): Entry;
+function entryOf(of: HeldFile, kind: 'held'): Entry;
+function entryOf(of: FileUpload | HeldFile, kind: Entry['kind']): Entry {
+  let entry = madeEntries.get(of);
+  if (!entry) {
+    entry = kind === 'upload' ? { kind, upload: of as FileUpload } : { kind, held: of as HeldFile };
+    madeEntries.set(of, entry);
+  }
+  return entry;
 }
 
 export interface SendCounts {
@@ -202,9 +219,9 @@ export function SendingList({ queue, held }: { queue: UploadQueue; held: readonl
   const filtering = failedOnly && failures > 0;
   const entries: Entry[] = [];
   for (const upload of queue.files) {
-    if (!filtering || upload.state === 'failed') entries.push({ kind: 'upload', upload });
+    if (!filtering || upload.state === 'failed') entries.push(entryOf(upload, 'upload'));
   }
-  for (const h of held) if (!filtering || h.blocked !== null) entries.push({ kind: 'held', held: h });
+  for (const h of held) if (!filtering || h.blocked !== null) entries.push(entryOf(h, 'held'));
   return (
     <>
       <div className="uploads-summary-bar">

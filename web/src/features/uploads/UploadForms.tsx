@@ -39,7 +39,7 @@ export function useOpenUploadEvents(): readonly UploadEventPublic[] {
 /** The files the applied spec blocks, by their facts as read so far. */
 export function blockedFiles(
   files: readonly File[],
-  facts: ReadonlyMap<File, FileFacts>,
+  facts: { get(file: File): FileFacts | undefined },
   applied: AppliedSpec | null,
 ): File[] {
   if (!applied?.spec || applied.spec.onMismatch !== 'block') return [];

@@ -4,8 +4,10 @@ import {
   blobReader,
   browserHasher,
   hashWorker,
+  IDLE_HASH_WORKERS,
   RangeHasher,
   WorkerHasher,
+  type FileHasher,
   type HashPort,
   type HashReply,
   type HashRequest,
@@ -269,32 +271,92 @@ describe('WorkerHasher (the page’s side)', () => {
 });
 
 describe('browserHasher (the upload client’s createHasher)', () => {
-  const file = new File([bytesOf(100) as Uint8Array<ArrayBuffer>], 'clip.mov', { type: 'video/quicktime' });
+  const bytes = bytesOf(30_000);
+  const file = new File([bytes as Uint8Array<ArrayBuffer>], 'clip.mov', { type: 'video/quicktime' });
+  const subtle = globalThis.crypto.subtle;
 
-  it('starts a worker for a file source, one per call', () => {
+  function pool() {
     const spawned: ReturnType<typeof inProcessWorker>[] = [];
-    const create = browserHasher(() => {
+    const spawn = () => {
       const worker = inProcessWorker(blobReader);
       spawned.push(worker);
       return worker.port;
-    });
+    };
+    return { spawned, spawn };
+  }
+
+  it('hashes a file fed whole in one update with crypto.subtle, starting no worker', async () => {
+    const { spawned, spawn } = pool();
+    const create = browserHasher(spawn, subtle);
     const source = fileSource(file);
     expect(source.blob).toBe(file);
-    expect(create(source)).toBeInstanceOf(WorkerHasher);
-    expect(create(source)).toBeInstanceOf(WorkerHasher);
-    expect(spawned).toHaveLength(2);
-    expect(spawned[0]!.state.requests[0]).toEqual({ type: 'file', file });
+    const hasher = create(source) as FileHasher;
+    hasher.update(bytes);
+    expect(hasher.way).toBe('subtle');
+    expect(await hasher.digest()).toBe(sha(bytes));
+    const empty = create(fileSource(new File([], 'empty.txt')));
+    expect(await empty.digest()).toBe(sha(new Uint8Array(0)));
+    expect(spawned).toHaveLength(0);
   });
 
-  it('falls back to the main-thread Sha256 with no Worker, for a source that is no Blob, and when a worker cannot start', () => {
+  it('hashes a file fed part by part in a worker, and reuses the workers that answered for the next files', async () => {
+    const { spawned, spawn } = pool();
+    const create = browserHasher(spawn, subtle);
+    for (let round = 0; round < 5; round++) {
+      const hasher = create(fileSource(file)) as FileHasher;
+      feed(hasher, bytes, 7000);
+      expect(hasher.way).toBe('worker');
+      expect(await hasher.digest()).toBe(sha(bytes));
+    }
+    expect(spawned).toHaveLength(1);
+    expect(spawned[0]!.state.terminated).toBe(0);
+    expect(spawned[0]!.state.requests.filter((r) => r.type === 'file')).toHaveLength(5);
+
+    // Several at once start a worker each; no more than IDLE_HASH_WORKERS are kept once they answered.
+    const many = Array.from({ length: 4 }, () => create(fileSource(file)));
+    for (const hasher of many) feed(hasher, bytes, 7000);
+    expect(spawned).toHaveLength(4);
+    expect(await Promise.all(many.map((h) => h.digest()))).toEqual(many.map(() => sha(bytes)));
+    expect(spawned.filter((w) => w.state.terminated === 0)).toHaveLength(IDLE_HASH_WORKERS);
+
+    // A round given up ends its worker: it may still be hashing, so it never serves another file.
+    const givenUp = create(fileSource(file)) as FileHasher;
+    feed(givenUp, bytes, 7000);
+    const busy = spawned.find((w) => w.state.requests.at(-1)?.type === 'range')!;
+    givenUp.dispose!();
+    expect(busy.state.terminated).toBe(1);
+  });
+
+  it('feeds a worker what looked like the whole file when more comes after it', async () => {
+    const { spawned, spawn } = pool();
+    const hasher = browserHasher(
+      spawn,
+      subtle,
+    )(fileSource(new File([bytes.subarray(0, 10_000) as Uint8Array<ArrayBuffer>], 'a')));
+    hasher.update(bytes.subarray(0, 10_000));
+    expect(spawned).toHaveLength(0);
+    hasher.update(bytes.subarray(10_000, 12_000));
+    expect(spawned).toHaveLength(1);
+    // The worker reads the file itself, and finds it shorter than what was sent.
+    await expect(hasher.digest()).rejects.toThrow(/changed/);
+    expect(spawned[0]!.state.requests.slice(1, 3)).toEqual([
+      { type: 'range', start: 0, end: 10_000 },
+      { type: 'range', start: 10_000, end: 12_000 },
+    ]);
+  });
+
+  it('falls back to the main-thread Sha256 with no Worker and no crypto.subtle, for a source that is no Blob, and when a worker cannot start', async () => {
     const source = fileSource(file);
-    expect(browserHasher(null)(source)).toBeInstanceOf(Sha256);
+    const alone = browserHasher(null, null)(source);
+    alone.update(bytes);
+    expect(await alone.digest()).toBe(sha(bytes));
     const { blob: _blob, ...plain } = source;
-    expect(browserHasher(() => inProcessWorker(blobReader).port)(plain)).toBeInstanceOf(Sha256);
-    expect(
-      browserHasher(() => {
-        throw new DOMException('Refused by the Content-Security-Policy', 'SecurityError');
-      })(source),
-    ).toBeInstanceOf(Sha256);
+    expect(browserHasher(() => inProcessWorker(blobReader).port, subtle)(plain)).toBeInstanceOf(Sha256);
+    const refused = browserHasher(() => {
+      throw new DOMException('Refused by the Content-Security-Policy', 'SecurityError');
+    }, subtle)(source) as FileHasher;
+    feed(refused, bytes, 7000);
+    expect(refused.way).toBe('main-thread');
+    expect(await refused.digest()).toBe(sha(bytes));
   });
 });

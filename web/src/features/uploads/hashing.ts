@@ -11,8 +11,12 @@
  *   were sent, one read at a time (`RangeHasher`): messages between two ends arrive in order, and a
  *   read is not started before the previous range is hashed. Memory stays at one part, however far the
  *   worker falls behind the network; a backlog is a queue of ranges, a few numbers each.
- * - On digest the worker answers the hex and is ended; a round the client gives up (pause, remove, a
- *   failed part) ends it at once through `dispose`, dropping any backlog.
+ * - On digest the worker answers the hex and goes back to a small pool (`hashWorkerPool`), to hash the
+ *   next file: starting and ending a worker costs the page's main thread tens of milliseconds, and 2,000
+ *   small files once started 2,000 workers (issue #34). A round the client gives up (pause, remove, a
+ *   failed part) ends its worker at once through `dispose`, dropping any backlog.
+ * - A file the client feeds in one update (a one-part file, read whole to be sent in one request) needs no
+ *   worker: its bytes are in hand, and crypto.subtle.digest hashes them off the main thread.
  * - If the worker cannot run (it failed to load or crashed), the page hashes the same ranges itself,
  *   reading them again from the File: slower to the eye, never a wrong checksum. Where Worker does not
  *   exist at all, the client gets the main-thread `Sha256` fed with the bytes it reads.
@@ -87,7 +91,9 @@ export function hashWorker(
   return (request) => {
     switch (request.type) {
       case 'file':
+        // A pooled worker hashes file after file: each starts afresh.
         hasher = new RangeHasher(reader(request.file));
+        misuse = null;
         return;
       case 'range':
         if (hasher) hasher.add(request.start, request.end);
@@ -112,6 +118,40 @@ export interface HashPort {
   /** onReply: the worker's answer; onBroken: the worker could not load, or crashed. */
   listen(onReply: (reply: HashReply) => void, onBroken: () => void): void;
   terminate(): void;
+  /** The worker answered and is idle: it may hash another file (a pooled port); else it is terminated. */
+  release?(): void;
+}
+
+/** Idle hash workers kept for the next file; more are started while more files are hashed at once. */
+export const IDLE_HASH_WORKERS = 2;
+
+/**
+ * Hands out workers, reusing one that answered its last digest (`release`) instead of starting a new
+ * one per file. None is ever waited for: a file with no idle worker starts one (a one-part file holds a
+ * part slot while it is hashed, so waiting on a worker held by a larger file could wait forever), and at
+ * most `keepIdle` are kept once the burst is over.
+ */
+export function hashWorkerPool(spawn: () => HashPort, keepIdle = IDLE_HASH_WORKERS): () => HashPort {
+  const idle: HashPort[] = [];
+  return () => {
+    const worker = idle.pop() ?? spawn();
+    let out = false;
+    return {
+      post: (request) => worker.post(request),
+      listen: (onReply, onBroken) => worker.listen(onReply, onBroken),
+      terminate: () => {
+        if (out) return;
+        out = true;
+        worker.terminate();
+      },
+      release: () => {
+        if (out) return;
+        out = true;
+        if (idle.length < keepIdle) idle.push(worker);
+        else worker.terminate();
+      },
+    };
+  };
 }
 
 /**
@@ -179,7 +219,11 @@ export class WorkerHasher implements Hasher {
   private answered(reply: HashReply): void {
     const waiting = this.waiting;
     this.waiting = null;
-    this.close();
+    // Answered, it has nothing left to do: a pooled worker goes on to another file.
+    const port = this.port;
+    this.port = null;
+    if (port?.release) port.release();
+    else port?.terminate();
     if (reply.type === 'digest') waiting?.resolve(reply.hex);
     else waiting?.reject(new Error(reply.message));
   }
@@ -212,21 +256,98 @@ function blobOf(source: UploadSource): Blob | null {
   return typeof Blob !== 'undefined' && blob instanceof Blob ? blob : null;
 }
 
+type Digester = Pick<SubtleCrypto, 'digest'>;
+
+function hex(digest: ArrayBuffer): string {
+  let out = '';
+  for (const byte of new Uint8Array(digest)) out += byte.toString(16).padStart(2, '0');
+  return out;
+}
+
 /**
- * The upload client's `createHasher` for the browser: a worker per round of a file when a worker can be
- * started (`spawn` null when the browser has no Worker) and the source is a Blob; otherwise the
- * main-thread Sha256.
+ * A file's hasher that picks its way at the first update: the whole file at once (its bytes in hand) is
+ * hashed by crypto.subtle, off the main thread and with no worker; a file fed part by part gets a pooled
+ * worker (or, where none can start, the main-thread Sha256), fed what came before.
  */
-export function browserHasher(spawn: (() => HashPort) | null): (source: UploadSource) => Hasher {
-  return (source) => {
-    const blob = blobOf(source);
-    if (blob && spawn) {
+export class FileHasher implements Hasher {
+  private whole: Uint8Array | null = null;
+  private inner: Hasher | null = null;
+  private offset = 0;
+  private finished = false;
+
+  constructor(
+    private readonly file: Blob,
+    private readonly worker: (() => HashPort) | null,
+    private readonly subtle: Digester | null,
+  ) {}
+
+  /** How the file is being hashed: undecided until the first update. */
+  get way(): 'subtle' | 'worker' | 'main-thread' | null {
+    if (this.whole) return 'subtle';
+    if (this.inner instanceof WorkerHasher) return this.inner.onMainThread ? 'main-thread' : 'worker';
+    return this.inner ? 'main-thread' : null;
+  }
+
+  update(data: Uint8Array): void {
+    if (this.finished) throw new Error('SHA-256: update after digest');
+    if (data.length === 0) return;
+    const first = this.offset === 0;
+    this.offset += data.length;
+    if (first && this.subtle && data.length === this.file.size) this.whole = data;
+    else this.started().update(data);
+  }
+
+  async digest(): Promise<string> {
+    if (this.finished) throw new Error('SHA-256: digest called twice');
+    this.finished = true;
+    if (this.subtle && (this.whole || (this.offset === 0 && !this.inner))) {
+      const bytes = this.whole ?? new Uint8Array(0);
+      this.whole = null;
+      return hex(await this.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+    }
+    return this.started().digest();
+  }
+
+  dispose(): void {
+    this.finished = true;
+    this.whole = null;
+    this.inner?.dispose?.();
+  }
+
+  private started(): Hasher {
+    if (!this.inner) {
+      this.inner = this.start();
+      // More came after what looked like the whole file (it grew): the worker takes it all.
+      if (this.whole) this.inner.update(this.whole);
+      this.whole = null;
+    }
+    return this.inner;
+  }
+
+  private start(): Hasher {
+    if (this.worker) {
       try {
-        return new WorkerHasher(blob, spawn());
+        return new WorkerHasher(this.file, this.worker());
       } catch {
         // A Worker that cannot even be constructed (a CSP that forbids it throws in some browsers).
       }
     }
     return new Sha256();
+  }
+}
+
+/**
+ * The upload client's `createHasher` for the browser: a FileHasher for a Blob source, with workers from
+ * one pool (`spawn` null when the browser has no Worker) and crypto.subtle where the page has it (a
+ * secure context); the main-thread Sha256 for any other source.
+ */
+export function browserHasher(
+  spawn: (() => HashPort) | null,
+  subtle: Digester | null = typeof crypto !== 'undefined' ? (crypto.subtle ?? null) : null,
+): (source: UploadSource) => Hasher {
+  const worker = spawn ? hashWorkerPool(spawn) : null;
+  return (source) => {
+    const blob = blobOf(source);
+    return blob ? new FileHasher(blob, worker, subtle) : new Sha256();
   };
 }

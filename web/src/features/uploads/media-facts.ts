@@ -6,8 +6,8 @@
  * upload of another.
  */
 import type { MediaFacts } from '@avp/shared';
-import { useEffect, useState } from 'react';
-import { coalescer } from './coalesce';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { coalescer, type Coalescer } from './coalesce';
 
 export interface FactsRequest {
   id: number;
@@ -156,44 +156,61 @@ export function factsIfRead(file: File): ReadFacts | undefined {
 /** The time over which files' facts are gathered into one render. */
 const FACTS_RENDER_GAP_MS = 50;
 
+/** Each file's facts as known at a render: 'reading' until its answer is taken in. */
+export interface FactsOf {
+  get(file: File): FileFacts;
+}
+
+const READING: FileFacts = { status: 'reading' };
+
 /**
  * The facts of each file as they come in ('reading' until then). Answers are gathered and taken in a
- * few times a second: 2,000 files picked at once answer 2,000 times, and a copy of the map and a render
- * of the form for each would be quadratic work on the main thread.
+ * few times a second, and each costs what it changes (issue #34): 2,000 files picked at once answer
+ * 2,000 times, and a pick is taken in slice by slice, so neither an answer nor a slice may go over every
+ * file. The known facts only grow (a removed file's are kept, as readFileFacts keeps them per File).
  */
-export function useFilesFacts(files: readonly File[]): ReadonlyMap<File, FileFacts> {
-  const [known, setKnown] = useState<ReadonlyMap<File, FileFacts>>(() => new Map());
+export function useFilesFacts(files: readonly File[]): FactsOf {
+  // One map, grown in place: a new state object per batch tells React to render, without a copy.
+  const [facts, setFacts] = useState(() => ({ known: new Map<File, ReadFacts>() }));
+  const asking = useRef({
+    asked: new WeakSet<File>(),
+    arrived: [] as [File, ReadFacts][],
+    flush: null as Coalescer | null,
+  });
   useEffect(() => {
-    let live = true;
-    let arrived: [File, ReadFacts][] = [];
+    const bag = asking.current;
     const flush = coalescer(() => {
-      const batch = arrived;
-      arrived = [];
-      setKnown((before) => {
-        const next = new Map(before);
-        for (const [file, facts] of batch) next.set(file, facts);
-        return next;
+      const batch = bag.arrived.splice(0);
+      setFacts(({ known }) => {
+        for (const [file, read] of batch) known.set(file, read);
+        return { known };
       });
     }, FACTS_RENDER_GAP_MS);
-    for (const file of files) {
-      const done = settled.get(file);
-      if (done) {
-        arrived.push([file, done]);
-        continue;
-      }
-      void readFileFacts(file).then((facts) => {
-        if (!live) return;
-        arrived.push([file, facts]);
-        flush.request();
-      });
-    }
-    if (arrived.length > 0) flush.request();
+    bag.flush = flush;
+    // Answers taken while a former mount's flush was cancelled (React's strict mode mounts twice).
+    if (bag.arrived.length > 0) flush.request();
     return () => {
-      live = false;
+      bag.flush = null;
       flush.cancel();
     };
+  }, []);
+  useEffect(() => {
+    const bag = asking.current;
+    const take = (file: File, read: ReadFacts) => {
+      if (!bag.flush) return;
+      bag.arrived.push([file, read]);
+      bag.flush.request();
+    };
+    // A list grown by a slice adds its new files at the end: the files asked for before are skipped
+    // at the cost of a lookup each.
+    for (const file of files) {
+      if (bag.asked.has(file)) continue;
+      bag.asked.add(file);
+      const done = settled.get(file);
+      if (done) take(file, done);
+      else void readFileFacts(file).then((read) => take(file, read));
+    }
   }, [files]);
-  const shown = new Map<File, FileFacts>();
-  for (const file of files) shown.set(file, known.get(file) ?? { status: 'reading' });
-  return shown;
+  // A new object per batch of facts, so that what depends on them (the form's check) runs again.
+  return useMemo(() => ({ get: (file: File) => facts.known.get(file) ?? READING }), [facts]);
 }
