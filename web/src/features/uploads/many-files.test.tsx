@@ -120,6 +120,8 @@ describe('the files of a send, 2,000 of them', () => {
     expect(rows[0]!.getAttribute('aria-setsize')).toBe('2000');
     expect(rows[0]).toHaveProperty('textContent', expect.stringContaining('Failed'));
     expect(within(list).getByRole('button', { name: `Pause ${name(0)}` })).toBeDefined();
+    // Nothing of the list is announced as it changes: 2,000 files would be 2,000 announcements.
+    expect(document.querySelectorAll('[aria-live], [role="status"], [role="alert"]')).toHaveLength(0);
 
     await user.click(screen.getByRole('checkbox', { name: FAILED_ONLY }));
     const failed = screen.getByRole('list', { name: 'Files that failed' });
@@ -133,6 +135,26 @@ describe('the files of a send, 2,000 of them', () => {
     expect(within(failed).getByRole('button', { name: 'Remove broken-2.jpg' })).toBeDefined();
     // 2,000 files queued: seconds on a busy two-core runner.
   }, 20_000);
+
+  it('shows a file still to join the queue as waiting, or as being read when its event has a spec', () => {
+    const queue = stalledClient().queue('sub-2');
+    const file = (n: string) => new File(['x'], n, { lastModified: 1 });
+    render(
+      <SendingList
+        queue={queue}
+        held={[
+          { file: file('a.jpg'), blocked: null, waiting: true },
+          { file: file('b.mov'), blocked: null },
+          { file: file('c.mov'), blocked: ['The screens need 1920×1080; this file is 1280×720.'] },
+        ]}
+      />,
+    );
+    const rows = screen.getAllByTestId('upload-held-row').map((r) => r.textContent);
+    expect(rows[0]).toContain('Waiting');
+    expect(rows[1]).toContain('Reading its details');
+    expect(rows[2]).toContain('Not sent');
+    expect(screen.getByTestId('upload-summary').textContent).toBe('3 files: 0 sent, 0 failed, 1 not sent');
+  });
 
   it('words the summary', () => {
     expect(summaryText({ files: 1, sent: 1, failed: 0, notSent: 0 })).toBe('1 file: 1 sent, 0 failed');
