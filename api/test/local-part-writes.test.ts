@@ -40,8 +40,6 @@ describe('local storage part writes', () => {
       const slice = bytes.subarray(start, Math.min(bytes.length, start + PART));
       await storage.writePart({
         key,
-        uploadId: null,
-        partNumber: part,
         offset: start,
         size: slice.length,
         body: body(slice),
@@ -55,16 +53,12 @@ describe('local storage part writes', () => {
     const next = randomBytes(PART);
     await storage.writePart({
       key,
-      uploadId: null,
-      partNumber: 2,
       offset: PART,
       size: PART,
       body: body(next),
     });
     const write = storage.writePart({
       key,
-      uploadId: null,
-      partNumber: 1,
       offset: 0,
       size: PART,
       body: body(Buffer.alloc(PART + 65_536 * 3, 9)),
@@ -77,8 +71,6 @@ describe('local storage part writes', () => {
     const { storage, key } = await fileOf(PART);
     const write = storage.writePart({
       key,
-      uploadId: null,
-      partNumber: 1,
       offset: 0,
       size: PART,
       body: body(Buffer.alloc(PART - 1, 9)),
@@ -92,8 +84,6 @@ describe('local storage part writes', () => {
     const refused = new Error('claim lost');
     const write = storage.writePart({
       key,
-      uploadId: null,
-      partNumber: 1,
       offset: 0,
       size: PART,
       body: body(Buffer.alloc(PART, 9)),
