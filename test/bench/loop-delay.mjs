@@ -4,7 +4,7 @@
 // percentiles in milliseconds. The listener shares the loop it measures, so it is asked only between
 // phases, never timed. Nothing of the server's own code knows of it.
 //
-// Beside it, how long libuv's thread pool keeps a job waiting: every 20 ms a file's stat (a job that takes
+// Beside it, how long libuv's thread pool keeps a job waiting: every 50 ms a file's stat (a job that takes
 // microseconds once a thread has it) is timed from the call to its callback. Its p99 is the wait of a job
 // queued behind the pool's other work (file writes, argon2, SQLite) plus the loop's own delay in running
 // the callback, so the two read together: a pool p99 well above the loop's is a full pool.
@@ -23,7 +23,7 @@ if (port > 0) {
     const start = process.hrtime.bigint();
     stat(self, () => {
       pool.record(Math.max(1, Number(process.hrtime.bigint() - start)));
-      setTimeout(probe, 20).unref();
+      setTimeout(probe, 50).unref();
     });
   };
   probe();
