@@ -28,6 +28,9 @@
 // DevTools' Performance panel) from the pick to BENCH_PORTAL_TRACE_SEND_S seconds into the sending (default
 // 20: a whole send of 2,000 files is a trace too big to read back) and print each main-thread task over
 // 50 ms with what filled it and its CPU time (thread time) beside its wall time.
+// BENCH_PORTAL_VIEWPORT (default 1280x800) sets the window; BENCH_PORTAL_SHOTS=<dir> takes screenshots of
+// the chosen files once settled and of the send once some files are sent (portal-<width>-chosen.png,
+// portal-<width>-sending.png), to look at the lists of 2,000 files.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -42,6 +45,8 @@ const MAX_BYTES = Math.max(1024, Number(process.env.BENCH_PORTAL_BYTES ?? 8192))
 const LONG_TASK_GOAL_MS = 50;
 const SEND_TIMEOUT_MS = Math.max(10, Number(process.env.BENCH_PORTAL_SEND_TIMEOUT_S ?? 900)) * 1000;
 const TRACE_SEND_MS = Math.max(0, Number(process.env.BENCH_PORTAL_TRACE_SEND_S ?? 20)) * 1000;
+const [VIEW_W, VIEW_H] = (process.env.BENCH_PORTAL_VIEWPORT ?? '1280x800').split('x').map(Number);
+const SHOTS = process.env.BENCH_PORTAL_SHOTS;
 const SETTLE_QUIET_MS = 1_000;
 const SETTLE_TIMEOUT_MS = 120_000;
 const THANKS = 'Thank you! Your files were received.';
@@ -194,6 +199,12 @@ function longTasksOfTrace(trace, top = 25) {
     return e.name;
   };
   const out = [];
+  const long = own.filter((e) => e.name === 'RunTask' && e.dur / 1000 > LONG_TASK_GOAL_MS && e.ph === 'X');
+  const cpuLong = long.filter((e) => typeof e.tdur === 'number' && e.tdur / 1000 > LONG_TASK_GOAL_MS);
+  out.push(
+    `${long.length} tasks over ${LONG_TASK_GOAL_MS} ms of wall time in the trace, ${cpuLong.length} of them over ${LONG_TASK_GOAL_MS} ms of the main thread's CPU time` +
+      (cpuLong.length > 0 ? ` (${cpuLong.map((e) => (e.tdur / 1000).toFixed(0)).join(', ')} ms)` : ''),
+  );
   const isTask = (e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask';
   for (let i = 0; i < own.length; i++) {
     const task = own[i];
@@ -262,7 +273,9 @@ try {
       '--no-first-run',
     ].filter((flag) => flag !== '--headless' || !process.env.BENCH_PORTAL_HEADED),
   });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await browser.newPage({
+    viewport: { width: VIEW_W, height: VIEW_H },
+  });
   await page.addInitScript(observeInPage);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
@@ -284,13 +297,8 @@ try {
   const tracePath = process.env.BENCH_PORTAL_TRACE;
   if (tracePath) {
     await browser.startTracing(page, {
-      categories: [
-        'devtools.timeline',
-        'disabled-by-default-devtools.timeline',
-        'v8.execute',
-        'blink.user_timing',
-        'toplevel',
-      ],
+      // Not 'toplevel': half the events, and the tasks are in devtools.timeline's own RunTask.
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute'],
     });
   }
   const profilePath = process.env.BENCH_PORTAL_PROFILE;
@@ -311,13 +319,20 @@ try {
     timeoutMs: SETTLE_TIMEOUT_MS,
   });
   log('settled; sending');
-  const pick = await page.evaluate(() => ({ ...globalThis.__portalBench, longTasks: [] }));
+  const pick = await page.evaluate(() => ({
+    ...globalThis.__portalBench,
+    longTasks: [],
+  }));
   const listedLists = await page.evaluate(listsInPage);
   // What the page says it holds once settled ('2,000 files chosen'), to be sure every file is in the send.
   const chosenCount = await page
     .locator('[data-testid="chosen-count"]')
     .textContent({ timeout: 1_000 })
     .catch(() => null);
+  if (SHOTS) {
+    await page.locator('[aria-label="Chosen files"]').evaluate((list) => (list.scrollTop = 0));
+    await page.screenshot({ path: join(SHOTS, `portal-${VIEW_W}-chosen.png`) });
+  }
   const heapListed = await heap();
   const heapListedCollected = await heap({ collect: true });
 
@@ -354,6 +369,16 @@ try {
         };
       })
     : null;
+  const shot = SHOTS
+    ? page
+        .waitForFunction(sentInPage, null, { timeout: 60_000, polling: 250 })
+        .then(() =>
+          page.screenshot({
+            path: join(SHOTS, `portal-${VIEW_W}-sending.png`),
+          }),
+        )
+        .catch((error) => log(`no screenshot of the send: ${error.message.split('\n')[0]}`))
+    : null;
   let failure = null;
   try {
     await page.getByText(THANKS).waitFor({ timeout: SEND_TIMEOUT_MS });
@@ -363,6 +388,7 @@ try {
   }
   log('sent');
   stopTrace();
+  await shot;
   const doneAt = await page.evaluate(() => performance.now());
   sending = false;
   await sampler;
@@ -382,7 +408,7 @@ try {
   const bothTasks = tasksBetween(tasks, pick.pickAt, doneAt);
 
   console.log(
-    `\nThe upload portal with ${FILES} files of 1–${(MAX_BYTES / 1024).toFixed(0)} KB picked at once · Chromium ${browser.version()} · 1280×800\n`,
+    `\nThe upload portal with ${FILES} files of 1–${(MAX_BYTES / 1024).toFixed(0)} KB picked at once · Chromium ${browser.version()} · ${VIEW_W}×${VIEW_H}\n`,
   );
   const rows = [
     ['long tasks, pick → settled', pickTasks],
