@@ -330,7 +330,10 @@ try {
     .textContent({ timeout: 1_000 })
     .catch(() => null);
   if (SHOTS) {
-    await page.locator('[aria-label="Chosen files"]').evaluate((list) => (list.scrollTop = 0));
+    await page.locator('[aria-label="Chosen files"]').evaluate((list) => {
+      list.scrollTop = 0;
+      list.scrollIntoView({ block: 'center' });
+    });
     await page.screenshot({ path: join(SHOTS, `portal-${VIEW_W}-chosen.png`) });
   }
   const heapListed = await heap();
