@@ -9,6 +9,7 @@ import { priorityGateFor } from '../../http/priority-gate.js';
 import type { SessionUser } from '../accounts/index.js';
 import { COMPLETION, nowMs } from './claims.js';
 import type { WriteClaim } from './claims.js';
+import type { CompletionTarget } from './completion.js';
 import { metricsOf } from '../metrics/index.js';
 import {
   assertOpen,
@@ -38,7 +39,7 @@ export async function putPart(
   partParam: string,
   contentLength: string | undefined,
   body: Readable,
-): Promise<{ partNumber: number; size: number }> {
+): Promise<{ partNumber: number; size: number; target: CompletionTarget }> {
   const { file, submission } = await partTarget(deps.db, user, fileId);
   // A new version (#31) arrives in a submission already sent.
   if (!file.version) assertOpen(submission);
@@ -65,8 +66,17 @@ export async function putPart(
     });
   }
   // Activity keeps the submission from the clean-up job; once a minute is plenty for a 7-day limit.
-  if (Date.now() - submission.updatedAt.getTime() > 60_000) await touch(deps.db, submission.id);
-  return { partNumber, size: range.size };
+  let touched = submission.updatedAt;
+  if (Date.now() - touched.getTime() > 60_000) {
+    await touch(deps.db, submission.id);
+    touched = new Date();
+  }
+  // What a completion in the same request (?sha256=) would look up again: it checks the rest under its claim.
+  const target: CompletionTarget = {
+    file: { status: file.status, imported: file.imported, version: file.version },
+    submission: { ...submission, updatedAt: touched },
+  };
+  return { partNumber, size: range.size, target };
 }
 
 /**
@@ -81,7 +91,7 @@ async function partTarget(
   fileId: string,
 ): Promise<{
   file: { size: number; status: SubmissionFileAttributes['status']; imported: boolean; version: boolean };
-  submission: { id: string; status: SubmissionAttributes['status']; updatedAt: Date };
+  submission: CompletionTarget['submission'];
 }> {
   const [row] = isUuid(fileId)
     ? await db.sequelize.query<{
@@ -92,9 +102,11 @@ async function partTarget(
         submission_updated_at: Date | string;
         imported: number | string;
         replaces_file_id: string | null;
+        upload_event_id: string | null;
+        form_type: SubmissionAttributes['formType'];
       }>(
         `SELECT f.size, f.status, f.replaces_file_id, s.id AS submission_id, s.status AS submission_status,
-           s.updated_at AS submission_updated_at,
+           s.updated_at AS submission_updated_at, s.upload_event_id, s.form_type,
            CASE WHEN EXISTS (SELECT 1 FROM file_imports i WHERE i.file_id = f.id) THEN 1 ELSE 0 END AS imported
          FROM submission_files f JOIN submissions s ON s.id = f.submission_id
          WHERE f.id = :fileId AND s.user_id = :userId`,
@@ -114,6 +126,8 @@ async function partTarget(
       status: row.submission_status,
       // A Date from PostgreSQL; SQLite keeps Sequelize's text form, which Date parses.
       updatedAt: new Date(row.submission_updated_at),
+      uploadEventId: row.upload_event_id,
+      formType: row.form_type,
     },
   };
 }

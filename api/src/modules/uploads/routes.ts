@@ -212,11 +212,13 @@ export function uploadsRoutes(deps: {
       const file =
         sha256 === undefined
           ? null
-          : await retryWhenBusy(res, completeAfterPart(deps, user(req), fileId, sha256));
-      const answer: PartAnswer = part ?? {
-        partNumber: Number(param(req, 'partNumber')),
-        size: partRange(planUpload(file!.size), Number(param(req, 'partNumber'))).size,
-      };
+          : await retryWhenBusy(res, completeAfterPart(deps, user(req), fileId, sha256, part?.target));
+      const answer: PartAnswer = part
+        ? { partNumber: part.partNumber, size: part.size }
+        : {
+            partNumber: Number(param(req, 'partNumber')),
+            size: partRange(planUpload(file!.size), Number(param(req, 'partNumber'))).size,
+          };
       res.set('Cache-Control', 'no-store').json({ ...answer, ...(file ? { file } : {}) });
     },
   );
