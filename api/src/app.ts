@@ -8,7 +8,8 @@ import { endIdleBody } from './http/idle-body.js';
 import { priorityGateFor } from './http/priority-gate.js';
 import { databaseRateLimitStore, setRateLimitStore } from './http/rate-limit.js';
 import { requestLogger } from './http/request-log.js';
-import { captureRoutePattern } from './http/route-pattern.js';
+import { captureRoutePatterns } from './http/route-pattern.js';
+import { onlyItsPaths } from './http/router-prefixes.js';
 import { sameOrigin } from './http/same-origin.js';
 import { securityHeaders } from './http/security.js';
 import { webApp } from './http/web.js';
@@ -61,7 +62,8 @@ export function createApp(deps: AppDeps): Express {
   // Every request but upload bytes counted while it waits for its answer: part bodies wait meanwhile.
   app.use(priorityGateFor(config).middleware);
   // Route patterns (for the metrics' labels and the error log line), and every request counted and timed.
-  app.use(captureRoutePattern, countRequests(metricsOf(deps.db)));
+  captureRoutePatterns(app);
+  app.use(countRequests(metricsOf(deps.db)));
   app.use(requestLogger(deps.logger));
   app.use(securityHeaders(config));
   // The cloud pickers' sign-in popups come back here from the provider's pages: without this the
@@ -95,19 +97,24 @@ export function createApp(deps: AppDeps): Express {
   // Their staff roles (#33), and a deactivated member's session ended.
   api.use(loadStaffRoles(deps));
   // Upload parts are raw bytes streamed to storage; express.json above reads application/json only.
+  // Each router is entered only by requests for its own paths (http/router-prefixes.ts).
   const storage = createUploadStorage(config);
-  api.use(healthRoutes({ ...deps, storage }));
-  api.use(accountsRoutes(deps));
-  api.use(contactRoutes(deps));
-  api.use(storeRoutes(deps));
+  api.use(onlyItsPaths(healthRoutes({ ...deps, storage })));
+  api.use(onlyItsPaths(accountsRoutes(deps)));
+  api.use(onlyItsPaths(contactRoutes(deps)));
+  api.use(onlyItsPaths(storeRoutes(deps)));
   const hashes = new RunningHashes();
   const cloud = { sources: createCloudSources(config), tokens: new TokenBox(config.SESSION_SECRET) };
-  api.use(importsRoutes({ ...deps, storage, hashes, ...cloud, onQueued: () => deps.importWorker?.wake() }));
-  api.use(uploadsRoutes({ ...deps, storage, hashes }));
-  api.use(uploadEventsRoutes(deps));
+  api.use(
+    onlyItsPaths(
+      importsRoutes({ ...deps, storage, hashes, ...cloud, onQueued: () => deps.importWorker?.wake() }),
+    ),
+  );
+  api.use(onlyItsPaths(uploadsRoutes({ ...deps, storage, hashes })));
+  api.use(onlyItsPaths(uploadEventsRoutes(deps)));
   api.use('/staff', staffRoutes(deps));
-  api.use(staffMembersRoutes(deps));
-  api.use(legacyRoutes({ ...deps, storage, hashes, ...cloud }));
+  api.use(onlyItsPaths(staffMembersRoutes(deps)));
+  api.use(onlyItsPaths(legacyRoutes({ ...deps, storage, hashes, ...cloud })));
   api.use(apiNotFound);
   app.use('/api', api);
 

@@ -262,4 +262,17 @@ describe('bounded cardinality', () => {
     }
     expect(text).not.toMatch(/no-such|[0-9a-f]{8}-[0-9a-f]{4}-/);
   });
+  it('a request refused before its route (cross-site) is labelled with the route it was for', async () => {
+    const t = await app();
+    const browser = new TestBrowser(t.url);
+    expect((await browser.post('/api/auth/register', registration())).status).toBe(201);
+    const refused = await fetch(`${t.url}/api/uploads/files/${randomUUID()}/parts/1`, {
+      method: 'PUT',
+      headers: { cookie: browser.cookieHeader()!, origin: 'https://elsewhere.example' },
+    });
+    expect(refused.status).toBe(403);
+    const text = await scrape(`${t.url}/metrics`);
+    const route = '/api/uploads/files/:fileId/parts/:partNumber';
+    expect(sample(text, 'avp_http_requests_total', { method: 'PUT', route, status: '403' })).toBe(1);
+  });
 });

@@ -65,7 +65,12 @@ try {
     const registered = await fetch(`${url}/api/uploads/submissions/${submission.id}/files`, {
       method: 'POST',
       headers: json,
-      body: JSON.stringify({ name: `bench-${i}.jpg`, size: PART.length, type: 'image/jpeg', lastModified: 0 }),
+      body: JSON.stringify({
+        name: `bench-${i}.jpg`,
+        size: PART.length,
+        type: 'image/jpeg',
+        lastModified: 0,
+      }),
     });
     const { file } = await registered.json();
     if (!file?.id) throw new Error(`registration answered ${registered.status}`);
@@ -97,7 +102,9 @@ try {
     await run('part PUT (4 KiB)', N, put, server.child.pid),
     await run('GET file', N, get, server.child.pid),
   ];
-  console.log(`\nbench:requests, ${N} requests each, ${IN_FLIGHT} in flight, load ${loadavg()[0].toFixed(2)}`);
+  console.log(
+    `\nbench:requests, ${N} requests each, ${IN_FLIGHT} in flight, load ${loadavg()[0].toFixed(2)}`,
+  );
   console.log('request'.padEnd(20), 'server CPU ms/req'.padStart(18), 'req/s'.padStart(8));
   for (const row of rows) {
     console.log(

@@ -1,36 +1,42 @@
 import type { IncomingMessage } from 'node:http';
-import type { RequestHandler } from 'express';
 
 /** The label of a request no route answered (a 404, or one refused before its route: CSRF, too large). */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-const patterns = new WeakMap<IncomingMessage, string>();
+const PATTERN = Symbol('routePattern');
+const ROUTE = Symbol('route');
+
+type Patterned = IncomingMessage & { [PATTERN]?: string; [ROUTE]?: unknown };
 
 /**
  * Remembers the Express route pattern a request matched (`/api/uploads/files/:id/parts/:n`), for the
  * metrics' labels and the error log line, which must never carry raw paths or ids. The pattern has to be
  * read when the router assigns `req.route`: that is the one moment `req.baseUrl` still holds the mount
  * path of the router the route belongs to (Express restores it on the way out, before an error handler).
+ *
+ * The accessor sits once on the app's request prototype (every request of the app, and of apps mounted in
+ * it, inherits from it), not on each request: a per-request accessor gave every request object a map of
+ * its own, and every later property read on it went megamorphic (bench:requests, #34).
  */
-export const captureRoutePattern: RequestHandler = (req, _res, next) => {
-  let route: unknown;
-  Object.defineProperty(req, 'route', {
+export function captureRoutePatterns(app: { request: object }): void {
+  Object.defineProperty(app.request, 'route', {
     configurable: true,
     enumerable: true,
-    get: () => route,
-    set(value: unknown) {
-      route = value;
+    get(this: Patterned) {
+      return this[ROUTE];
+    },
+    set(this: Patterned & { baseUrl?: string }, value: unknown) {
+      this[ROUTE] = value;
       const path = (value as { path?: unknown } | undefined)?.path;
-      if (typeof path === 'string') patterns.set(req, req.baseUrl + path);
-      else if (Array.isArray(path)) patterns.set(req, req.baseUrl + path.map(String).join(','));
+      if (typeof path === 'string') this[PATTERN] = (this.baseUrl ?? '') + path;
+      else if (Array.isArray(path)) this[PATTERN] = (this.baseUrl ?? '') + path.map(String).join(',');
     },
   });
-  next();
-};
+}
 
 /** Names the pattern of a request answered by a middleware rather than a route (/metrics). */
 export function setRoutePattern(req: IncomingMessage, pattern: string): void {
-  patterns.set(req, pattern);
+  (req as Patterned)[PATTERN] = pattern;
 }
 
 /**
@@ -39,13 +45,13 @@ export function setRoutePattern(req: IncomingMessage, pattern: string): void {
  * pattern of the route it was for, found with the routers' own matchers.
  */
 export function routePattern(req: IncomingMessage): string {
-  let pattern = patterns.get(req);
+  let pattern = (req as Patterned)[PATTERN];
   if (pattern === undefined) {
     const app = (req as { app?: { router?: { stack?: Layer[] } } }).app;
     const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
     const pathname = url.split('?')[0] ?? '/';
     pattern = routeFor(app?.router?.stack ?? [], pathname, req.method ?? 'GET', '') ?? UNMATCHED_ROUTE;
-    patterns.set(req, pattern);
+    (req as Patterned)[PATTERN] = pattern;
   }
   return pattern;
 }

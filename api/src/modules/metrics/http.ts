@@ -13,7 +13,8 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
  */
 export function countRequests(metrics: ProcessMetrics): RequestHandler {
   return (req, res, next) => {
-    const stop = metrics.httpDuration.startTimer();
+    // performance.now() rather than startTimer(): no closure per request, no merging of label objects.
+    const started = performance.now();
     res.once('close', () => {
       const method = METHODS.has(req.method) ? req.method : 'other';
       let route = routePattern(req);
@@ -25,7 +26,7 @@ export function countRequests(metrics: ProcessMetrics): RequestHandler {
           ? String(res.statusCode)
           : 'aborted';
       metrics.httpRequests.inc({ method, route, status });
-      stop({ method, route });
+      metrics.httpDuration.observe({ method, route }, (performance.now() - started) / 1000);
     });
     next();
   };
