@@ -9,7 +9,6 @@ import { priorityGateFor } from './http/priority-gate.js';
 import { databaseRateLimitStore, setRateLimitStore } from './http/rate-limit.js';
 import { requestLogger } from './http/request-log.js';
 import { captureRoutePatterns } from './http/route-pattern.js';
-import { onlyItsPaths } from './http/router-prefixes.js';
 import { sameOrigin } from './http/same-origin.js';
 import { securityHeaders } from './http/security.js';
 import { webApp } from './http/web.js';
@@ -97,24 +96,19 @@ export function createApp(deps: AppDeps): Express {
   // Their staff roles (#33), and a deactivated member's session ended.
   api.use(loadStaffRoles(deps));
   // Upload parts are raw bytes streamed to storage; express.json above reads application/json only.
-  // Each router is entered only by requests for its own paths (http/router-prefixes.ts).
   const storage = createUploadStorage(config);
-  api.use(onlyItsPaths(healthRoutes({ ...deps, storage })));
-  api.use(onlyItsPaths(accountsRoutes(deps)));
-  api.use(onlyItsPaths(contactRoutes(deps)));
-  api.use(onlyItsPaths(storeRoutes(deps)));
+  api.use(healthRoutes({ ...deps, storage }));
+  api.use(accountsRoutes(deps));
+  api.use(contactRoutes(deps));
+  api.use(storeRoutes(deps));
   const hashes = new RunningHashes();
   const cloud = { sources: createCloudSources(config), tokens: new TokenBox(config.SESSION_SECRET) };
-  api.use(
-    onlyItsPaths(
-      importsRoutes({ ...deps, storage, hashes, ...cloud, onQueued: () => deps.importWorker?.wake() }),
-    ),
-  );
-  api.use(onlyItsPaths(uploadsRoutes({ ...deps, storage, hashes })));
-  api.use(onlyItsPaths(uploadEventsRoutes(deps)));
+  api.use(importsRoutes({ ...deps, storage, hashes, ...cloud, onQueued: () => deps.importWorker?.wake() }));
+  api.use(uploadsRoutes({ ...deps, storage, hashes }));
+  api.use(uploadEventsRoutes(deps));
   api.use('/staff', staffRoutes(deps));
-  api.use(onlyItsPaths(staffMembersRoutes(deps)));
-  api.use(onlyItsPaths(legacyRoutes({ ...deps, storage, hashes, ...cloud })));
+  api.use(staffMembersRoutes(deps));
+  api.use(legacyRoutes({ ...deps, storage, hashes, ...cloud }));
   api.use(apiNotFound);
   app.use('/api', api);
 
