@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isUuid, missingParts, planUpload } from '@avp/shared';
+import { missingParts, planUpload } from '@avp/shared';
 import type { UploadFileInfo } from '@avp/shared';
 import { QueryTypes } from 'sequelize';
 import { z } from 'zod';
@@ -8,7 +8,6 @@ import type { Database } from '../../db/index.js';
 import type {
   FilePartAttributes,
   SubmissionAttributes,
-  SubmissionFileAttributes,
   SubmissionFileInstance,
 } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
@@ -18,6 +17,8 @@ import type { CompletedFile } from './media-probe.js';
 import { COMPLETION, nowMs } from './claims.js';
 import type { WriteClaim } from './claims.js';
 import { schedulePoster } from './posters.js';
+import { ownFileTarget } from './own-file-target.js';
+import type { CompletionTarget } from './own-file-target.js';
 import { queueVersionNotice } from './versions-notice.js';
 import {
   assertOpen,
@@ -91,7 +92,7 @@ export async function completeFile(
   known?: CompletionTarget,
 ): Promise<UploadFileInfo> {
   const body = completeSchema.parse(input ?? {});
-  const target = known ?? (await completionTarget(deps.db, user, fileId));
+  const target = known ?? (await ownFileTarget(deps.db, user, fileId));
   if (target.file.status === 'complete') return completed(await fileRow(deps, fileId), body.sha256);
   if (!target.file.version) assertOpen(target.submission);
   if (target.file.imported) throw IMPORTED_BY_SERVER();
@@ -116,61 +117,7 @@ export async function completeFile(
   return toFileInfo(file);
 }
 
-/** What a completion checks of the caller's own file before it claims it (else 404). */
-export interface CompletionTarget {
-  file: { status: SubmissionFileAttributes['status']; imported: boolean; version: boolean };
-  submission: CompletedFile['submission'] & {
-    id: string;
-    status: SubmissionAttributes['status'];
-    updatedAt: Date;
-  };
-}
-
-/**
- * The caller's own file, its submission and whether the server imports it, in one statement instead of
- * ownFile's two and an import count (#34: run once per file of a folder).
- */
-export async function completionTarget(
-  db: Database,
-  user: SessionUser,
-  fileId: string,
-): Promise<CompletionTarget> {
-  const [row] = isUuid(fileId)
-    ? await db.sequelize.query<{
-        status: SubmissionFileAttributes['status'];
-        replaces_file_id: string | null;
-        submission_id: string;
-        submission_status: SubmissionAttributes['status'];
-        submission_updated_at: Date | string;
-        upload_event_id: string | null;
-        form_type: SubmissionAttributes['formType'];
-        imported: number | string;
-      }>(
-        `SELECT f.status, f.replaces_file_id, s.id AS submission_id, s.status AS submission_status,
-           s.updated_at AS submission_updated_at, s.upload_event_id, s.form_type,
-           CASE WHEN EXISTS (SELECT 1 FROM file_imports i WHERE i.file_id = f.id) THEN 1 ELSE 0 END AS imported
-         FROM submission_files f JOIN submissions s ON s.id = f.submission_id
-         WHERE f.id = :fileId AND s.user_id = :userId`,
-        { replacements: { fileId, userId: user.id }, type: QueryTypes.SELECT },
-      )
-    : [];
-  if (!row) throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
-  return {
-    file: {
-      status: row.status,
-      imported: Number(row.imported) === 1,
-      version: row.replaces_file_id !== null,
-    },
-    submission: {
-      id: row.submission_id,
-      status: row.submission_status,
-      // A Date from PostgreSQL; SQLite keeps Sequelize's text form, which Date parses.
-      updatedAt: new Date(row.submission_updated_at),
-      uploadEventId: row.upload_event_id,
-      formType: row.form_type,
-    },
-  };
-}
+export type { CompletionTarget } from './own-file-target.js';
 
 async function fileRow(deps: UploadsDeps, fileId: string): Promise<SubmissionFileInstance> {
   const file = await deps.db.models.SubmissionFile.findByPk(fileId);

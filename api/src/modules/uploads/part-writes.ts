@@ -1,15 +1,16 @@
 import type { Readable } from 'node:stream';
-import { isUuid, partRange, planUpload } from '@avp/shared';
+import { partRange, planUpload } from '@avp/shared';
 import { ForeignKeyConstraintError, QueryTypes } from 'sequelize';
 import { isStorageFull, PartSizeError, StorageUnavailableError } from '../../adapters/storage/index.js';
 import type { Database } from '../../db/index.js';
-import type { SubmissionAttributes, SubmissionFileAttributes } from '../../db/models/index.js';
+import type { SubmissionFileAttributes } from '../../db/models/index.js';
 import { AppError, toAppError } from '../../http/errors.js';
 import { priorityGateFor } from '../../http/priority-gate.js';
 import type { SessionUser } from '../accounts/index.js';
 import { COMPLETION, nowMs } from './claims.js';
 import type { WriteClaim } from './claims.js';
-import type { CompletionTarget } from './completion.js';
+import { ownFileTarget } from './own-file-target.js';
+import type { CompletionTarget } from './own-file-target.js';
 import { metricsOf } from '../metrics/index.js';
 import {
   assertOpen,
@@ -40,7 +41,7 @@ export async function putPart(
   contentLength: string | undefined,
   body: Readable,
 ): Promise<{ partNumber: number; size: number; target: CompletionTarget }> {
-  const { file, submission } = await partTarget(deps.db, user, fileId);
+  const { file, submission } = await ownFileTarget(deps.db, user, fileId);
   // A new version (#31) arrives in a submission already sent.
   if (!file.version) assertOpen(submission);
   if (file.status === 'complete') throw FILE_COMPLETE();
@@ -77,59 +78,6 @@ export async function putPart(
     submission: { ...submission, updatedAt: touched },
   };
   return { partNumber, size: range.size, target };
-}
-
-/**
- * What a part write needs to know of the caller's own file before it claims the part (else 404): its
- * submission's state and whether the server copies it from a cloud provider. One statement for what
- * ownFile and an import count take three (with Sequelize's column look-ups on SQLite), on the request
- * an upload makes most often: 171 of them to a gigabyte.
- */
-async function partTarget(
-  db: Database,
-  user: SessionUser,
-  fileId: string,
-): Promise<{
-  file: { size: number; status: SubmissionFileAttributes['status']; imported: boolean; version: boolean };
-  submission: CompletionTarget['submission'];
-}> {
-  const [row] = isUuid(fileId)
-    ? await db.sequelize.query<{
-        size: number | string;
-        status: SubmissionFileAttributes['status'];
-        submission_id: string;
-        submission_status: SubmissionAttributes['status'];
-        submission_updated_at: Date | string;
-        imported: number | string;
-        replaces_file_id: string | null;
-        upload_event_id: string | null;
-        form_type: SubmissionAttributes['formType'];
-      }>(
-        `SELECT f.size, f.status, f.replaces_file_id, s.id AS submission_id, s.status AS submission_status,
-           s.updated_at AS submission_updated_at, s.upload_event_id, s.form_type,
-           CASE WHEN EXISTS (SELECT 1 FROM file_imports i WHERE i.file_id = f.id) THEN 1 ELSE 0 END AS imported
-         FROM submission_files f JOIN submissions s ON s.id = f.submission_id
-         WHERE f.id = :fileId AND s.user_id = :userId`,
-        { replacements: { fileId, userId: user.id }, type: QueryTypes.SELECT },
-      )
-    : [];
-  if (!row) throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
-  return {
-    file: {
-      size: Number(row.size),
-      status: row.status,
-      imported: Number(row.imported) === 1,
-      version: row.replaces_file_id !== null,
-    },
-    submission: {
-      id: row.submission_id,
-      status: row.submission_status,
-      // A Date from PostgreSQL; SQLite keeps Sequelize's text form, which Date parses.
-      updatedAt: new Date(row.submission_updated_at),
-      uploadEventId: row.upload_event_id,
-      formType: row.form_type,
-    },
-  };
 }
 
 export async function writeClaimedPart(
