@@ -254,21 +254,27 @@ async function recordingProxy(target: string) {
   };
 }
 
+/** A server storing on the S3 stand-in through a proxy that records every GET (its path, range and bytes). */
+async function startOnRecordedS3() {
+  const s3 = await startS3StandIn();
+  cleanups.push(() => s3.close());
+  const proxy = await recordingProxy(s3.endpoint);
+  cleanups.push(() => proxy.close());
+  const { t, client } = await start({
+    env: {
+      STORAGE_DRIVER: 's3',
+      S3_BUCKET: S3_STAND_IN_BUCKET,
+      S3_ENDPOINT: proxy.url,
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_REGION: 'us-east-1',
+    },
+  });
+  return { proxy, t, client };
+}
+
 describe('the server reads a file stored on S3 by ranged GETs', () => {
   it('reads the facts of a 24 MB file without ever fetching the whole object', async () => {
-    const s3 = await startS3StandIn();
-    cleanups.push(() => s3.close());
-    const proxy = await recordingProxy(s3.endpoint);
-    cleanups.push(() => proxy.close());
-    const { t, client } = await start({
-      env: {
-        STORAGE_DRIVER: 's3',
-        S3_BUCKET: S3_STAND_IN_BUCKET,
-        S3_ENDPOINT: proxy.url,
-        S3_FORCE_PATH_STYLE: 'true',
-        S3_REGION: 'us-east-1',
-      },
-    });
+    const { proxy, t, client } = await startOnRecordedS3();
     const big = grownMp4(await fixture(FITS), 24 * 1024 * 1024);
     const { fileIds } = await upload(t, client, [bufferSource('big.mp4', big)]);
     await probesSettled(fileIds, WAIT_MS);
@@ -291,19 +297,7 @@ describe('the server reads a file stored on S3 by ranged GETs', () => {
 
 describe('a file that can be no media (random bytes) on S3', () => {
   it('is read no further than its head, and none of it is copied out for a poster', async () => {
-    const s3 = await startS3StandIn();
-    cleanups.push(() => s3.close());
-    const proxy = await recordingProxy(s3.endpoint);
-    cleanups.push(() => proxy.close());
-    const { t, client } = await start({
-      env: {
-        STORAGE_DRIVER: 's3',
-        S3_BUCKET: S3_STAND_IN_BUCKET,
-        S3_ENDPOINT: proxy.url,
-        S3_FORCE_PATH_STYLE: 'true',
-        S3_REGION: 'us-east-1',
-      },
-    });
+    const { proxy, t, client } = await startOnRecordedS3();
     const noise = randomBytes(3 * 1024 * 1024);
     const { fileIds } = await upload(t, client, [bufferSource('renamed.mp4', noise)]);
     await probesSettled(fileIds, WAIT_MS);
