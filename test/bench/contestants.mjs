@@ -107,26 +107,38 @@ export async function engineTransport(url, token) {
   return gotTransport({ baseUrl: url, token: () => token });
 }
 
+/** The desktop engine's source of a file on disk (desktop/dist): its part memory is reused, not collected. */
+export async function engineFileSource(file) {
+  const { identify, NodeFileSource } = await import(
+    pathToFileURL(join(root, 'desktop', 'dist', 'engine', 'index.js')).href
+  );
+  return new NodeFileSource(await identify(file));
+}
+
 /**
  * Sends `file` (`size` bytes) as one new submission through the shared client, the file read a part at a
- * time; fails unless the server's sha-256 is `expectedSha`. Resolves to the seconds of the parts and of
- * completion (the server's verify).
+ * time (by `source` when given, such as engineFileSource's; else a new buffer per part, as a browser's
+ * File.slice gives); fails unless the server's sha-256 is `expectedSha`. Resolves to the seconds of the
+ * parts and of completion (the server's verify).
  */
-export async function sendWithSharedClient(client, file, size, expectedSha) {
+export async function sendWithSharedClient(client, file, size, expectedSha, source) {
   const handle = await open(file, 'r');
   try {
     const submission = await client.createSubmission({ form_type: 'creative', project_name: 'Bench' });
-    const upload = client.file(submission.id, {
-      name: 'source.bin',
-      size,
-      type: 'application/octet-stream',
-      lastModified: Date.now(),
-      read: async (start, end) => {
-        const buffer = Buffer.allocUnsafe(end - start);
-        const { bytesRead } = await handle.read(buffer, 0, end - start, start);
-        return buffer.subarray(0, bytesRead);
+    const upload = client.file(
+      submission.id,
+      source ?? {
+        name: 'source.bin',
+        size,
+        type: 'application/octet-stream',
+        lastModified: Date.now(),
+        read: async (start, end) => {
+          const buffer = Buffer.allocUnsafe(end - start);
+          const { bytesRead } = await handle.read(buffer, 0, end - start, start);
+          return buffer.subarray(0, bytesRead);
+        },
       },
-    });
+    );
     let partsDoneAt = 0n;
     upload.onChange((u) => {
       if (partsDoneAt === 0n && u.progress().sentBytes === size) partsDoneAt = process.hrtime.bigint();
@@ -143,5 +155,6 @@ export async function sendWithSharedClient(client, file, size, expectedSha) {
     };
   } finally {
     await handle.close();
+    await source?.close?.();
   }
 }

@@ -3,8 +3,9 @@
 //   (a) the limit  a bare node:http server streaming one PUT to disk, fed by a Node client streaming the file
 //   (b) the peer   @tus/server with its file store, fed by tus-js-client at 6 MiB chunks
 //   (c) ours       the real server (api/dist/server.js, SQLite, local storage) fed by the shared upload
-//                  client from Node over the desktop engine's got transport, the product's Node client
-//                  (4 parts of 6 MiB in flight, sha-256 computed while reading; the server hashes the parts
+//                  client from Node over the desktop engine's got transport and file source, the product's
+//                  Node client (4 parts of 6 MiB in flight, part memory reused, sha-256 computed while
+//                  reading; the server hashes the parts
 //                  as they stream in and verifies the sum on completion, included in the time)
 //   (d) context    (a)'s bare server taking 4 parts of 6 MiB in flight and hashing them as they arrive, fed
 //                  by a bare node:http client that hashes what it sends: the limit once both ends must
@@ -35,6 +36,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileTypeScript, runBin } from '../../build/scripts/lib.mjs';
 import {
+  engineFileSource,
   engineTransport,
   sendWithSharedClient,
   sharedUploadClient,
@@ -100,7 +102,13 @@ try {
         nodeArgs: serverNodeArgs,
       }),
     async (url, { client }) => {
-      const { partsSeconds, completeSeconds } = await sendWithSharedClient(client, file, SIZE, expectedSha);
+      const { partsSeconds, completeSeconds } = await sendWithSharedClient(
+        client,
+        file,
+        SIZE,
+        expectedSha,
+        await engineFileSource(file),
+      );
       return `${Math.ceil(SIZE / PART)} parts, 4 in flight: parts ${partsSeconds.toFixed(1)} s, completion (server sha-256) ${completeSeconds.toFixed(1)} s`;
     },
     async (url) => {
