@@ -5,7 +5,7 @@ import type { Database } from './db/index.js';
 import { attachAfterAnswerWork } from './http/after-answer.js';
 import { apiNotFound, errorHandler, routeNotFound } from './http/errors.js';
 import { endIdleBody } from './http/idle-body.js';
-import { priorityGateFor } from './http/priority-gate.js';
+import { priorityGateFor, uploadWritesBehind } from './http/priority-gate.js';
 import { databaseRateLimitStore, setRateLimitStore } from './http/rate-limit.js';
 import { requestLogger } from './http/request-log.js';
 import { captureRoutePatterns } from './http/route-pattern.js';
@@ -60,6 +60,8 @@ export function createApp(deps: AppDeps): Express {
 
   // Every request but upload bytes counted while it waits for its answer: part bodies wait meanwhile.
   app.use(priorityGateFor(config).middleware);
+  // And their database writes behind everyone else's.
+  app.use(uploadWritesBehind);
   // Route patterns (for the metrics' labels and the error log line), and every request counted and timed.
   captureRoutePatterns(app);
   app.use(countRequests(metricsOf(deps.db)));

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Sequelize, Transaction } from 'sequelize';
 
 /**
@@ -11,40 +12,134 @@ import type { Sequelize, Transaction } from 'sequelize';
 /** How long a writer waits for its turn before giving up, like the busy timeout does between processes. */
 export const SQLITE_TURN_TIMEOUT_MS = 30_000;
 
+/**
+ * Whose writes go first. Upload bookkeeping (part claims and records, registrations, completions) arrives
+ * in dozens at a time from a few clients; an intent or a sign-in that queued behind all of them waited
+ * out every one (bench:mixed: intents 4.4x their idle p99 with 8 uploaders). So a writer is interactive
+ * unless it runs inside `asBulkWriter`, and an interactive writer passes the bulk ones queued before it.
+ */
+export type WriteLane = 'interactive' | 'bulk';
+
+/** How long bulk writers may be passed over, so a stream of interactive writes never starves them. */
+export interface BulkFairness {
+  /** The first bulk writer in line goes next once this many interactive turns were given ahead of it. */
+  maxPassedTurns: number;
+  /** ... or once it has been passed over for this long. */
+  maxPassedMs: number;
+}
+
+export const BULK_FAIRNESS: BulkFairness = { maxPassedTurns: 8, maxPassedMs: 100 };
+
+const lanes = new AsyncLocalStorage<WriteLane>();
+
+/** Runs `work` (and everything it starts) with its SQLite writes in the bulk lane. */
+export function asBulkWriter<T>(work: () => T): T {
+  return lanes.run('bulk', work);
+}
+
+/** The lane of the writes made from here: bulk inside `asBulkWriter`, else interactive. */
+export function currentWriteLane(): WriteLane {
+  return lanes.getStore() ?? 'interactive';
+}
+
 /** Gives the turn to the next writer. */
 export type ReleaseTurn = () => void;
 
-/** One writer at a time, first come first served. */
-export class WriteTurns {
-  private tail: Promise<void> = Promise.resolve();
+interface Waiter {
+  lane: WriteLane;
+  give: () => void;
+}
 
-  constructor(private readonly timeoutMs: number = SQLITE_TURN_TIMEOUT_MS) {}
+/**
+ * One writer at a time: interactive writers first come first served, then bulk writers first come first
+ * served, except that the first bulk writer in line goes ahead once it was passed over `maxPassedTurns`
+ * times or for `maxPassedMs` (BulkFairness).
+ */
+export class WriteTurns {
+  private held = false;
+  private readonly queues: Record<WriteLane, Waiter[]> = { interactive: [], bulk: [] };
+  /** Interactive turns given since a bulk writer last had one while bulk writers waited, and since when. */
+  private passedTurns = 0;
+  private passedSince: number | undefined;
+  /** Turns given per lane, for tests and diagnostics. */
+  private readonly given: Record<WriteLane, number> = { interactive: 0, bulk: 0 };
+
+  constructor(
+    private readonly timeoutMs: number = SQLITE_TURN_TIMEOUT_MS,
+    private readonly fairness: BulkFairness = BULK_FAIRNESS,
+  ) {}
+
+  /** Writers waiting per lane, and turns given per lane so far. */
+  get counts(): { waiting: Record<WriteLane, number>; given: Record<WriteLane, number> } {
+    return {
+      waiting: { interactive: this.queues.interactive.length, bulk: this.queues.bulk.length },
+      given: { ...this.given },
+    };
+  }
 
   /**
-   * Resolves once every earlier turn is released; rejects after the timeout. A writer that gave up still
-   * holds its place, which passes on as soon as the turn before it ends, so the queue is never stuck.
+   * Resolves with the turn once it is this writer's (the lane is the caller's: `currentWriteLane`);
+   * rejects after the timeout. A writer that gave up leaves the line, so nobody waits for it.
    */
-  async take(): Promise<ReleaseTurn> {
-    let release!: ReleaseTurn;
-    const mine = new Promise<void>((resolve) => (release = resolve));
-    const before = this.tail;
-    this.tail = before.then(() => mine);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`SQLite: no turn to write within ${this.timeoutMs} ms`)),
-        this.timeoutMs,
-      );
-    });
-    try {
-      await Promise.race([before, timeout]);
-    } catch (error) {
-      void before.then(release);
-      throw error;
-    } finally {
-      clearTimeout(timer);
+  take(lane: WriteLane = currentWriteLane()): Promise<ReleaseTurn> {
+    if (!this.held && this.queues.interactive.length === 0 && this.queues.bulk.length === 0) {
+      this.held = true;
+      this.given[lane]++;
+      return Promise.resolve(this.releaser());
     }
-    return release;
+    return new Promise<ReleaseTurn>((resolve, reject) => {
+      const queue = this.queues[lane];
+      const timer = setTimeout(() => {
+        const at = queue.indexOf(waiter);
+        if (at >= 0) queue.splice(at, 1);
+        if (this.queues.bulk.length === 0) this.bulkServed();
+        reject(new Error(`SQLite: no turn to write within ${this.timeoutMs} ms`));
+      }, this.timeoutMs);
+      const waiter: Waiter = {
+        lane,
+        give: () => {
+          clearTimeout(timer);
+          resolve(this.releaser());
+        },
+      };
+      queue.push(waiter);
+    });
+  }
+
+  /** A release that counts once however often it is called. */
+  private releaser(): ReleaseTurn {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.held = false;
+      this.next();
+    };
+  }
+
+  private bulkServed(): void {
+    this.passedTurns = 0;
+    this.passedSince = undefined;
+  }
+
+  private next(): void {
+    const { interactive, bulk } = this.queues;
+    if (interactive.length === 0 && bulk.length === 0) return;
+    const now = performance.now();
+    const bulkDue =
+      bulk.length > 0 &&
+      (interactive.length === 0 ||
+        this.passedTurns >= this.fairness.maxPassedTurns ||
+        (this.passedSince !== undefined && now - this.passedSince >= this.fairness.maxPassedMs));
+    const waiter = bulkDue ? bulk.shift()! : interactive.shift()!;
+    if (bulkDue) this.bulkServed();
+    else if (bulk.length > 0) {
+      this.passedTurns++;
+      this.passedSince ??= now;
+    }
+    this.held = true;
+    this.given[waiter.lane]++;
+    waiter.give();
   }
 }
 

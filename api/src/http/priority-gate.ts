@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
+import { asBulkWriter } from '../db/sqlite-write-turns.js';
 
 /**
  * Interactive requests ahead of upload bytes (UPLOAD_YIELD_MAX_MS). On a small machine the store page,
@@ -107,6 +108,27 @@ function isBulk(req: IncomingMessage): boolean {
   if (req.method === 'PUT' && PART_PUT.test(path)) return true;
   if (req.method === 'POST' && path === LEGACY_UPLOAD) return true;
   return Number(req.headers['content-length'] ?? 0) > JSON_BODY_LIMIT_BYTES;
+}
+
+const FILE_COMPLETE = /^\/api\/uploads\/files\/[^/]+\/complete$/;
+const FILE_REGISTRATION = /^\/api\/uploads\/submissions\/[^/]+\/files(?:\/batch)?$/;
+
+/**
+ * The database's side of the same priority (db/sqlite-write-turns.ts): the writes of upload bookkeeping
+ * (a part's claim and record, a file's registration and completion, and the work they leave for after
+ * the answer) queue in SQLite's bulk lane, behind a checkout's or a sign-in's, which otherwise waited
+ * behind dozens of them. Its own setting is not needed: bulk writers are passed over for a bounded time.
+ */
+export const uploadWritesBehind: RequestHandler = (req, _res, next) => {
+  if (writesInBulk(req)) asBulkWriter(next);
+  else next();
+};
+
+function writesInBulk(req: IncomingMessage): boolean {
+  if (isBulk(req)) return true;
+  if (req.method !== 'POST') return false;
+  const path = (req.url ?? '').split('?', 1)[0]!;
+  return FILE_COMPLETE.test(path) || FILE_REGISTRATION.test(path);
 }
 
 const perConfig = new WeakMap<object, PriorityGate>();
