@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { UploadFileInfo } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
+import { QueryTypes } from 'sequelize';
 import { createUploadStorage } from '../src/adapters/storage/index.js';
 import { claimWrite, COMPLETION } from '../src/modules/uploads/claims.js';
 import { verifyAndComplete } from '../src/modules/uploads/completion.js';
@@ -94,5 +95,64 @@ describe.each(DIALECTS)('a completion and its claim (%s)', (dialect) => {
       storageUploadId: null,
       completedAt: expect.any(Date),
     });
+
+    // A file's only part stored under the completion's claim (a part PUT with ?sha256=) is recorded with
+    // the completion, and neither is once the claim has passed to another.
+    const partRows = async (fileId: string) =>
+      t!.db.sequelize.query<{ write_id: string | null }>(
+        'SELECT write_id FROM file_parts WHERE file_id = :fileId',
+        {
+          replacements: { fileId },
+          type: QueryTypes.SELECT,
+        },
+      );
+    const unrecorded = async () => {
+      const stored = await storedFile(t!, browser, submissionId);
+      await t!.db.sequelize.query('DELETE FROM file_parts WHERE file_id = :fileId', {
+        replacements: { fileId: stored.fileId },
+      });
+      return stored;
+    };
+    const onlyLost = await unrecorded();
+    const lostOnly = (await claimWrite(t.db, onlyLost.fileId, COMPLETION))!;
+    await t.db.sequelize.query('UPDATE upload_claims SET token = :token WHERE file_id = :fileId', {
+      replacements: { token: randomUUID(), fileId: onlyLost.fileId },
+    });
+    const lostFile = (await SubmissionFile.findByPk(onlyLost.fileId))!;
+    await expect(
+      verifyAndComplete(
+        deps,
+        lostFile,
+        lostOnly,
+        onlyLost.sha256,
+        undefined,
+        [{ partNumber: 1, etag: null, writeId: lostOnly.token }],
+        { size: 4096, etag: null },
+      ),
+    ).rejects.toMatchObject({ status: 409, code: 'completion_in_progress' });
+    expect(await partRows(onlyLost.fileId)).toEqual([]);
+    expect(await SubmissionFile.findByPk(onlyLost.fileId)).toMatchObject({ status: 'uploading' });
+
+    const onlyHeld = await unrecorded();
+    const heldOnly = (await claimWrite(t.db, onlyHeld.fileId, COMPLETION))!;
+    const heldFile = (await SubmissionFile.findByPk(onlyHeld.fileId))!;
+    await verifyAndComplete(
+      deps,
+      heldFile,
+      heldOnly,
+      onlyHeld.sha256,
+      undefined,
+      [{ partNumber: 1, etag: null, writeId: heldOnly.token }],
+      { size: 4096, etag: null },
+    );
+    await heldOnly.release();
+    expect(await partRows(onlyHeld.fileId)).toEqual([{ write_id: heldOnly.token }]);
+    expect(await SubmissionFile.findByPk(onlyHeld.fileId)).toMatchObject({ status: 'complete' });
+    expect(
+      await t.db.sequelize.query('SELECT 1 FROM upload_claims WHERE file_id = :fileId', {
+        replacements: { fileId: onlyHeld.fileId },
+        type: QueryTypes.SELECT,
+      }),
+    ).toEqual([]);
   });
 });

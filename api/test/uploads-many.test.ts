@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { UPLOAD_BATCH_MAX, UPLOAD_PART_SIZE } from '@avp/shared';
 import type { BatchRegistrationItem, SubmissionInfo, UploadFileInfo } from '@avp/shared';
+import { QueryTypes } from 'sequelize';
 import { afterEach, describe, expect, it } from 'vitest';
+import { claimWrite } from '../src/modules/uploads/claims.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import type { TestBrowser } from './helpers/browser.js';
@@ -315,6 +317,83 @@ describe.each(DIALECTS)('many small files on %s', (dialect) => {
     }
     expect(answer.status).toBe(200);
     expect(answer.body.file).toMatchObject({ status: 'complete', sha256: sha256(bytes) });
+  });
+
+  it('a one-part file sent with its checksum keeps every other write of it out until it is complete', async () => {
+    t = await startTestApp({ dialect });
+    const app = t;
+    const ada = await registeredClient(t);
+    const submissionId = await newSubmission(ada);
+    const [a, b] = (await batch(ada, submissionId, [still(1, 200_000), still(2, 200_000)])).body.files.map(
+      fileOf,
+    );
+    const bytes = randomBytes(200_000);
+    const status = async (id: string) =>
+      (await ada.get<{ file: UploadFileInfo }>(`/api/uploads/files/${id}`)).body.file;
+
+    // Half of the part sent, the rest held back: the file is being written and completed in that request.
+    const url = new URL(`${t.url}/api/uploads/files/${a!.id}/parts/1?sha256=${sha256(bytes)}`);
+    const req = request(url, {
+      method: 'PUT',
+      headers: {
+        cookie: ada.cookieHeader()!,
+        origin: t.url,
+        'content-type': 'application/octet-stream',
+        'content-length': String(bytes.length),
+      },
+    });
+    const answered = new Promise<{ status: number; body: PartBody }>((resolve, reject) => {
+      req.on('error', reject);
+      req.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as PartBody }));
+      });
+    });
+    req.write(bytes.subarray(0, 100_000));
+    const claimed = async () =>
+      (
+        await app.db.sequelize.query('SELECT 1 FROM upload_claims WHERE file_id = :id', {
+          replacements: { id: a!.id },
+          type: QueryTypes.SELECT,
+        })
+      ).length > 0;
+    for (let i = 0; i < 100 && !(await claimed()); i++) await new Promise((r) => setTimeout(r, 20));
+
+    // The same part without the checksum, with it, and a completion: each told to try again, none stored.
+    const plain = await putPart(t, ada, a!.id, 1, randomBytes(200_000));
+    expect(plain.status).toBe(409);
+    expect(plain.body.error.code).toBe('completion_in_progress');
+    const again = await putPart(t, ada, a!.id, 1, bytes, sha256(bytes));
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('completion_in_progress');
+    const completion = await ada.post<Err>(`/api/uploads/files/${a!.id}/complete`, { sha256: sha256(bytes) });
+    expect(completion.status).toBe(409);
+    expect(completion.body.error.code).toBe('completion_in_progress');
+
+    req.end(bytes.subarray(100_000));
+    const first = await answered;
+    expect(first.status).toBe(200);
+    expect(first.body.file).toMatchObject({ status: 'complete', sha256: sha256(bytes) });
+    expect(await status(a!.id)).toMatchObject({ status: 'complete', sha256: sha256(bytes) });
+    expect(
+      await app.db.sequelize.query('SELECT part_number FROM file_parts WHERE file_id = :id', {
+        replacements: { id: a!.id },
+        type: QueryTypes.SELECT,
+      }),
+    ).toEqual([{ part_number: 1 }]);
+
+    // A part write of the file under way (its claim live): the part with the checksum waits for it.
+    const busy = (await claimWrite(t.db, b!.id, 1))!;
+    const refused = await putPart(t, ada, b!.id, 1, bytes, sha256(bytes));
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('part_in_progress');
+    expect(await status(b!.id)).toMatchObject({ status: 'uploading', receivedParts: [] });
+    await busy.release();
+    const done = await putPart(t, ada, b!.id, 1, bytes, sha256(bytes));
+    expect(done.status).toBe(200);
+    expect(done.body.file).toMatchObject({ status: 'complete', sha256: sha256(bytes) });
   });
 
   it('the shared client sends a folder of small files in about one request each', async () => {

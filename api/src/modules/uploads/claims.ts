@@ -44,7 +44,7 @@ export class WriteClaim {
   private renewAt: number;
   private isLost = false;
   /** The claim's row went with the statement that recorded its write (recordPart). */
-  private ended = false;
+  private rowGone = false;
   private timer: NodeJS.Timeout | undefined;
   private renewing: Promise<void> | undefined;
 
@@ -142,7 +142,25 @@ export class WriteClaim {
       this.isLost = true;
       throw new ClaimLost();
     }
-    this.ended = this.db.dialect === 'postgres';
+    this.rowGone = this.db.dialect === 'postgres';
+  }
+
+  /**
+   * A PostgreSQL statement (for a WITH) that deletes the claim's row while it is still this write's,
+   * returning its file_id: the statement it heads changes nothing once another write has taken the claim
+   * over, the row stays locked against a takeover until that statement ends, and release() has nothing left
+   * to do once it returned a row (ended()).
+   */
+  heldAndEnded(): string {
+    const q = (value: string | number) => this.db.sequelize.escape(value);
+    return `DELETE FROM upload_claims WHERE file_id = ${q(this.fileId)} AND part_number = ${q(
+      this.partNumber,
+    )} AND token = ${q(this.token)} RETURNING file_id`;
+  }
+
+  /** The claim's row went with a statement headed by heldAndEnded(). */
+  ended(): void {
+    this.rowGone = true;
   }
 
   /**
@@ -160,7 +178,7 @@ export class WriteClaim {
   async release(): Promise<void> {
     clearInterval(this.timer);
     this.isLost = true;
-    if (this.ended) return;
+    if (this.rowGone) return;
     await this.db.sequelize.query(
       'DELETE FROM upload_claims WHERE file_id = :fileId AND part_number = :part AND token = :token',
       { replacements: { fileId: this.fileId, part: this.partNumber, token: this.token } },

@@ -96,6 +96,24 @@ export function toSubmissionInfo(submission: SubmissionInstance, files: UploadFi
   };
 }
 
+/**
+ * A file's row as a model instance, from the columns of a raw statement that read it with others
+ * (`f.*`): no second look, and none of the column-type look-up Sequelize's SQLite dialect makes before a
+ * model's own SELECT (#34). SQLite hands dates and JSON back as text, which the model would have parsed.
+ */
+export function fileFromRow(db: Database, row: Record<string, unknown>): SubmissionFileInstance {
+  const model = db.models.SubmissionFile;
+  const values: Record<string, unknown> = {};
+  for (const [name, attribute] of Object.entries(model.getAttributes())) {
+    let value = row[attribute.field ?? name];
+    const key = (attribute.type as { key?: string }).key;
+    if (typeof value === 'string' && key === 'DATE') value = new Date(value);
+    else if (typeof value === 'string' && key === 'JSON') value = JSON.parse(value) as unknown;
+    values[name] = value ?? null;
+  }
+  return model.build(values as never, { isNewRecord: false, raw: true });
+}
+
 export async function receivedParts(db: Database, fileId: string): Promise<number[]> {
   const parts = await db.models.FilePart.findAll({
     attributes: ['partNumber'],

@@ -221,6 +221,11 @@ export async function verifyAndComplete(
   submission?: CompletedFile['submission'],
   /** The file's parts, ascending, when the caller read them under the claim. */
   stored?: StoredPart[],
+  /**
+   * A file's only part, stored under this completion's claim and not yet recorded (part-writes.ts,
+   * writeOnlyPart): recorded with the completion, only while the claim is still this completion's.
+   */
+  onlyPart?: { size: number; etag: string | null },
 ): Promise<void> {
   const plan = planUpload(Number(file.size));
   const parts =
@@ -272,14 +277,9 @@ export async function verifyAndComplete(
     completedAt: now,
     storageUploadId: null,
   };
-  // A plain statement: the model's update (validation, building the SQL) cost more than the write (#34).
-  const recorded = await deps.db.sequelize.query(
-    `UPDATE submission_files SET status = 'complete', sha256 = :sha256, completed_at = :now,
-       storage_upload_id = NULL, updated_at = :now
-     WHERE id = :fileId AND ${claim.heldCondition()} RETURNING id`,
-    { replacements: { sha256: actual.sha256, now, fileId: file.id }, type: QueryTypes.SELECT },
-  );
-  if (recorded.length === 0) throw COMPLETION_IN_PROGRESS();
+  if (!(await recordComplete(deps.db, claim, file.id, actual.sha256, now, onlyPart))) {
+    throw COMPLETION_IN_PROGRESS();
+  }
   file.set({ ...done, updatedAt: now }, { raw: true });
   // Every completion (browser, legacy, cloud import) has the server read the file's facts, in the
   // background: the answer never waits for it, and its failure never fails the upload (media-probe.ts).
@@ -288,6 +288,60 @@ export async function verifyAndComplete(
   void schedulePoster(deps, file.id, deps.background);
   // Awaited (one row; it logs rather than throws), so the notice exists when the completion is answered.
   if (file.replacesFileId) await queueVersionNotice(deps, file);
+}
+
+/**
+ * Records the file complete (with its only part, when given), only while the claim is still this
+ * completion's; false when it is not. Plain statements: the model's update (validation, building the SQL)
+ * cost more than the write (#34). On PostgreSQL one statement deletes the claim's row, records the part and
+ * the file; on SQLite (no writes inside WITH) the part and the file are two statements, each testing the
+ * claim, and release() deletes the row after them.
+ */
+async function recordComplete(
+  db: Database,
+  claim: WriteClaim,
+  fileId: string,
+  sha256: string,
+  now: Date,
+  onlyPart: { size: number; etag: string | null } | undefined,
+): Promise<boolean> {
+  const replacements = {
+    sha256,
+    now,
+    fileId,
+    token: claim.token,
+    size: onlyPart?.size ?? 0,
+    etag: onlyPart?.etag ?? null,
+  };
+  const update = `UPDATE submission_files SET status = 'complete', sha256 = :sha256, completed_at = :now,
+       storage_upload_id = NULL, updated_at = :now`;
+  const part = (held: string) =>
+    `INSERT INTO file_parts (file_id, part_number, size, etag, write_id, created_at)
+     SELECT file_id, 1, :size, :etag, :token, :now FROM ${held} RETURNING file_id`;
+  if (db.dialect === 'postgres') {
+    const recorded = await db.sequelize.query(
+      `WITH held AS (${claim.heldAndEnded()})${onlyPart ? `, part AS (${part('held')})` : ''}
+       ${update} WHERE id IN (SELECT file_id FROM ${onlyPart ? 'part' : 'held'}) RETURNING id`,
+      { replacements, type: QueryTypes.SELECT },
+    );
+    if (recorded.length > 0) claim.ended();
+    return recorded.length > 0;
+  }
+  if (onlyPart) {
+    const held = `(SELECT file_id FROM upload_claims WHERE file_id = :fileId AND part_number = ${COMPLETION}
+       AND token = :token)`;
+    // WITH first, so that Sequelize's SQLite dialect keeps the RETURNING rows of an INSERT.
+    const stored = await db.sequelize.query(`WITH held AS ${held} ${part('held')}`, {
+      replacements,
+      type: QueryTypes.SELECT,
+    });
+    if (stored.length === 0) return false;
+  }
+  const recorded = await db.sequelize.query(
+    `${update} WHERE id = :fileId AND ${claim.heldCondition()} RETURNING id`,
+    { replacements, type: QueryTypes.SELECT },
+  );
+  return recorded.length > 0;
 }
 
 async function restart(deps: UploadsDeps, file: SubmissionFileInstance): Promise<void> {

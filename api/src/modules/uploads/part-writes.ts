@@ -1,14 +1,20 @@
 import type { Readable } from 'node:stream';
 import { partRange, planUpload } from '@avp/shared';
+import type { UploadFileInfo } from '@avp/shared';
 import { ForeignKeyConstraintError, QueryTypes } from 'sequelize';
 import { isStorageFull, PartSizeError, StorageUnavailableError } from '../../adapters/storage/index.js';
 import type { Database } from '../../db/index.js';
-import type { SubmissionFileAttributes } from '../../db/models/index.js';
+import type {
+  SubmissionAttributes,
+  SubmissionFileAttributes,
+  SubmissionFileInstance,
+} from '../../db/models/index.js';
 import { AppError, toAppError } from '../../http/errors.js';
 import { priorityGateFor } from '../../http/priority-gate.js';
 import type { SessionUser } from '../accounts/index.js';
 import { COMPLETION, nowMs } from './claims.js';
 import type { WriteClaim } from './claims.js';
+import { verifyAndComplete } from './completion.js';
 import { ownFileTarget } from './own-file-target.js';
 import type { CompletionTarget } from './own-file-target.js';
 import { metricsOf } from '../metrics/index.js';
@@ -17,10 +23,13 @@ import {
   claimOrGone,
   COMPLETION_IN_PROGRESS,
   FILE_COMPLETE,
+  fileFromRow,
   FILE_NOT_FOUND,
   IMPORTED_BY_SERVER,
   PART_IN_PROGRESS,
+  toFileInfo,
   touch,
+  touchUnlessRecent,
 } from './common.js';
 import type { UploadsDeps } from './common.js';
 
@@ -40,7 +49,9 @@ export async function putPart(
   partParam: string,
   contentLength: string | undefined,
   body: Readable,
-): Promise<{ partNumber: number; size: number; target: CompletionTarget }> {
+  /** The file's sha-256 (?sha256=): a file of one part is then completed with it, under one claim. */
+  sha256?: string,
+): Promise<{ partNumber: number; size: number; target: CompletionTarget; file?: UploadFileInfo }> {
   const { file, submission } = await ownFileTarget(deps.db, user, fileId);
   // A new version (#31) arrives in a submission already sent.
   if (!file.version) assertOpen(submission);
@@ -55,6 +66,13 @@ export async function putPart(
   if (contentLength === undefined) throw new AppError(411, 'length_required', 'Content-Length is required.');
   if (!/^\d+$/.test(contentLength) || Number(contentLength) !== range.size) {
     throw new AppError(400, 'bad_part_size', `Part ${partNumber} must be exactly ${range.size} bytes.`);
+  }
+  if (sha256 !== undefined && plan.partCount === 1) {
+    const completed = await metricsOf(deps.db).receivingPart(
+      range.size,
+      writeOnlyPart(deps, fileId, body, range, sha256, submission),
+    );
+    return { partNumber, size: range.size, target: { file, submission }, file: completed };
   }
   const claim = await claimOrGone(deps.db, fileId, partNumber);
   if (!claim) throw PART_IN_PROGRESS(partNumber);
@@ -93,7 +111,26 @@ export async function writeClaimedPart(
   if (file.status === 'complete') throw FILE_COMPLETE();
   // While its bytes are overwritten the part is not received: its row goes first.
   if (file.partStored) await deps.db.models.FilePart.destroy({ where: { fileId, partNumber } });
+  await storeClaimedPart(deps, claim, file, partNumber, body, range, (etag) =>
+    // Recorded only while the claim is still this write's: else another write has begun over it.
+    claim.recordPart({ size: range.size, etag }),
+  );
+}
 
+/**
+ * Streams a part to storage under `claim` (renewed as bytes arrive, interactive requests first) with the
+ * running hash following it, then `record`s it; a failure on the way is answered by partFailure.
+ */
+async function storeClaimedPart(
+  deps: UploadsDeps,
+  claim: WriteClaim,
+  file: { size: number; storageKey: string; storageUploadId: string | null },
+  partNumber: number,
+  body: Readable,
+  range: { start: number; size: number },
+  record: (etag: string | null) => Promise<void>,
+): Promise<void> {
+  const fileId = claim.fileId;
   const gate = priorityGateFor(deps.config);
   const tap = deps.hashes.begin(
     deps.storage,
@@ -118,13 +155,110 @@ export async function writeClaimedPart(
         return renewing.then(() => tap.observe(chunk));
       },
     });
-    // Recorded only while the claim is still this write's: else another write has begun over it.
-    await claim.recordPart({ size: range.size, etag });
+    await record(etag);
   } catch (error) {
     tap.abort();
-    throw await partFailure(deps.db, claim, body, error, range.size);
+    throw await partFailure(deps.db, claim, partNumber, body, error, range.size);
   }
   tap.commit();
+}
+
+/**
+ * A file of one part sent with its sha-256 (the many small files of a folder, #34): the part is stored
+ * under the file's COMPLETION claim, which keeps every other write of the file out as a part claim would
+ * (a part write that finds it answers 409, and this one waits for no part claim to be live), and the file
+ * is completed under the same claim, the part recorded with it. So one claim, one look at the file under
+ * it and one record, where a part write and then a completion took two of each. The answers are those of
+ * the two steps: 409 while another write or completion holds the file, 422 checksum_mismatch (the file
+ * starts over), and a file found complete is left to the caller's look at the completed file.
+ */
+async function writeOnlyPart(
+  deps: UploadsDeps,
+  fileId: string,
+  body: Readable,
+  range: { start: number; size: number },
+  sha256: string,
+  submission: CompletionTarget['submission'],
+): Promise<UploadFileInfo> {
+  const claim = await claimOrGone(deps.db, fileId, COMPLETION);
+  if (!claim) throw COMPLETION_IN_PROGRESS();
+  let file: SubmissionFileInstance;
+  try {
+    const state = await onlyPartState(deps.db, claim);
+    if (!state) throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
+    file = state.file;
+    if (state.writing !== null) throw PART_IN_PROGRESS(state.writing);
+    if (file.status === 'complete') throw FILE_COMPLETE();
+    if (!file.replacesFileId) assertOpen({ status: state.submissionStatus });
+    // While its bytes are overwritten the part is not received: its row goes first.
+    if (state.partStored) {
+      await deps.db.sequelize.query('DELETE FROM file_parts WHERE file_id = :fileId', {
+        replacements: { fileId },
+      });
+    }
+    const size = Number(file.size);
+    let etag: string | null = null;
+    await storeClaimedPart(deps, claim, { ...file.get(), size }, 1, body, range, async (stored) => {
+      etag = stored;
+    });
+    // The rest is this process's hash and one statement, but the storage's finish may take a while (S3).
+    claim.keepAlive();
+    // The running hash is followed under the claim's token, which the part is recorded with.
+    await verifyAndComplete(
+      deps,
+      file,
+      claim,
+      sha256,
+      submission,
+      [{ partNumber: 1, etag, writeId: claim.token }],
+      { size: range.size, etag },
+    );
+  } finally {
+    await claim.release().catch((error: unknown) => {
+      deps.logger.warn({ err: error, fileId }, 'could not release a completion claim');
+    });
+  }
+  await touchUnlessRecent(deps.db, submission);
+  return toFileInfo(file);
+}
+
+/**
+ * The file as its only part's write finds it under the COMPLETION claim, in one statement: its row, its
+ * submission's state, the lowest part being written (a live part claim, taken before this look as the
+ * claim was taken before it, so of the two writes at least one sees the other) and whether a part is
+ * recorded. Null when the file has gone.
+ */
+async function onlyPartState(
+  db: Database,
+  claim: WriteClaim,
+): Promise<{
+  file: SubmissionFileInstance;
+  submissionStatus: SubmissionAttributes['status'];
+  writing: number | null;
+  partStored: boolean;
+} | null> {
+  const [row] = await db.sequelize.query<
+    Record<string, unknown> & {
+      only_part_submission_status: SubmissionAttributes['status'];
+      only_part_writing: number | string | null;
+      only_part_stored: number | string;
+    }
+  >(
+    `SELECT f.*, s.status AS only_part_submission_status,
+       (SELECT MIN(c.part_number) FROM upload_claims c WHERE c.file_id = f.id AND c.part_number <> :completion
+         AND c.expires_at >= ${nowMs(db)}) AS only_part_writing,
+       CASE WHEN EXISTS (SELECT 1 FROM file_parts p WHERE p.file_id = f.id) THEN 1 ELSE 0 END AS only_part_stored
+     FROM submission_files f JOIN submissions s ON s.id = f.submission_id
+     WHERE f.id = :fileId`,
+    { replacements: { fileId: claim.fileId, completion: COMPLETION }, type: QueryTypes.SELECT },
+  );
+  if (!row) return null;
+  return {
+    file: fileFromRow(db, row),
+    submissionStatus: row.only_part_submission_status,
+    writing: row.only_part_writing === null ? null : Number(row.only_part_writing),
+    partStored: Number(row.only_part_stored) === 1,
+  };
 }
 
 /**
@@ -199,11 +333,12 @@ function isFileSystemError(error: unknown): boolean {
 async function partFailure(
   db: Database,
   claim: WriteClaim,
+  partNumber: number,
   body: Readable,
   error: unknown,
   size: number,
 ): Promise<unknown> {
-  const { fileId, partNumber } = claim;
+  const { fileId } = claim;
   if (error instanceof PartSizeError) {
     return new AppError(400, 'bad_part_size', `Part ${partNumber} must be exactly ${size} bytes.`);
   }

@@ -200,7 +200,7 @@ export function uploadsRoutes(deps: {
         res,
         drainWhenFull(
           req,
-          putPart(deps, user(req), fileId, param(req, 'partNumber'), req.get('content-length'), req),
+          putPart(deps, user(req), fileId, param(req, 'partNumber'), req.get('content-length'), req, sha256),
         ),
       ).catch(async (error: unknown) => {
         // A PUT with the checksum sent again after its answer was lost finds the file complete: the
@@ -209,10 +209,12 @@ export function uploadsRoutes(deps: {
           throw error;
         return null;
       });
+      // A file of one part came complete from putPart (its only part and the completion under one claim).
       const file =
         sha256 === undefined
           ? null
-          : await retryWhenBusy(res, completeAfterPart(deps, user(req), fileId, sha256, part?.target));
+          : (part?.file ??
+            (await retryWhenBusy(res, completeAfterPart(deps, user(req), fileId, sha256, part?.target))));
       const answer: PartAnswer = part
         ? { partNumber: part.partNumber, size: part.size }
         : {
