@@ -5,8 +5,8 @@
 //   (c) ours       the real server (api/dist/server.js, SQLite, local storage) fed by the shared upload
 //                  client from Node over the desktop engine's got transport and file source, the product's
 //                  Node client (4 parts of 6 MiB in flight, part memory reused, sha-256 computed while
-//                  reading; the server hashes the parts
-//                  as they stream in and verifies the sum on completion, included in the time)
+//                  reading; the server hashes the parts as they stream in and verifies the sum on
+//                  completion, included in the time)
 //   (d) context    (a)'s bare server taking 4 parts of 6 MiB in flight and hashing them as they arrive, fed
 //                  by a bare node:http client that hashes what it sends: the limit once both ends must
 //                  compute sha-256, as a verified upload does
