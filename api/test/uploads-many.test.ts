@@ -352,14 +352,14 @@ describe.each(DIALECTS)('many small files on %s', (dialect) => {
       });
     });
     req.write(bytes.subarray(0, 100_000));
-    const claimed = async () =>
+    const claimedNow = async (id: string) =>
       (
         await app.db.sequelize.query('SELECT 1 FROM upload_claims WHERE file_id = :id', {
-          replacements: { id: a!.id },
+          replacements: { id },
           type: QueryTypes.SELECT,
         })
       ).length > 0;
-    for (let i = 0; i < 100 && !(await claimed()); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && !(await claimedNow(a!.id)); i++) await new Promise((r) => setTimeout(r, 20));
 
     // The same part without the checksum, with it, and a completion: each told to try again, none stored.
     const plain = await putPart(t, ada, a!.id, 1, randomBytes(200_000));
@@ -383,6 +383,12 @@ describe.each(DIALECTS)('many small files on %s', (dialect) => {
         type: QueryTypes.SELECT,
       }),
     ).toEqual([{ part_number: 1 }]);
+
+    // A part of the wrong size is refused, and the claim it found the file with let go at once.
+    const short = await putPart(t, ada, b!.id, 1, bytes.subarray(0, 1_000), sha256(bytes));
+    expect(short.status).toBe(400);
+    expect(short.body.error.code).toBe('bad_part_size');
+    expect(await claimedNow(b!.id)).toBe(false);
 
     // A part write of the file under way (its claim live): the part with the checksum waits for it.
     const busy = (await claimWrite(t.db, b!.id, 1))!;

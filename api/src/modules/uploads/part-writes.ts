@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
-import { partRange, planUpload } from '@avp/shared';
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { isUuid, partRange, planUpload } from '@avp/shared';
 import type { UploadFileInfo } from '@avp/shared';
 import { ForeignKeyConstraintError, QueryTypes } from 'sequelize';
 import { isStorageFull, PartSizeError, StorageUnavailableError } from '../../adapters/storage/index.js';
@@ -12,8 +14,7 @@ import type {
 import { AppError, toAppError } from '../../http/errors.js';
 import { priorityGateFor } from '../../http/priority-gate.js';
 import type { SessionUser } from '../accounts/index.js';
-import { COMPLETION, nowMs } from './claims.js';
-import type { WriteClaim } from './claims.js';
+import { COMPLETION, LEASE_MS, nowMs, WriteClaim } from './claims.js';
 import { verifyAndComplete } from './completion.js';
 import { ownFileTarget } from './own-file-target.js';
 import type { CompletionTarget } from './own-file-target.js';
@@ -52,6 +53,13 @@ export async function putPart(
   /** The file's sha-256 (?sha256=): a file of one part is then completed with it, under one claim. */
   sha256?: string,
 ): Promise<{ partNumber: number; size: number; target: CompletionTarget; file?: UploadFileInfo }> {
+  if (sha256 !== undefined && partParam === '1') {
+    // Null: not the caller's own file of one part still uploading, or another write holds it. The steps
+    // below answer each case as for any part (404, 409 file_complete, or a part claim that finds the
+    // completion's and answers 409 completion_in_progress, or, for a file of more parts, the part stored).
+    const claim = await claimOwnOnlyPart(deps.db, user, fileId);
+    if (claim) return writeOnlyPart(deps, claim, body, contentLength, sha256);
+  }
   const { file, submission } = await ownFileTarget(deps.db, user, fileId);
   // A new version (#31) arrives in a submission already sent.
   if (!file.version) assertOpen(submission);
@@ -66,13 +74,6 @@ export async function putPart(
   if (contentLength === undefined) throw new AppError(411, 'length_required', 'Content-Length is required.');
   if (!/^\d+$/.test(contentLength) || Number(contentLength) !== range.size) {
     throw new AppError(400, 'bad_part_size', `Part ${partNumber} must be exactly ${range.size} bytes.`);
-  }
-  if (sha256 !== undefined && plan.partCount === 1) {
-    const completed = await metricsOf(deps.db).receivingPart(
-      range.size,
-      writeOnlyPart(deps, fileId, body, range, sha256, submission),
-    );
-    return { partNumber, size: range.size, target: { file, submission }, file: completed };
   }
   const claim = await claimOrGone(deps.db, fileId, partNumber);
   if (!claim) throw PART_IN_PROGRESS(partNumber);
@@ -164,6 +165,35 @@ async function storeClaimedPart(
 }
 
 /**
+ * Claims a file's COMPLETION for a PUT of its only part with ?sha256=, in one statement that also finds
+ * the file the caller's own, of one part and still uploading: no claim is ever taken on another user's
+ * file. Null when it is not, or while another write or completion holds the file. A claim that ran out is
+ * taken over in the same statement, as in claimWrite.
+ */
+async function claimOwnOnlyPart(db: Database, user: SessionUser, fileId: string): Promise<WriteClaim | null> {
+  if (!isUuid(fileId)) return null;
+  const token = randomUUID();
+  const sentAt = performance.now();
+  // WITH first also keeps Sequelize from taking this for a plain INSERT on SQLite and dropping RETURNING;
+  // SQLite needs the WHERE after a SELECT's FROM before ON CONFLICT.
+  const rows = await db.sequelize.query(
+    `WITH clock (ms) AS (SELECT ${nowMs(db)}),
+     own AS (SELECT f.id FROM submission_files f JOIN submissions s ON s.id = f.submission_id
+       WHERE f.id = :fileId AND s.user_id = :userId AND f.part_count = 1 AND f.status = 'uploading')
+     INSERT INTO upload_claims (file_id, part_number, token, expires_at)
+     SELECT own.id, :completion, :token, clock.ms + :lease FROM own, clock WHERE true
+     ON CONFLICT (file_id, part_number) DO UPDATE SET token = excluded.token, expires_at = excluded.expires_at
+     WHERE upload_claims.expires_at < excluded.expires_at - :lease
+     RETURNING token`,
+    {
+      replacements: { fileId, userId: user.id, completion: COMPLETION, token, lease: LEASE_MS },
+      type: QueryTypes.SELECT,
+    },
+  );
+  return rows.length === 0 ? null : new WriteClaim(db, fileId, COMPLETION, token, sentAt);
+}
+
+/**
  * A file of one part sent with its sha-256 (the many small files of a folder, #34): the part is stored
  * under the file's COMPLETION claim, which keeps every other write of the file out as a part claim would
  * (a part write that finds it answers 409, and this one waits for no part claim to be live), and the file
@@ -174,77 +204,115 @@ async function storeClaimedPart(
  */
 async function writeOnlyPart(
   deps: UploadsDeps,
-  fileId: string,
+  claim: WriteClaim,
   body: Readable,
-  range: { start: number; size: number },
+  contentLength: string | undefined,
   sha256: string,
-  submission: CompletionTarget['submission'],
-): Promise<UploadFileInfo> {
-  const claim = await claimOrGone(deps.db, fileId, COMPLETION);
-  if (!claim) throw COMPLETION_IN_PROGRESS();
+): Promise<{ partNumber: number; size: number; target: CompletionTarget; file: UploadFileInfo }> {
+  const fileId = claim.fileId;
   let file: SubmissionFileInstance;
+  let target: CompletionTarget;
+  let size: number;
   try {
     const state = await onlyPartState(deps.db, claim);
     if (!state) throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
-    file = state.file;
-    if (state.writing !== null) throw PART_IN_PROGRESS(state.writing);
+    ({ file, target } = state);
+    // The checks of any part (putPart), now under the claim: found otherwise, the claim is let go.
+    if (!target.file.version) assertOpen(target.submission);
     if (file.status === 'complete') throw FILE_COMPLETE();
-    if (!file.replacesFileId) assertOpen({ status: state.submissionStatus });
-    // While its bytes are overwritten the part is not received: its row goes first.
-    if (state.partStored) {
-      await deps.db.sequelize.query('DELETE FROM file_parts WHERE file_id = :fileId', {
-        replacements: { fileId },
-      });
+    if (target.file.imported) throw IMPORTED_BY_SERVER();
+    const range = partRange(planUpload(Number(file.size)), 1);
+    size = range.size;
+    if (contentLength === undefined)
+      throw new AppError(411, 'length_required', 'Content-Length is required.');
+    if (!/^\d+$/.test(contentLength) || Number(contentLength) !== range.size) {
+      throw new AppError(400, 'bad_part_size', `Part 1 must be exactly ${range.size} bytes.`);
     }
-    const size = Number(file.size);
-    let etag: string | null = null;
-    await storeClaimedPart(deps, claim, { ...file.get(), size }, 1, body, range, async (stored) => {
-      etag = stored;
-    });
-    // The rest is this process's hash and one statement, but the storage's finish may take a while (S3).
-    claim.keepAlive();
-    // The running hash is followed under the claim's token, which the part is recorded with.
-    await verifyAndComplete(
-      deps,
-      file,
-      claim,
-      sha256,
-      submission,
-      [{ partNumber: 1, etag, writeId: claim.token }],
-      { size: range.size, etag },
+    if (state.writing !== null) throw PART_IN_PROGRESS(state.writing);
+    await metricsOf(deps.db).receivingPart(
+      range.size,
+      storeAndComplete(deps, claim, file, state, body, range, sha256),
     );
   } finally {
     await claim.release().catch((error: unknown) => {
       deps.logger.warn({ err: error, fileId }, 'could not release a completion claim');
     });
   }
-  await touchUnlessRecent(deps.db, submission);
-  return toFileInfo(file);
+  await touchUnlessRecent(deps.db, target.submission);
+  return { partNumber: 1, size, target, file: toFileInfo(file) };
+}
+
+async function storeAndComplete(
+  deps: UploadsDeps,
+  claim: WriteClaim,
+  file: SubmissionFileInstance,
+  state: { partStored: boolean; target: CompletionTarget },
+  body: Readable,
+  range: { start: number; size: number },
+  sha256: string,
+): Promise<void> {
+  // While its bytes are overwritten the part is not received: its row goes first.
+  if (state.partStored) {
+    await deps.db.sequelize.query('DELETE FROM file_parts WHERE file_id = :fileId', {
+      replacements: { fileId: file.id },
+    });
+  }
+  let etag: string | null = null;
+  await storeClaimedPart(
+    deps,
+    claim,
+    { ...file.get(), size: Number(file.size) },
+    1,
+    body,
+    range,
+    async (stored) => {
+      etag = stored;
+    },
+  );
+  // The rest is this process's hash and one statement, but the storage's finish may take a while (S3).
+  claim.keepAlive();
+  // The running hash is followed under the claim's token, which the part is recorded with.
+  await verifyAndComplete(
+    deps,
+    file,
+    claim,
+    sha256,
+    state.target.submission,
+    [{ partNumber: 1, etag, writeId: claim.token }],
+    { size: range.size, etag },
+  );
 }
 
 /**
  * The file as its only part's write finds it under the COMPLETION claim, in one statement: its row, its
- * submission's state, the lowest part being written (a live part claim, taken before this look as the
- * claim was taken before it, so of the two writes at least one sees the other) and whether a part is
- * recorded. Null when the file has gone.
+ * submission, whether the server imports it, the lowest part being written (a live part claim, taken
+ * before this look as the claim was taken before it, so of the two writes at least one sees the other)
+ * and whether a part is recorded. Null when the file has gone.
  */
 async function onlyPartState(
   db: Database,
   claim: WriteClaim,
 ): Promise<{
   file: SubmissionFileInstance;
-  submissionStatus: SubmissionAttributes['status'];
+  target: CompletionTarget;
   writing: number | null;
   partStored: boolean;
 } | null> {
   const [row] = await db.sequelize.query<
     Record<string, unknown> & {
       only_part_submission_status: SubmissionAttributes['status'];
+      only_part_submission_updated_at: Date | string;
+      only_part_upload_event_id: string | null;
+      only_part_form_type: SubmissionAttributes['formType'];
+      only_part_imported: number | string;
       only_part_writing: number | string | null;
       only_part_stored: number | string;
     }
   >(
-    `SELECT f.*, s.status AS only_part_submission_status,
+    `SELECT f.*, s.status AS only_part_submission_status, s.updated_at AS only_part_submission_updated_at,
+       s.upload_event_id AS only_part_upload_event_id, s.form_type AS only_part_form_type,
+       CASE WHEN EXISTS (SELECT 1 FROM file_imports i WHERE i.file_id = f.id) THEN 1 ELSE 0 END
+         AS only_part_imported,
        (SELECT MIN(c.part_number) FROM upload_claims c WHERE c.file_id = f.id AND c.part_number <> :completion
          AND c.expires_at >= ${nowMs(db)}) AS only_part_writing,
        CASE WHEN EXISTS (SELECT 1 FROM file_parts p WHERE p.file_id = f.id) THEN 1 ELSE 0 END AS only_part_stored
@@ -253,9 +321,24 @@ async function onlyPartState(
     { replacements: { fileId: claim.fileId, completion: COMPLETION }, type: QueryTypes.SELECT },
   );
   if (!row) return null;
+  const file = fileFromRow(db, row);
   return {
-    file: fileFromRow(db, row),
-    submissionStatus: row.only_part_submission_status,
+    file,
+    target: {
+      file: {
+        status: file.status,
+        imported: Number(row.only_part_imported) === 1,
+        version: file.replacesFileId !== null,
+      },
+      submission: {
+        id: file.submissionId,
+        status: row.only_part_submission_status,
+        // A Date from PostgreSQL; SQLite keeps Sequelize's text form, which Date parses.
+        updatedAt: new Date(row.only_part_submission_updated_at),
+        uploadEventId: row.only_part_upload_event_id,
+        formType: row.only_part_form_type,
+      },
+    },
     writing: row.only_part_writing === null ? null : Number(row.only_part_writing),
     partStored: Number(row.only_part_stored) === 1,
   };
