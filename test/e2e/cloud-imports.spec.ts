@@ -28,6 +28,11 @@ const keynote = standInFile('drive-keynote', 'Keynote opening reel final cut.mov
 const promo = standInFile('drive-promo', 'promo.mp4', 3 * 1024 * 1024);
 const booth = standInFile('box-42', 'booth loop.mp4', 7 * 1024 * 1024);
 
+// One stand-in and one server for the file's tests, in order in one worker: under the config's fullyParallel
+// each test ran beforeAll/afterAll for itself, starting its own stand-in and server (a server start is
+// seconds on a loaded 2-core runner).
+test.describe.configure({ mode: 'default' });
+
 test.beforeAll(async () => {
   standIn = await startCloudStandIn([keynote, promo, booth]);
   server = await startServerProcess(cloudEnv(standIn));

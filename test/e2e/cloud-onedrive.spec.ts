@@ -42,6 +42,11 @@ let server: ServerProcess;
 const reel = standInFile('od-reel-7', 'Sponsor reel OneDrive master v3.mp4', 9 * 1024 * 1024 + 77);
 const logo = standInFile('od-logo-2', 'logo.png', 40 * 1024, 'image/png');
 
+// One stand-in and one server for the file's tests, in order in one worker: under the config's fullyParallel
+// each test ran beforeAll/afterAll for itself, starting its own stand-in and server (a server start is
+// seconds on a loaded 2-core runner).
+test.describe.configure({ mode: 'default' });
+
 test.beforeAll(async () => {
   standIn = await startOneDriveStandIn([reel, logo]);
   server = await startServerProcess(oneDriveEnv(standIn));

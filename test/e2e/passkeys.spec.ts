@@ -33,6 +33,11 @@ function freePort(): Promise<number> {
   });
 }
 
+// One relay and one server for the file's tests, in order in one worker: under the config's fullyParallel
+// each test ran beforeAll/afterAll for itself, starting its own relay and server (a server start is
+// seconds on a loaded 2-core runner).
+test.describe.configure({ mode: 'default' });
+
 test.beforeAll(async () => {
   const port = await freePort();
   base = `http://localhost:${port}`;

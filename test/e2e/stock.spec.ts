@@ -18,7 +18,10 @@ const SIZES = [
 ];
 
 let staffEmail = '';
+// Once per worker process: under fullyParallel beforeAll runs for each test, and each account was a run of
+// the admin command (a node start and a database open) nine times over.
 test.beforeAll(() => {
+  if (staffEmail) return;
   staffEmail = `stock-${Date.now()}@example.com`;
   createStaff(staffEmail);
 });

@@ -1,11 +1,10 @@
 /**
- * What the desktop window's browser specs share: the renderer built into a folder of this worker's own,
+ * What the desktop window's browser specs share: the renderer built once per run into a folder of its own,
  * the development bridge (desktop/src/bridge) that serves it and relays to the engine process, the
  * window's sign-in and sections, and the few API calls the specs make to set the stage (accounts, tokens).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { root, run, withBuildLock } from './desktop-build';
@@ -13,40 +12,48 @@ import { expect, test } from './fixtures';
 
 export const CLIENT_PASSWORD = 'Difference Engine 1843';
 
+/** The mark a finished renderer build leaves in E2E_RENDERER_DIR. */
+const BUILT = '.built';
+
 /**
  * Compiles the desktop (tsc -b, under the lock shared with desktop-electron.spec.ts) and builds the
- * renderer into a folder of this worker's own in beforeAll, so no build ever replaces files a running page
- * is loading; the folder goes in afterAll. A run that reuses an earlier build (E2E_SKIP_BUILD, as in the
- * global setup) serves desktop/dist as it is. Returns the folder, once beforeAll has run.
+ * renderer, once per run, into the folder the global setup made for it (E2E_RENDERER_DIR): the first
+ * beforeAll to take the lock builds, the others find the build done. Nothing rebuilds that folder during the
+ * run, so no build ever replaces files a running page is loading; the global teardown deletes it. (Each spec
+ * file, and under fullyParallel each test, used to build a folder of its own: four to nine Vite builds of
+ * the same renderer per run.) A run that reuses an earlier build (E2E_SKIP_BUILD, as in the global setup)
+ * serves desktop/dist as it is. Returns the folder, once beforeAll has run.
  */
 export function useRendererBuild(): () => string | undefined {
   let rendererDir: string | undefined;
   test.beforeAll(() => {
     test.setTimeout(180_000);
     if (process.env.E2E_SKIP_BUILD) return;
-    withBuildLock(() =>
+    const dir = process.env.E2E_RENDERER_DIR;
+    if (!dir) throw new Error('E2E_RENDERER_DIR is not set: the Playwright global setup did not run.');
+    withBuildLock(() => {
+      if (existsSync(join(dir, BUILT))) return;
       run([
         join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
         '-b',
         'desktop/tsconfig.json',
         'desktop/tsconfig.bridge-client.json',
-      ]),
-    );
-    rendererDir = mkdtempSync(join(tmpdir(), 'avp-e2e-renderer-'));
-    run([
-      join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
-      'build',
-      '--config',
-      'desktop/vite.config.ts',
-      '--outDir',
-      rendererDir,
-      '--emptyOutDir',
-      '--logLevel',
-      'warn',
-    ]);
-  });
-  test.afterAll(() => {
-    if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
+      ]);
+      run([
+        join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+        'build',
+        '--config',
+        'desktop/vite.config.ts',
+        '--outDir',
+        dir,
+        '--emptyOutDir',
+        '--logLevel',
+        'warn',
+      ]);
+      // Written last: a build that failed half-way is not taken for done by the next beforeAll.
+      writeFileSync(join(dir, BUILT), '');
+    });
+    rendererDir = dir;
   });
   return () => rendererDir;
 }

@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root, startServerProcess, webDist } from './server-process';
 
@@ -46,8 +48,16 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     });
   }
 
+  // The desktop renderer's folder for this run: built there once by the first spec that needs it
+  // (desktop-window.ts), since the bundle above is the web app's, and the desktop specs may never run.
+  const rendererDir = mkdtempSync(join(tmpdir(), 'avp-e2e-renderer-'));
+  process.env.E2E_RENDERER_DIR = rendererDir;
+
   const server = await startServerProcess();
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_DATA_DIR = server.dataDir;
-  return server.stop;
+  return async () => {
+    await server.stop();
+    rmSync(rendererDir, { recursive: true, force: true });
+  };
 }
