@@ -24,6 +24,7 @@ import {
   assertOpen,
   claimOrGone,
   COMPLETION_IN_PROGRESS,
+  fileFromRow,
   FILE_NOT_FOUND,
   IMPORTED_BY_SERVER,
   PART_IN_PROGRESS,
@@ -102,8 +103,8 @@ export async function completeFile(
   let file: SubmissionFileInstance;
   try {
     // Read again under the claim: another completion may have finished since, or a part write begun.
-    file = await fileRow(deps, fileId);
     const state = await underClaim(deps.db, fileId);
+    file = state.file;
     if (state.writing !== null) throw PART_IN_PROGRESS(state.writing);
     if (file.status === 'complete') return completed(file, body.sha256);
     if (!file.replacesFileId) assertOpen({ status: state.submissionStatus });
@@ -129,42 +130,54 @@ async function fileRow(deps: UploadsDeps, fileId: string): Promise<SubmissionFil
 type StoredPart = Pick<FilePartAttributes, 'partNumber' | 'etag' | 'writeId'>;
 
 /**
- * Under the completion's claim, in one statement: the lowest part being written (a live part claim), the
- * submission's state, and the parts recorded. The claim was taken before this look, as a part write takes
- * its claim before it looks for a completion's, so of the two at least one sees the other.
+ * Under the completion's claim, in one statement: the file's row, the lowest part being written (a live
+ * part claim), the submission's state, and the parts recorded. The claim was taken before this look, as a
+ * part write takes its claim before it looks for a completion's, so of the two at least one sees the
+ * other. The file's columns come with each part's row (a raw read: the model's findByPk was a statement
+ * more, and on SQLite a look-up of the table's column types too, for every file, #34).
  */
 async function underClaim(
   db: Database,
   fileId: string,
 ): Promise<{
+  file: SubmissionFileInstance;
   writing: number | null;
   submissionStatus: SubmissionAttributes['status'];
   parts: StoredPart[];
 }> {
-  const rows = await db.sequelize.query<{
-    writing: number | string | null;
-    submission_status: SubmissionAttributes['status'];
-    part_number: number | string | null;
-    etag: string | null;
-    write_id: string | null;
-  }>(
-    `SELECT w.writing, w.submission_status, p.part_number, p.etag, p.write_id
-     FROM (SELECT
+  const rows = await db.sequelize.query<
+    Record<string, unknown> & {
+      under_claim_writing: number | string | null;
+      under_claim_submission_status: SubmissionAttributes['status'];
+      under_claim_part_number: number | string | null;
+      under_claim_etag: string | null;
+      under_claim_write_id: string | null;
+    }
+  >(
+    `SELECT f.*, s.status AS under_claim_submission_status,
        (SELECT MIN(c.part_number) FROM upload_claims c WHERE c.file_id = :fileId AND c.part_number <> :completion
-         AND c.expires_at >= ${nowMs(db)}) AS writing,
-       (SELECT s.status FROM submissions s JOIN submission_files f ON f.submission_id = s.id
-         WHERE f.id = :fileId) AS submission_status) w
-     LEFT JOIN file_parts p ON p.file_id = :fileId
+         AND c.expires_at >= ${nowMs(db)}) AS under_claim_writing,
+       p.part_number AS under_claim_part_number, p.etag AS under_claim_etag, p.write_id AS under_claim_write_id
+     FROM submission_files f JOIN submissions s ON s.id = f.submission_id
+     LEFT JOIN file_parts p ON p.file_id = f.id
+     WHERE f.id = :fileId
      ORDER BY p.part_number`,
     { replacements: { fileId, completion: COMPLETION }, type: QueryTypes.SELECT },
   );
-  const first = rows[0]!;
+  const first = rows[0];
+  // Its claims go with a removed file, so the claim taken before this fails first; this is for the race.
+  if (!first) throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
   return {
-    writing: first.writing === null ? null : Number(first.writing),
-    submissionStatus: first.submission_status,
+    file: fileFromRow(db, first),
+    writing: first.under_claim_writing === null ? null : Number(first.under_claim_writing),
+    submissionStatus: first.under_claim_submission_status,
     parts: rows
-      .filter((row) => row.part_number !== null)
-      .map((row) => ({ partNumber: Number(row.part_number), etag: row.etag, writeId: row.write_id })),
+      .filter((row) => row.under_claim_part_number !== null)
+      .map((row) => ({
+        partNumber: Number(row.under_claim_part_number),
+        etag: row.under_claim_etag,
+        writeId: row.under_claim_write_id,
+      })),
   };
 }
 
