@@ -81,26 +81,25 @@ function takeSlice(list: File[], from: number, current: File[]): { added: File[]
 
 export function FilePicker({ files, onChange, cloud, errorMessage, detailsOf }: FilePickerProps) {
   const [pickError, setPickError] = useState<string | null>(null);
-  // The list as last handed on, and the slices of picks still to come. While a pick is being taken in,
-  // this list is the truth: a render may still show the list before the last slice.
-  const latest = useRef({ files, onChange, slicesToCome: 0 });
+  // The list as last handed on: the truth while picks are taken in, since a render may still show a list
+  // from before the last slice. A list the caller hands back is taken as the truth only if it is not one
+  // of ours coming back late: one render's effect can run after the next slice was handed on (slices of
+  // two picks, or of a File System Access pick read a hundred at a time, lost files that way).
+  const latest = useRef({ files, onChange, handedOn: new WeakSet<File[]>() });
   useEffect(() => {
     latest.current.onChange = onChange;
-    if (latest.current.slicesToCome === 0) latest.current.files = files;
+    if (!latest.current.handedOn.has(files)) latest.current.files = files;
   });
   const handOn = (next: File[]) => {
     latest.current.files = next;
+    latest.current.handedOn.add(next);
     latest.current.onChange(next);
   };
   const add = (list: File[], from = 0) => {
     const state = latest.current;
-    if (from > 0) state.slicesToCome--;
     const { added, at } = takeSlice(list, from, state.files);
     if (added.length > 0) handOn([...state.files, ...added]);
-    if (at < list.length) {
-      state.slicesToCome++;
-      nextTask(() => add(list, at));
-    }
+    if (at < list.length) nextTask(() => add(list, at));
   };
   const cloudFiles = cloud?.files ?? NO_CLOUD_FILES;
   // The rows as made once per File, for a new list only (a render for the files' facts reuses them);
@@ -122,6 +121,7 @@ export function FilePicker({ files, onChange, cloud, errorMessage, detailsOf }: 
       items={items}
       detailsAt={detailsOf ? (i) => (i < files.length ? detailsOf(files[i]!) : undefined) : undefined}
       onAdd={(list) => add(list)}
+      fileSystemAccess
       onRemove={(key) => {
         if (key.startsWith('file:')) handOn(latest.current.files.filter((file) => fileKey(file) !== key));
         else cloud?.onChange(cloudFiles.filter((picked) => pickKey(picked) !== key));
