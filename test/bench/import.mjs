@@ -13,13 +13,14 @@
 //
 // The server's memory growth is its peak resident set during the import minus the one before (after an
 // untimed warm-up upload of 1 MiB: a process's first completed file loads the media reader once). It prints
-// MB/s (10^6 bytes per second), the ratio to (a), and the growth. Goal (issue #34): >= 0.9 of (d), the
+// MB/s (10^6 bytes per second), the ratio to (a), and the growth, then the processor seconds per GiB of
+// (d) and ours, all threads and each thread by name (V8's collector threads apart from the main thread). Goal (issue #34): >= 0.9 of (d), the
 // verified import limit, and growth under 100 MB. A benchmark: figures only, never pass/fail; not part of `npm test`.
 //
 // Environment: BENCH_IMPORT_MIB (file size, default 2048), BENCH_SKIP_BUILD=1 to use dist as it is,
 // BENCH_SERVER_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') to profile the server (the import's
 // window is then printed, for test/bench/profile-summary.mjs --from/--to).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileTypeScript } from '../../build/scripts/lib.mjs';
@@ -77,6 +78,38 @@ const FILE_ID = 'bench-file';
 const serverNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const perGiB = (seconds) => (seconds * 1024 * MIB) / SIZE;
 
+/**
+ * Processor seconds of each of a process's threads by name (/proc/<pid>/task): the main thread is the
+ * process's own name, V8's helpers (garbage collection, compilation) are "V8 DefaultWorke", libuv's pool
+ * "libuv-worker". Per-thread figures show what an all-threads total hides: garbage collection off the
+ * main thread.
+ */
+function threadSeconds(pid) {
+  const byName = {};
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      byName[name] = (byName[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return byName;
+}
+
+/** Runs `timed` and answers the seconds each thread of `pid` spent meanwhile, per GiB. */
+async function perThread(pid, timed) {
+  const before = threadSeconds(pid);
+  const result = await timed();
+  const after = threadSeconds(pid);
+  const threads = Object.fromEntries(
+    Object.entries(after).map(([name, s]) => [name, perGiB(s - (before[name] ?? 0)).toFixed(2)]),
+  );
+  return { result, threads };
+}
+
 async function api(url, token, method, path, body) {
   const res = await fetch(`${url}${path}`, {
     method,
@@ -130,13 +163,17 @@ try {
     PART: String(PART),
   });
   let verified;
+  let verifiedThreads;
   try {
     verified = {
       name: '(d) bare import: Range parts from the stand-in, sha-256, to disk',
       ...(await timeUpload(SIZE, importer, async (url) => {
         const from = `${drive.url}/drive/v3/files/${FILE_ID}?alt=media`;
-        const res = await fetch(`${url}/go?from=${encodeURIComponent(from)}`, { method: 'POST' });
-        const sha = await res.text();
+        const { result: sha, threads } = await perThread(importer.child.pid, async () => {
+          const res = await fetch(`${url}/go?from=${encodeURIComponent(from)}`, { method: 'POST' });
+          return res.text();
+        });
+        verifiedThreads = threads;
         if (sha !== expectedSha) throw new Error(`(d) sha-256 ${sha}, expected ${expectedSha}`);
         return `${Math.ceil(SIZE / PART)} Range parts, 2 in flight, verified sha-256`;
       })),
@@ -151,6 +188,7 @@ try {
     nodeArgs: serverNodeArgs,
   });
   let ours;
+  let ourThreads;
   try {
     const { token } = await clientToken(server.url);
     const { submission } = await api(server.url, token, 'POST', '/api/uploads/submissions', {
@@ -162,6 +200,7 @@ try {
     ours = {
       name: '(e) ours: server-side import from the Drive stand-in',
       ...(await timeUpload(SIZE, server, async (url) => {
+        const before = threadSeconds(server.child.pid);
         const { file: started } = await api(
           url,
           token,
@@ -177,6 +216,10 @@ try {
         for (;;) {
           const { file: now } = await api(url, token, 'GET', `/api/uploads/files/${started.id}`);
           if (now.status === 'complete') {
+            const after = threadSeconds(server.child.pid);
+            ourThreads = Object.fromEntries(
+              Object.entries(after).map(([n, s]) => [n, perGiB(s - (before[n] ?? 0)).toFixed(2)]),
+            );
             if (now.sha256 !== expectedSha) throw new Error(`sha-256 ${now.sha256}, expected ${expectedSha}`);
             return 'Range parts of the file part size, verified sha-256';
           }
@@ -218,6 +261,8 @@ try {
   console.log(
     `server CPU s per GiB: ours ${perGiB(ours.cpu.server).toFixed(2)}, (d) ${perGiB(verified.cpu.server).toFixed(2)}`,
   );
+  console.log(`per-thread CPU s per GiB: ours ${JSON.stringify(ourThreads)}`);
+  console.log(`per-thread CPU s per GiB: (d) ${JSON.stringify(verifiedThreads)}`);
   console.log(
     `ours, server growth up to 5 s after the import, with the media reading that follows it: ${(ours.growthAfter / 1e6).toFixed(1)} MB`,
   );

@@ -16,6 +16,7 @@ export class IdleWatch {
   private stalled: CloudTransientError | undefined;
   private body: Readable | undefined;
   private ended = false;
+  private waiting = false;
 
   constructor(
     parent: AbortSignal,
@@ -33,6 +34,11 @@ export class IdleWatch {
 
   private fire(): void {
     if (this.ended) return;
+    if (this.waiting) {
+      // (Not cleared while it waits: refresh() does not arm a cleared timer again.)
+      this.timer.refresh();
+      return;
+    }
     const seconds = Math.round(this.idleMs / 1000);
     this.stalled = new CloudTransientError(
       `The cloud provider sent nothing for ${seconds} s; the part will be asked for again.`,
@@ -59,6 +65,20 @@ export class IdleWatch {
     if (this.stalled) body.destroy(this.stalled);
     else this.timer.refresh();
     return body;
+  }
+
+  /**
+   * Stops the clock until `turn` settles: the answer has begun and waits, unread, for the part before it
+   * to be stored (its bytes wait in the socket's buffers). Silence then is ours, not the provider's.
+   */
+  async waitFor<T>(turn: Promise<T>): Promise<T> {
+    this.waiting = true;
+    try {
+      return await turn;
+    } finally {
+      this.waiting = false;
+      if (!this.ended && !this.stalled) this.timer.refresh();
+    }
   }
 
   /** Stops the watch (the part is stored, or failed on its own). */
