@@ -4,6 +4,7 @@ import type { UploadFileInfo } from '@avp/shared';
 import { QueryTypes } from 'sequelize';
 import { z } from 'zod';
 import type { UploadStorage } from '../../adapters/storage/index.js';
+import { dateParam } from '../../db/bind.js';
 import type { Database } from '../../db/index.js';
 import type {
   FilePartAttributes,
@@ -320,7 +321,8 @@ async function recordComplete(
 ): Promise<boolean> {
   const replacements = {
     sha256,
-    now,
+    // As text on SQLite (db/bind.ts): Sequelize formats a Date through moment for every use of it (#34).
+    now: dateParam(db.dialect, now),
     fileId,
     token: claim.token,
     size: onlyPart?.size ?? 0,

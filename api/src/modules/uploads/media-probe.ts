@@ -4,6 +4,7 @@ import { ForeignKeyConstraintError, QueryTypes, UniqueConstraintError } from 'se
 import type { Transaction } from 'sequelize';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
+import { dateParam } from '../../db/bind.js';
 import type { Database } from '../../db/index.js';
 import type {
   MediaFactsAttributes,
@@ -274,7 +275,13 @@ async function insertServerFacts(
   for (const name of names) {
     const value = all[name];
     const key = (attributes[name as keyof MediaFactsAttributes].type as { key?: string }).key;
-    replacements[name] = key === 'JSON' && value !== null ? JSON.stringify(value) : value;
+    // Dates as text on SQLite (db/bind.ts): Sequelize formats a Date through moment for every use of it.
+    replacements[name] =
+      key === 'JSON' && value !== null
+        ? JSON.stringify(value)
+        : value instanceof Date
+          ? dateParam(db.dialect, value)
+          : value;
   }
   // WITH first, so that Sequelize's SQLite dialect keeps the RETURNING row of an INSERT.
   const [inserted] = await db.sequelize.query<{ id: number }>(

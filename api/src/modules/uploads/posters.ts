@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
+import { dateParam } from '../../db/bind.js';
 import type { Database } from '../../db/index.js';
 import type { MediaFactsInstance } from '../../db/models/index.js';
 import type { Logger } from '../../logger.js';
@@ -123,7 +124,7 @@ async function markNone(deps: PosterDeps, fileId: string): Promise<void> {
   await deps.db.sequelize.query(
     `UPDATE submission_files SET poster_state = 'none', poster_key = NULL, updated_at = :now
      WHERE id = :fileId AND status = 'complete' AND (poster_state IS NULL OR poster_state <> 'made')`,
-    { replacements: { fileId, now: new Date() } },
+    { replacements: { fileId, now: dateParam(deps.db.dialect, new Date()) } },
   );
 }
 
