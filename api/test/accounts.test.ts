@@ -856,6 +856,30 @@ describe.each(DIALECTS)('accounts and sessions on %s', (dialect) => {
       expect((await signIn(new TestBrowser(app.url), '198.51.100.20', PASSWORD)).status).toBe(200);
     });
 
+    it('an attempt refused for its address does not count against the account', async () => {
+      const app = await start(dialect, { TRUST_PROXY: 'true' });
+      await registered(app);
+      const { perPair, perAccount } = ACCOUNT_LIMITS.loginFailures;
+      const browser = new TestBrowser(app.url);
+      // Ten short of the account's limit in wrong passwords, from addresses that each used all of theirs.
+      const addresses = Array.from({ length: perAccount.max / perPair.max - 1 }, (_, i) => `203.0.113.${i + 1}`);
+      await Promise.all(
+        addresses.map(async (address) => {
+          for (let i = 0; i < perPair.max; i++) {
+            expect((await signIn(browser, address, `guess ${i}`)).status).toBe(401);
+          }
+        }),
+      );
+      // One of them keeps trying: refused every time, and none of it is a guess at the password.
+      for (let i = 0; i < 2 * perPair.max; i++) {
+        expect((await signIn(browser, '203.0.113.1', `more ${i}`)).status).toBe(429);
+      }
+      // So the account is not past its limit: a new address gets more than perPairMax tries.
+      for (let i = 0; i <= perAccount.perPairMax; i++) {
+        expect((await signIn(browser, '198.51.100.99', `guess ${i}`)).status).toBe(401);
+      }
+    });
+
     it('limits sign-in attempts per address across accounts', async () => {
       const app = await start(dialect);
       const browser = new TestBrowser(app.url);
