@@ -13,6 +13,7 @@ import { createUploadStorage, isStorageFull, StorageUnavailableError } from '../
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
+import { asBulkWriter } from '../../db/sqlite-write-turns.js';
 import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import type { SubmissionFileInstance } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
@@ -252,7 +253,8 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
 
   function wake(): void {
     if (stopped || filling) return;
-    filling = fill()
+    // Copies are upload bookkeeping: their SQLite writes (leases, parts) give way to sign-ins and orders.
+    filling = asBulkWriter(fill)
       .catch((error: unknown) => logger.error({ err: error }, 'could not take a cloud import'))
       .finally(() => {
         filling = undefined;
