@@ -69,6 +69,48 @@ async function store(hashes: RunningHashes, part: number, store: UploadStorage =
   tap.commit();
 }
 
+/**
+ * A part's chunks as a request brings them: each a buffer of its own (Node's HTTP parser copies each out
+ * of the socket), so storage may give it back once written (`release`).
+ */
+function ownChunksOf(part: number): Buffer[] {
+  return chunksOf(part).map((chunk) => {
+    const own = Buffer.allocUnsafeSlow(chunk.length);
+    chunk.copy(own);
+    return own;
+  });
+}
+
+/** As store(), with the part's chunks the write's own to give back; answers them. */
+async function storeReleasing(
+  hashes: RunningHashes,
+  part: number,
+  chunks = ownChunksOf(part),
+): Promise<Buffer[]> {
+  const writeId = `write-${++n}`;
+  const tap = hashes.begin(storage, file, part, writeId);
+  const range = partRange(plan, part);
+  try {
+    await storage.writePart({
+      key: file.key,
+      offset: range.start,
+      size: range.size,
+      body: Readable.from(chunks),
+      observe: tap.observe,
+      release: true,
+    });
+  } catch (error) {
+    tap.abort();
+    throw error;
+  }
+  recorded.set(part, writeId);
+  tap.commit();
+  return chunks;
+}
+
+/** Whether a chunk's memory was given back (its ArrayBuffer detached: it reads as empty). */
+const given = (chunk: Buffer) => chunk.buffer.byteLength === 0;
+
 /** Starts several parts together and lets their chunks interleave, as parallel requests do. */
 async function interleaved(hashes: RunningHashes, parts: number[]): Promise<void> {
   const taps = parts.map((p) => {
@@ -179,6 +221,82 @@ describe('running sha-256 of a file stored part by part', () => {
     hashes.forget(file.id);
     expect(hashes.heldBytes).toBe(0);
     expect(await take(hashes)).toBeUndefined();
+  });
+
+  it('a request’s chunks are given back once written and hashed, and the digest stays right', async () => {
+    const hashes = new RunningHashes();
+    const sent: Buffer[][] = [];
+    for (let p = 1; p <= plan.partCount; p++) sent.push(await storeReleasing(hashes, p));
+    expect(await take(hashes)).toBe(expected);
+    expect(sent.flat().every(given)).toBe(true);
+  });
+
+  it('parts out of order: chunks held for the hash stay readable until hashed, then are given back', async () => {
+    const hashes = new RunningHashes();
+    const held: Buffer[][] = [];
+    for (let p = plan.partCount; p >= 2; p--) held.push(await storeReleasing(hashes, p));
+    // Stored, but the hash still needs them: storage must not have given them back.
+    expect(held.flat().some(given)).toBe(false);
+    await storeReleasing(hashes, 1);
+    expect(await take(hashes)).toBe(expected);
+    expect(hashes.heldBytes).toBe(0);
+    expect(held.flat().every(given)).toBe(true);
+  });
+
+  it('a part that catches the hash up mid-write: held chunks hashed before storage is done with them', async () => {
+    const hashes = new RunningHashes();
+    // Part 2 begins first and holds its first chunks; part 1 then arrives whole, and part 2's rest follows.
+    recorded.set(2, `write-${++n}`);
+    const tap2 = hashes.begin(storage, file, 2, recorded.get(2)!);
+    const part2 = ownChunksOf(2);
+    for (const chunk of part2.slice(0, 5)) tap2.observe(chunk);
+    const part1 = await storeReleasing(hashes, 1);
+    expect(part2.slice(0, 5).some(given)).toBe(false);
+    for (const chunk of part2.slice(5)) tap2.observe(chunk);
+    const range = partRange(plan, 2);
+    await storage.writePart({
+      key: file.key,
+      offset: range.start,
+      size: range.size,
+      body: Readable.from(part2),
+      release: true,
+    });
+    tap2.commit();
+    for (let p = 3; p <= plan.partCount; p++) await storeReleasing(hashes, p);
+    expect(await take(hashes)).toBe(expected);
+    expect([...part1, ...part2].every(given)).toBe(true);
+  });
+
+  it('a failed part that held chunks is taken back out, and its chunks given back', async () => {
+    const hashes = new RunningHashes();
+    const chunks = ownChunksOf(3);
+    // One byte short: storage writes what came, then refuses the part.
+    const short = [...chunks.slice(0, -1), chunks.at(-1)!.subarray(1)];
+    await expect(storeReleasing(hashes, 3, short)).rejects.toThrow();
+    expect(hashes.heldBytes).toBe(0);
+    expect(chunks.slice(0, -1).every(given)).toBe(true);
+    for (let p = 1; p <= plan.partCount; p++) await storeReleasing(hashes, p);
+    expect(await take(hashes)).toBe(expected);
+  });
+
+  it('a caller’s own buffers (no `release`) are never given back, held or not', async () => {
+    const hashes = new RunningHashes();
+    const sent = [5, 4, 3, 2, 1].map((p) => ({ p, chunks: ownChunksOf(p) }));
+    for (const { p, chunks } of sent) {
+      const tap = hashes.begin(storage, file, p, `write-${++n}`);
+      recorded.set(p, `write-${n}`);
+      const range = partRange(plan, p);
+      await storage.writePart({
+        key: file.key,
+        offset: range.start,
+        size: range.size,
+        body: Readable.from(chunks),
+        observe: tap.observe,
+      });
+      tap.commit();
+    }
+    expect(await take(hashes)).toBe(expected);
+    expect(sent.flatMap((s) => s.chunks).some(given)).toBe(false);
   });
 
   it('on a store that cannot be read back cheaply (S3), parts past the budget give no digest', async () => {

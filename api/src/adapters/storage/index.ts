@@ -8,7 +8,7 @@ import { writeSlotsFor } from './write-slots.js';
 export { LocalStorage, exactSize } from './local.js';
 export { S3Storage } from './s3.js';
 export { WriteSlots, writeSlotsFor } from './write-slots.js';
-export { isStorageFull, PartSizeError, StorageUnavailableError } from './types.js';
+export { holdChunk, isStorageFull, PartSizeError, releaseChunk, StorageUnavailableError } from './types.js';
 export type { PartRef, UploadStorage } from './types.js';
 
 export type StorageKind = 'local' | 's3';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Transform, Writable } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { isStorageFull, PartSizeError } from './types.js';
+import { isStorageFull, PartSizeError, releaseChunk } from './types.js';
 import type { UploadStorage } from './types.js';
 import type { WriteSlots } from './write-slots.js';
 
@@ -70,6 +70,7 @@ interface LocalPartWrite {
   size: number;
   body: Readable;
   observe?: (chunk: Buffer) => void | Promise<void>;
+  release?: boolean;
 }
 
 /**
@@ -86,7 +87,9 @@ const WRITE_BYTES = 256 * 1024;
  * request and the disk. Chunks queue in the Writable's own buffer while a write is in flight and reach
  * _writev together, so each system call takes up to about WRITE_BYTES. Before a batch is stored its chunks are
  * counted (more than `size` fails it, nothing of it written, so a part never spills into the next one) and
- * handed to `observe` in order, whose promise holds them back and whose rejection fails the write.
+ * handed to `observe` in order, whose promise holds them back and whose rejection fails the write. With
+ * `release`, a batch's chunks are given back once written (releaseChunk: those the running hash still
+ * holds, when it is done with them too).
  */
 class PartSink extends Writable {
   private seen = 0;
@@ -97,6 +100,7 @@ class PartSink extends Writable {
     offset: number,
     private readonly size: number,
     private readonly observe?: (chunk: Buffer) => void | Promise<void>,
+    private readonly release = false,
   ) {
     super({ highWaterMark: WRITE_BYTES });
     this.position = offset;
@@ -136,6 +140,7 @@ class PartSink extends Writable {
       at += bytesWritten;
     }
     this.position += bytes;
+    if (this.release) for (const buffer of buffers) releaseChunk(buffer);
   }
 }
 
@@ -155,7 +160,7 @@ function remainder(buffers: Buffer[], skip: number): Buffer[] {
 
 /** Pipes one part's body into `handle` at its offset; settles once the last byte is stored. */
 async function receivePart(handle: FileHandle, args: LocalPartWrite): Promise<void> {
-  const sink = new PartSink(handle, args.offset, args.size, args.observe);
+  const sink = new PartSink(handle, args.offset, args.size, args.observe, args.release);
   // The body is piped, not handed to pipeline(), which would destroy it (and with it the client's
   // connection) on any failure: when the disk is full the request must stay open to be answered 507.
   const cutOff = () => {

@@ -60,6 +60,12 @@ export interface UploadStorage {
     size: number;
     body: Readable;
     observe?: (chunk: Buffer) => void | Promise<void>;
+    /**
+     * The body's chunks are this write's alone (a request's, each copied out of the socket by Node's
+     * HTTP parser): the driver may give each one's memory back once stored (releaseChunk), unless
+     * something still holds it (holdChunk). Drivers that keep chunks longer ignore it.
+     */
+    release?: boolean;
   }): Promise<string | null>;
   /** Joins the parts into the finished file. */
   finish(args: { key: string; uploadId: string | null; parts: PartRef[]; size: number }): Promise<void>;
@@ -71,4 +77,38 @@ export interface UploadStorage {
   check?(): Promise<void>;
   /** Deletes a finished file or abandons an unfinished upload; missing is not an error. */
   remove(key: string, uploadId: string | null): Promise<void>;
+}
+
+/** Extra holders of a chunk beyond the write that owns it (holdChunk). */
+const holders = new WeakMap<Buffer, number>();
+
+/**
+ * Marks `chunk` as needed after its write has stored it (the running hash keeps a part's chunks until
+ * the parts before it are in). Each hold is ended by one releaseChunk.
+ */
+export function holdChunk(chunk: Buffer): void {
+  holders.set(chunk, (holders.get(chunk) ?? 0) + 1);
+}
+
+/**
+ * One user of `chunk` is done with it: a holder (holdChunk) or the write that owns it (`release` of
+ * writePart). The last of them gives the chunk's memory back at once. A request's chunks are buffers
+ * outside V8's heap; left to the collector, every ~64 MB of them reached V8's external-memory limit,
+ * which starts a full collection of the server's whole heap (~60 MB): bench:upload, --trace-gc
+ * --trace-incremental-marking, 'external memory pressure'. A chunk whose owner never releases it (an
+ * S3 part, a caller's own buffer) keeps its memory whatever its holders do: their count never goes
+ * below the owner's reference. Only a chunk that is its whole ArrayBuffer is given back, so no other
+ * view loses bytes (a small buffer cut from Node's pool is never one: those are under half the pool).
+ */
+export function releaseChunk(chunk: Buffer): void {
+  const held = holders.get(chunk);
+  if (held !== undefined) {
+    if (held > 1) holders.set(chunk, held - 1);
+    else holders.delete(chunk);
+    return;
+  }
+  const memory = chunk.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
+  if (chunk.byteOffset === 0 && chunk.byteLength === memory.byteLength && memory.byteLength > 0) {
+    memory.transfer?.(0);
+  }
 }

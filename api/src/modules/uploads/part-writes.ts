@@ -1,3 +1,4 @@
+import { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -148,6 +149,9 @@ async function storeClaimedPart(
       offset: range.start,
       size: range.size,
       body,
+      // A request's chunks are Node's HTTP parser's copies, nobody else's: storage gives each back once it
+      // is written and hashed (a caller's own stream, as the legacy API's or an import's, keeps its own).
+      release: body instanceof IncomingMessage,
       observe: (chunk) => {
         // Interactive requests first (http/priority-gate.ts): the chunk waits unhashed and unwritten.
         const turn = gate.turn();

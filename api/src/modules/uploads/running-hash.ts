@@ -3,6 +3,7 @@ import type { Hash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { partRange, planUpload } from '@avp/shared';
 import type { UploadPlan } from '@avp/shared';
+import { holdChunk, releaseChunk } from '../../adapters/storage/index.js';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 
 /**
@@ -12,7 +13,9 @@ import type { UploadStorage } from '../../adapters/storage/index.js';
  *
  *   - in stream: the part is the next one the hash needs, so its chunks go into the hash as they arrive;
  *   - held: a part ahead of the hash keeps references to the chunks it received (no copy) until the parts
- *     before it are in; a process-wide budget bounds what is held, so many uploads cannot grow memory;
+ *     before it are in; a process-wide budget bounds what is held, so many uploads cannot grow memory.
+ *     Each held chunk is marked (holdChunk) and let go (releaseChunk) once hashed or dropped, so storage,
+ *     which gives a request's chunks back once written, leaves their memory to whichever is done last;
  *   - read back: a part that found the budget spent is read back from storage when the hash reaches it
  *     (local storage only: on S3 that would be a ranged GET, so the file is hashed whole at completion).
  *
@@ -123,9 +126,12 @@ export class RunningHashes {
     let chunks: Buffer[] | null = [];
     let bytes = 0;
     let done = false;
+    /** Lets go of what this part holds (hashed, or no longer wanted). */
     const release = () => {
       this.held -= bytes;
       bytes = 0;
+      if (chunks) for (const held of chunks) releaseChunk(held);
+      chunks = chunks && [];
     };
     const self: PartTap = {
       observe: (chunk) => {
@@ -138,17 +144,17 @@ export class RunningHashes {
           // The hash has caught up with this part: what was held goes in first, then the rest in stream.
           c.streaming = { part: partNumber, before: c.hash.copy() };
           for (const held of chunks) c.hash.update(held);
-          chunks = [];
           release();
           c.hash.update(chunk);
           return;
         }
         if (chunks === null) return;
         if (this.held + chunk.length > this.budget) {
-          chunks = null;
           release();
+          chunks = null;
           return;
         }
+        holdChunk(chunk);
         chunks.push(chunk);
         bytes += chunk.length;
         this.held += chunk.length;
@@ -227,6 +233,7 @@ export class RunningHashes {
     for (const chunk of chunks) {
       if (!c.broken) c.hash.update(chunk);
       this.held -= chunk.length;
+      releaseChunk(chunk);
     }
   }
 
@@ -240,6 +247,7 @@ export class RunningHashes {
       }
       if (!c.broken) c.hash.update(chunk);
       this.held -= chunk.length;
+      releaseChunk(chunk);
       slice += chunk.length;
     }
   }
@@ -275,7 +283,10 @@ export class RunningHashes {
     this.files.delete(fileId);
     c.broken = true;
     for (const chunks of c.ready.values()) {
-      if (chunks) this.held -= chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+      for (const chunk of chunks ?? []) {
+        this.held -= chunk.length;
+        releaseChunk(chunk);
+      }
     }
     c.ready.clear();
     for (const tap of c.receiving.values()) tap.abort();
