@@ -18,6 +18,8 @@ export default defineProject({
     // maxWorkers): each suite has its own throwaway PostgreSQL schema, temp folders, free ports and
     // stand-ins, and its env changes stay in its own worker process.
     maxWorkers: 2,
+    // Builds api/dist once, before any file: the files that run the API as a child process run it compiled.
+    globalSetup: ['./test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -30,7 +30,7 @@ describe('admin create and staff roles', () => {
     const { stdout } = await run(
       process.execPath,
       [
-        ...['--import', 'tsx', '--conditions=source', path.join('src', 'cli', 'admin.ts')],
+        path.join('dist', 'cli', 'admin.js'),
         ...['create', '--email', email, '--first', 'Pat', '--last', 'Lee', '--password', password],
       ],
       { cwd: API_DIR, env: { PATH: process.env.PATH ?? '', DATA_DIR: data.dir }, timeout: 60_000 },

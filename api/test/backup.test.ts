@@ -51,7 +51,7 @@ interface Outcome {
   stderr: string;
 }
 
-/** Runs a CLI from source in a child process, as `npm run db:backup` runs its build. */
+/** Runs a CLI's build (api/dist, made by the project's global setup) in a child process, as `npm run db:backup` does. */
 async function cli(
   script: string,
   args: string[],
@@ -61,7 +61,7 @@ async function cli(
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', '--conditions=source', path.join('src', 'cli', script), ...args],
+      [path.join('dist', 'cli', script.replace(/\.ts$/, '.js')), ...args],
       {
         cwd: API_DIR,
         env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', SESSION_SECRET: TEST_SECRET, ...clean },

@@ -19,12 +19,12 @@ interface Outcome {
   stderr: string;
 }
 
-/** Runs a CLI entry point from source, the way `npm run admin` runs its build, in a child process. */
+/** Runs a CLI entry point's build (api/dist, made by the global setup), as `npm run admin` does, in a child process. */
 async function cli(script: string, args: string[], env: Record<string, string>): Promise<Outcome> {
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', '--conditions=source', path.join('src', 'cli', script), ...args],
+      [path.join('dist', 'cli', script.replace(/\.ts$/, '.js')), ...args],
       { cwd: API_DIR, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
     );
     return { code: 0, stdout, stderr };
@@ -42,11 +42,11 @@ function cliWithInput(
   env: Record<string, string>,
   input: string,
 ): Promise<Outcome> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=source', path.join('src', 'cli', script), ...args],
-    { cwd: API_DIR, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
-  );
+  const child = spawn(process.execPath, [path.join('dist', 'cli', script.replace(/\.ts$/, '.js')), ...args], {
+    cwd: API_DIR,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    timeout: 60_000,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -65,14 +65,7 @@ function cliOnTerminal(
   env: Record<string, string>,
   answers: { prompt: string; type: string }[],
 ): Promise<{ code: number; screen: string }> {
-  const command = [
-    process.execPath,
-    '--import',
-    'tsx',
-    '--conditions=source',
-    path.join('src', 'cli', script),
-    ...args,
-  ]
+  const command = [process.execPath, path.join('dist', 'cli', script.replace(/\.ts$/, '.js')), ...args]
     .map((word) => `'${word.replace(/'/g, `'\\''`)}'`)
     .join(' ');
   const child = spawn('script', ['-qec', command, '/dev/null'], {

@@ -336,15 +336,11 @@ async function freePort(): Promise<number> {
 
 async function serverProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=source', path.join('src', 'server.ts')],
-    {
-      cwd: API_DIR,
-      env: { PATH: process.env.PATH ?? '', PORT: String(port), LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const child = spawn(process.execPath, [path.join('dist', 'server.js')], {
+    cwd: API_DIR,
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   cleanups.push(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });

@@ -251,11 +251,11 @@ describe.runIf(onPostgres('migrations on postgres from several processes (each m
         };
         const runs = await Promise.all(
           [1, 2, 3].map(() =>
-            promisify(execFile)(
-              process.execPath,
-              ['--import', 'tsx', '--conditions=source', path.join('src', 'cli', 'migrate.ts')],
-              { cwd: API_DIR, env, timeout: 60_000 },
-            ),
+            promisify(execFile)(process.execPath, [path.join('dist', 'cli', 'migrate.js')], {
+              cwd: API_DIR,
+              env,
+              timeout: 60_000,
+            }),
           ),
         );
         // Every one succeeded, silently on standard error; exactly one applied the migrations.

@@ -96,15 +96,11 @@ describe('startServer failures', () => {
 
 describe('the server entry point', () => {
   it('prints one line per bad variable and exits 1 without a stack', async () => {
-    const outcome = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', '--conditions=source', path.join('src', 'server.ts')],
-      {
-        cwd: API_DIR,
-        env: { PATH: process.env.PATH ?? '', PORT: 'abc', TZ_STORE: 'Nowhere/Land' },
-        timeout: 60_000,
-      },
-    ).then(
+    const outcome = await promisify(execFile)(process.execPath, [path.join('dist', 'server.js')], {
+      cwd: API_DIR,
+      env: { PATH: process.env.PATH ?? '', PORT: 'abc', TZ_STORE: 'Nowhere/Land' },
+      timeout: 60_000,
+    }).then(
       () => ({ code: 0, stderr: '' }),
       (error: { code: number; stderr: string }) => error,
     );
@@ -130,15 +126,11 @@ describe('the server process', () => {
     const data = await tempDir();
     cleanups.push(data.remove);
     const port = await freePort();
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--conditions=source', path.join('src', 'server.ts')],
-      {
-        cwd: API_DIR,
-        env: { PATH: process.env.PATH ?? '', DATA_DIR: data.dir, PORT: String(port), WEB_DIST_DIR: data.dir },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [path.join('dist', 'server.js')], {
+      cwd: API_DIR,
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: data.dir, PORT: String(port), WEB_DIST_DIR: data.dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     cleanups.push(async () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     });
@@ -174,21 +166,17 @@ describe('the server process under npm run dev at a terminal', () => {
     cleanups.push(data.remove);
     const port = await freePort();
     // concurrently pipes the server's output and sets FORCE_COLOR when its own output is a terminal.
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--conditions=source', path.join('src', 'server.ts')],
-      {
-        cwd: API_DIR,
-        env: {
-          PATH: process.env.PATH ?? '',
-          DATA_DIR: data.dir,
-          PORT: String(port),
-          WEB_DIST_DIR: data.dir,
-          FORCE_COLOR: '1',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn(process.execPath, [path.join('dist', 'server.js')], {
+      cwd: API_DIR,
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: data.dir,
+        PORT: String(port),
+        WEB_DIST_DIR: data.dir,
+        FORCE_COLOR: '1',
       },
-    );
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     cleanups.push(async () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     });
@@ -236,13 +224,7 @@ describe.skipIf(!HAS_SCRIPT)('the server process under npm start at a terminal',
     // npm start's launcher (build/scripts/start.mjs) hands its terminal to the server (stdio 'inherit'),
     // and nothing sets FORCE_COLOR: the server itself sees a TTY. `exec` makes the server, not a shell
     // around it, the terminal's foreground process, which Ctrl-C reaches.
-    const server = [
-      process.execPath,
-      '--import',
-      'tsx',
-      '--conditions=source',
-      path.join('src', 'server.ts'),
-    ];
+    const server = [process.execPath, path.join('dist', 'server.js')];
     const command = `exec ${server.map((arg) => `'${arg}'`).join(' ')}`;
     const child = spawn('script', ['--quiet', '--flush', '--return', '--command', command, '/dev/null'], {
       cwd: API_DIR,
@@ -302,10 +284,10 @@ describe.skipIf(!HAS_SCRIPT)('the server process under npm start at a terminal',
   });
 });
 
-/** The launcher npm start runs (build/scripts/run-server.mjs), here starting the server from source. */
+/** The launcher npm start runs (build/scripts/run-server.mjs), here starting the compiled server (api/dist). */
 function launcherCommand(): string {
   const runServer = pathToFileURL(path.join(API_DIR, '..', 'build', 'scripts', 'run-server.mjs')).href;
-  const args = JSON.stringify(['--import', 'tsx', '--conditions=source', path.join('src', 'server.ts')]);
+  const args = JSON.stringify([path.join('dist', 'server.js')]);
   const script = `import { runServer } from '${runServer}'; runServer(${args});`;
   return `'${process.execPath}' --input-type=module -e "${script.replace(/"/g, '\\"')}"`;
 }

@@ -341,11 +341,11 @@ describe.each(DIALECTS)('the store page data on %s, held in memory by each proce
       ...(app.config.DATABASE_URL ? { DATABASE_URL: app.config.DATABASE_URL } : {}),
       ...(app.config.DB_SCHEMA ? { DB_SCHEMA: app.config.DB_SCHEMA } : {}),
     };
-    const { stdout } = await run(
-      process.execPath,
-      ['--import', 'tsx', '--conditions=source', path.join('src', 'cli', 'seed.ts')],
-      { cwd: API_DIR, env, timeout: 60_000 },
-    );
+    const { stdout } = await run(process.execPath, [path.join('dist', 'cli', 'seed.js')], {
+      cwd: API_DIR,
+      env,
+      timeout: 60_000,
+    });
     expect(stdout).toMatch(/1 rows created or updated/);
     const restored = await expectChanged(urls, renamed, (store) => expect(store.name).toBe(expo.name));
     expect(restored.etag).toBe(seededAnswer.etag);

@@ -27,24 +27,20 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The real server as a child process (node + tsx on the sources), resolved once it listens. */
+/** The real server as a child process (node on api/dist, built by the global setup), resolved once it listens. */
 async function startServerProcess(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=source', path.join('src', 'server.ts')],
-    {
-      cwd: API_DIR,
-      env: {
-        PATH: process.env.PATH ?? '',
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        WEB_DIST_DIR: dataDir,
-        SESSION_SECRET: TEST_SECRET,
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+  const child = spawn(process.execPath, [path.join('dist', 'server.js')], {
+    cwd: API_DIR,
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      WEB_DIST_DIR: dataDir,
+      SESSION_SECRET: TEST_SECRET,
+      LOG_LEVEL: 'info',
     },
-  );
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   cleanups.push(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });

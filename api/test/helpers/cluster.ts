@@ -11,7 +11,7 @@ import type { RoundRobinProxy } from './round-robin-proxy.js';
 import { freePort } from './smtp.js';
 
 /**
- * Several real API processes (the entry point, `src/server.ts`, as `npm run dev` runs it) behind the
+ * Several real API processes (the compiled entry point, `dist/server.js`, as `npm start` runs it; built by the global setup) behind the
  * round-robin proxy, as machines behind a load balancer: each has its own port and DATA_DIR, and shares
  * only what the caller's environment names (the database, the storage, the secrets). Nothing is shared
  * in memory, so whatever works across them works across machines.
@@ -51,24 +51,20 @@ export interface Cluster {
 }
 
 function spawnApi(index: number, port: number, env: Env, dataDir: string): ApiProcess {
-  const child = spawn(
-    process.execPath,
-    [...NODE_FLAGS, '--import', 'tsx', '--conditions=source', path.join('src', 'server.ts')],
-    {
-      cwd: API_DIR,
-      env: {
-        PATH: process.env.PATH ?? '',
-        LOG_LEVEL: 'info',
-        ...env,
-        LOG_FORMAT: 'json',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        WEB_DIST_DIR: path.join(dataDir, 'no-web-dist'),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, [...NODE_FLAGS, path.join('dist', 'server.js')], {
+    cwd: API_DIR,
+    env: {
+      PATH: process.env.PATH ?? '',
+      LOG_LEVEL: 'info',
+      ...env,
+      LOG_FORMAT: 'json',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      WEB_DIST_DIR: path.join(dataDir, 'no-web-dist'),
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logs: LogLine[] = [];
   const stderr: string[] = [];
   let buffered = '';
