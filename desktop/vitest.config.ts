@@ -18,7 +18,8 @@ export default defineProject({
     // maxWorkers): each starts its own API on a free port with a data folder of its own; the compiled CLI
     // they share is built once, before any of them.
     maxWorkers: 2,
-    globalSetup: ['./test/global-setup.ts'],
+    // api's global setup builds the API these files run (api/dist); this project's builds its own CLI.
+    globalSetup: ['../api/test/global-setup.ts', './test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
