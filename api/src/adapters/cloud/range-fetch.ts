@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
+import { giveBackMemory } from '../buffer-memory.js';
 import { CloudTransientError } from './types.js';
 
 /**
@@ -69,18 +70,12 @@ function lazyWebBody(source: IncomingMessage): ReadableStream<Uint8Array> {
 function releaseReads(res: IncomingMessage): void {
   const socket = res.socket;
   if (!socket) return;
-  const release = (read: Buffer) => {
-    const memory = read.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
-    if (read.byteOffset === 0 && read.byteLength === memory.byteLength && memory.byteLength > 0) {
-      memory.transfer?.(0);
-    }
-  };
   const stop = () => {
-    socket.off('data', release);
+    socket.off('data', giveBackMemory);
     res.off('end', stop);
     res.off('close', stop);
   };
-  socket.on('data', release);
+  socket.on('data', giveBackMemory);
   res.once('end', stop);
   res.once('close', stop);
 }

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { giveBackMemory } from '../buffer-memory.js';
 
 /** Raised by a driver when a part's body does not have the size it announced. */
 export class PartSizeError extends Error {
@@ -94,11 +95,9 @@ export function holdChunk(chunk: Buffer): void {
  * One user of `chunk` is done with it: a holder (holdChunk) or the write that owns it (`release` of
  * writePart). The last of them gives the chunk's memory back at once. A request's chunks are buffers
  * outside V8's heap; left to the collector, every ~64 MB of them reached V8's external-memory limit,
- * which starts a full collection of the server's whole heap (~60 MB): bench:upload, --trace-gc
- * --trace-incremental-marking, 'external memory pressure'. A chunk whose owner never releases it (an
- * S3 part, a caller's own buffer) keeps its memory whatever its holders do: their count never goes
- * below the owner's reference. Only a chunk that is its whole ArrayBuffer is given back, so no other
- * view loses bytes (a small buffer cut from Node's pool is never one: those are under half the pool).
+ * which starts a full collection of the server's whole heap (~60 MB; giveBackMemory). A chunk whose
+ * owner never releases it (an S3 part, a caller's own buffer) keeps its memory whatever its holders do:
+ * their count never goes below the owner's reference.
  */
 export function releaseChunk(chunk: Buffer): void {
   const held = holders.get(chunk);
@@ -107,8 +106,5 @@ export function releaseChunk(chunk: Buffer): void {
     else holders.delete(chunk);
     return;
   }
-  const memory = chunk.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
-  if (chunk.byteOffset === 0 && chunk.byteLength === memory.byteLength && memory.byteLength > 0) {
-    memory.transfer?.(0);
-  }
+  giveBackMemory(chunk);
 }

@@ -350,61 +350,47 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
       if (updated.length === 0) throw new LeaseLost();
     };
 
-    /**
-     * Whether every part before the next one taken was stored in this attempt, each after the one before
-     * it (see copyOne); settled once the part before it is stored or has failed.
-     */
-    let turn: Promise<boolean> = Promise.resolve(true);
+    /** Settled once the part taken last is stored or has failed: the next one's body waits for it. */
+    let turn: Promise<void> = Promise.resolve();
 
     /**
      * One part: its claim and its request go ahead while the part before it is still arriving, but its
      * body is read only once that part is stored. So the parts' bytes reach the running hash in order,
      * each in stream, and none are held for it (its answer's first bytes wait in the socket's buffers,
-     * not in ours); and once a part is stored with nothing held for the hash, its chunks have been hashed
-     * and written and nothing else holds them, so their memory is given back then (releaseChunks) instead
-     * of at V8's next full collection. bench:import: each socket read is a new 64 KiB buffer outside V8's heap, and left to the
-     * collector they started ~30 full collections per GiB, each marking the server's whole heap on
+     * not in ours). Each chunk's memory is given back once written and hashed (writeClaimedPart's
+     * ownsChunks): bench:import, each socket read is a new 64 KiB buffer outside V8's heap, and left to
+     * the collector they started ~30 full collections per GiB, each marking the server's whole heap on
      * V8's threads (2.3-2.6 s per GiB there, against 0.35 for the bare importer (d) with its small heap).
      */
-    const copyOne = async (
-      partNumber: number,
-      before: Promise<boolean>,
-      pass: (inOrder: boolean) => void,
-    ): Promise<void> => {
+    const copyOne = async (partNumber: number, before: Promise<void>, pass: () => void): Promise<void> => {
       const range = partRange(plan, partNumber);
       const claim = await claimOrGone(db, file.id, partNumber).catch((error: unknown) => {
-        pass(false);
+        pass();
         throw error;
       });
       if (!claim) {
         // A write that an earlier holder left behind: its claim runs out, and the next attempt takes it.
         busy++;
-        pass(false);
+        pass();
         return;
       }
       const idle = new IdleWatch(lease.signal, config.IMPORT_IDLE_TIMEOUT_SECONDS * 1000);
-      let inOrder = false;
-      const chunks: Buffer[] = [];
       try {
         const answer =
           range.size === 0 ? null : await read({ start: range.start, end: range.end - 1 }, idle.signal);
-        inOrder = await idle.waitFor(before);
+        await idle.waitFor(before);
         lease.signal.throwIfAborted();
         const body = answer ? idle.watch(answer) : Readable.from([]);
-        if (inOrder) body.on('data', (chunk: Buffer) => chunks.push(chunk));
-        await writeClaimedPart(deps, claim, body, range);
+        // The answer's chunks are its HTTP parser's copies, this import's alone.
+        await writeClaimedPart(deps, claim, body, range, true);
       } catch (error) {
-        inOrder = false;
         // A silent provider surfaces as an aborted request or a cut body: say what happened instead.
         throw idle.timedOut ?? error;
       } finally {
-        pass(inOrder);
+        pass();
         idle.done();
         await claim.release().catch(() => undefined);
       }
-      // Nothing waits unhashed in this worker's running hashes (a part that ended while the hash was
-      // still taking an earlier one's held bytes would be fed after this point): the chunks are spent.
-      if (deps.hashes.heldBytes === 0) releaseChunks(chunks);
       done += range.size;
       metricsOf(db).importBytes.inc(range.size);
       meter.add(range.size);
@@ -419,11 +405,11 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
       for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
         // Taken in part order (the queue's), so each part waits for the one taken just before it.
         const before = turn;
-        let pass!: (inOrder: boolean) => void;
-        turn = new Promise<boolean>((resolve) => {
+        let pass!: () => void;
+        turn = new Promise<void>((resolve) => {
           pass = resolve;
         });
-        if (lease.signal.aborted) pass(false);
+        if (lease.signal.aborted) pass();
         lease.signal.throwIfAborted();
         await copyOne(next, before, pass);
       }
@@ -572,22 +558,6 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
       await Promise.all([...active.values()].map((a) => a.done));
     },
   };
-}
-
-/**
- * Gives back the memory of a stored part's chunks now: each is a socket read of its own, up to 64 KiB
- * outside V8's heap that would otherwise wait for a full collection (see copyOne). Only a chunk that is
- * its whole ArrayBuffer, so no other view loses its bytes: not a response's headers or the next chunk of
- * a chunked answer read with it, nor a small buffer cut from Node's pool (those are under half the pool).
- * Called only once the chunks are hashed and written.
- */
-function releaseChunks(chunks: Buffer[]): void {
-  for (const chunk of chunks) {
-    const memory = chunk.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
-    if (chunk.byteOffset === 0 && chunk.byteLength === memory.byteLength && memory.byteLength > 0) {
-      memory.transfer?.(0);
-    }
-  }
 }
 
 class LeaseLost extends Error {

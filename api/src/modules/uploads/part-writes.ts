@@ -100,11 +100,18 @@ export async function putPart(
   return { partNumber, size: range.size, target };
 }
 
+/**
+ * Stores a part under `claim`. `ownsChunks`: the body's chunks are nobody else's (a request's, or a
+ * provider's answer, each chunk copied out of the socket by an HTTP parser), so storage gives each one's
+ * memory back once it is written and hashed (adapters/buffer-memory.ts); a caller's own buffers, as the
+ * legacy API's, are kept.
+ */
 export async function writeClaimedPart(
   deps: UploadsDeps,
   claim: WriteClaim,
   body: Readable,
   range: { start: number; size: number },
+  ownsChunks: boolean = body instanceof IncomingMessage,
 ): Promise<void> {
   const { fileId, partNumber } = claim;
   const file = await claimedFile(deps.db, claim);
@@ -113,7 +120,7 @@ export async function writeClaimedPart(
   if (file.status === 'complete') throw FILE_COMPLETE();
   // While its bytes are overwritten the part is not received: its row goes first.
   if (file.partStored) await deps.db.models.FilePart.destroy({ where: { fileId, partNumber } });
-  await storeClaimedPart(deps, claim, file, partNumber, body, range, (etag) =>
+  await storeClaimedPart(deps, claim, file, partNumber, body, range, ownsChunks, (etag) =>
     // Recorded only while the claim is still this write's: else another write has begun over it.
     claim.recordPart({ size: range.size, etag }),
   );
@@ -130,6 +137,7 @@ async function storeClaimedPart(
   partNumber: number,
   body: Readable,
   range: { start: number; size: number },
+  ownsChunks: boolean,
   record: (etag: string | null) => Promise<void>,
 ): Promise<void> {
   const fileId = claim.fileId;
@@ -149,9 +157,7 @@ async function storeClaimedPart(
       offset: range.start,
       size: range.size,
       body,
-      // A request's chunks are Node's HTTP parser's copies, nobody else's: storage gives each back once it
-      // is written and hashed (a caller's own stream, as the legacy API's or an import's, keeps its own).
-      release: body instanceof IncomingMessage,
+      release: ownsChunks,
       observe: (chunk) => {
         // Interactive requests first (http/priority-gate.ts): the chunk waits unhashed and unwritten.
         const turn = gate.turn();
@@ -269,6 +275,7 @@ async function storeAndComplete(
     1,
     body,
     range,
+    body instanceof IncomingMessage,
     async (stored) => {
       etag = stored;
     },
