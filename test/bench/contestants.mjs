@@ -108,6 +108,18 @@ export async function engineTransport(url, token) {
 }
 
 /** The desktop engine's source of a file on disk (desktop/dist): its part memory is reused, not collected. */
+/**
+ * A part reader over an open file handle that gives each part a new buffer, as a browser's File.slice does
+ * (the portal's reads): what the shared client's rows stand for, unlike engineFileSource's pooled memory.
+ */
+export function readNewBuffer(handle) {
+  return async (start, end) => {
+    const buffer = Buffer.allocUnsafe(end - start);
+    const { bytesRead } = await handle.read(buffer, 0, end - start, start);
+    return buffer.subarray(0, bytesRead);
+  };
+}
+
 export async function engineFileSource(file) {
   const { identify, NodeFileSource } = await import(
     pathToFileURL(join(root, 'desktop', 'dist', 'engine', 'index.js')).href
@@ -132,11 +144,7 @@ export async function sendWithSharedClient(client, file, size, expectedSha, sour
         size,
         type: 'application/octet-stream',
         lastModified: Date.now(),
-        read: async (start, end) => {
-          const buffer = Buffer.allocUnsafe(end - start);
-          const { bytesRead } = await handle.read(buffer, 0, end - start, start);
-          return buffer.subarray(0, bytesRead);
-        },
+        read: readNewBuffer(handle),
       },
     );
     let partsDoneAt = 0n;

@@ -9,7 +9,7 @@
 // { type: 'stopped' } once they have.
 import { open } from 'node:fs/promises';
 import { setPriority } from 'node:os';
-import { engineTransport, sharedUploadClient } from './contestants.mjs';
+import { engineTransport, readNewBuffer, sharedUploadClient } from './contestants.mjs';
 
 let stopping = false;
 const sent = [];
@@ -32,11 +32,7 @@ async function uploader(index, url, token, file, size) {
         size,
         type: 'application/octet-stream',
         lastModified: Date.now(),
-        read: async (start, end) => {
-          const buffer = Buffer.allocUnsafe(end - start);
-          const { bytesRead } = await handle.read(buffer, 0, end - start, start);
-          return buffer.subarray(0, bytesRead);
-        },
+        read: readNewBuffer(handle),
       });
       current[index] = upload;
       const base = sent[index];
