@@ -36,6 +36,9 @@ interface Seed {
 async function seed(db: Database, seeds: Seed[]): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   const users = new Map<string, number>();
+  // Files of a submission are listed in the order they were made (created_at, then id): each gets a time of
+  // its own, since two made in the same millisecond were ordered by their random ids.
+  let made = Date.now();
   for (const s of seeds) {
     let userId = users.get(s.client.email);
     if (userId === undefined) {
@@ -71,6 +74,7 @@ async function seed(db: Database, seeds: Seed[]): Promise<Map<string, string>> {
         storageKey: `submissions/${submission.id}/${id}`,
         status: 'complete',
         completedAt: new Date(s.submittedAt),
+        createdAt: new Date(made++),
         reviewState: f.review ?? 'new',
         checkVerdict: (f.verdict ?? null) as 'ok' | null,
       });
