@@ -2,8 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { InboxFile, InboxPage, UploadFileInfo } from '@avp/shared';
+import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { postersSettled } from '../src/modules/uploads/posters.js';
+import { createUploadStorage } from '../src/adapters/storage/index.js';
+import { scheduleProbe } from '../src/modules/uploads/media-probe.js';
+import { posterKey, postersSettled, schedulePoster } from '../src/modules/uploads/posters.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { registration } from './helpers/browser.js';
@@ -144,6 +147,51 @@ describe.each(DIALECTS)('posters on local disk (%s)', (dialect) => {
     const logs = new LogCapture();
     const { t, staff, client } = await start({ dialect, logs });
     await expectPosters(t, staff, client, logs);
+  });
+});
+
+describe.each(DIALECTS)('a poster already made (%s)', (dialect) => {
+  it('stays when the facts are read and the poster marked again for a file with no picture', async () => {
+    const { t, staff, client } = await start({ dialect });
+    const [textId] = await send(t, client, [
+      { name: 'notes.txt', type: 'text/plain', bytes: Buffer.from('not a picture of anything\n') },
+    ]);
+    await postersSettled([textId!]);
+    expect((await inboxFile(staff, textId!)).posterUrl).toBeNull();
+
+    // Another process made a poster for it meanwhile: the JPEG stored beside the file, the row marked made.
+    const storage = createUploadStorage(t.config);
+    const row = (await t.db.models.SubmissionFile.findByPk(textId!))!;
+    const key = posterKey(row.storageKey);
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0xff, 0xd9]);
+    const uploadId = await storage.begin(key, jpeg.length, 'image/jpeg');
+    const etag = await storage.writePart({
+      key,
+      uploadId,
+      partNumber: 1,
+      offset: 0,
+      size: jpeg.length,
+      body: Readable.from([jpeg]),
+    });
+    await storage.finish({ key, uploadId, parts: [{ partNumber: 1, etag }], size: jpeg.length });
+    await row.update({ posterState: 'made', posterKey: key });
+
+    // This process reads the facts (stored already: no picture) and marks the poster, as a completion does.
+    const deps = { config: t.config, db: t.db, logger: t.logger, storage };
+    const expectKept = async () => {
+      const file = await inboxFile(staff, textId!);
+      expect(file.posterUrl).toBe(`/api/uploads/inbox/files/${textId}/poster`);
+      const res = await fetch(`${t.url}${file.posterUrl}`, { headers: { cookie: staff.cookieHeader()! } });
+      expect(res.status).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer())).toEqual(jpeg);
+    };
+    const probed = scheduleProbe(deps, textId!);
+    await schedulePoster(deps, textId!);
+    await probed;
+    await expectKept();
+    // With no reading under way here (the poster looks the facts up itself), it stays too.
+    await schedulePoster(deps, textId!);
+    await expectKept();
   });
 });
 
