@@ -235,6 +235,9 @@ const schema = z
     DB_CONNECT_TIMEOUT_SECONDS: integer(10, 1, 600),
     DB_ACQUIRE_TIMEOUT_SECONDS: integer(10, 1, 600),
     DB_STATEMENT_TIMEOUT_SECONDS: integer(30, 1, 3600),
+    // SQLite: how long a write waits for its turn among this process's writers (db/sqlite-write-turns.ts)
+    // before it fails, as the busy timeout does between processes.
+    SQLITE_TURN_TIMEOUT_SECONDS: integer(30, 1, 600),
     // SMTP: connecting, the server's greeting, and silence on the socket mid-message.
     SMTP_CONNECTION_TIMEOUT_SECONDS: integer(15, 1, 600),
     SMTP_GREETING_TIMEOUT_SECONDS: integer(15, 1, 600),

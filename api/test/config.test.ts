@@ -214,6 +214,7 @@ describe('timeouts on the network (issue 28)', () => {
     DB_CONNECT_TIMEOUT_SECONDS: 10,
     DB_ACQUIRE_TIMEOUT_SECONDS: 10,
     DB_STATEMENT_TIMEOUT_SECONDS: 30,
+    SQLITE_TURN_TIMEOUT_SECONDS: 30,
     SMTP_CONNECTION_TIMEOUT_SECONDS: 15,
     SMTP_GREETING_TIMEOUT_SECONDS: 15,
     SMTP_SOCKET_TIMEOUT_SECONDS: 60,
@@ -230,6 +231,15 @@ describe('timeouts on the network (issue 28)', () => {
         new RegExp(`^${name}: `),
       );
     }
+  });
+
+  it('SQLITE_TURN_TIMEOUT_SECONDS goes up to ten minutes and no further', () => {
+    expect(loadConfig({ SESSION_SECRET: TEST_SECRET, SQLITE_TURN_TIMEOUT_SECONDS: '600' })).toMatchObject({
+      SQLITE_TURN_TIMEOUT_SECONDS: 600,
+    });
+    expect(errorLines({ SESSION_SECRET: TEST_SECRET, SQLITE_TURN_TIMEOUT_SECONDS: '601' })).toEqual([
+      'SQLITE_TURN_TIMEOUT_SECONDS: must be an integer between 1 and 600 (got "601")',
+    ]);
   });
 
   it('each is in the README configuration table', async () => {

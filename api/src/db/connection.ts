@@ -8,7 +8,12 @@ import type { Models } from './models/index.js';
 import { readInt8AsNumber } from './postgres-int8.js';
 import { prepareEachSqliteConnection } from './sqlite-connections.js';
 import { keepTransactionConnections } from './sqlite-transaction-connections.js';
-import { transactionsTakeTurns, WriteTurns, writesTakeTurns } from './sqlite-write-turns.js';
+import {
+  SQLITE_TURN_TIMEOUT_MS,
+  transactionsTakeTurns,
+  WriteTurns,
+  writesTakeTurns,
+} from './sqlite-write-turns.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -17,7 +22,13 @@ export type DatabaseTarget =
 
 export type DatabaseConfig = Pick<Config, 'DATA_DIR' | 'DATABASE_URL' | 'DB_SCHEMA'> &
   Partial<
-    Pick<Config, 'DB_CONNECT_TIMEOUT_SECONDS' | 'DB_ACQUIRE_TIMEOUT_SECONDS' | 'DB_STATEMENT_TIMEOUT_SECONDS'>
+    Pick<
+      Config,
+      | 'DB_CONNECT_TIMEOUT_SECONDS'
+      | 'DB_ACQUIRE_TIMEOUT_SECONDS'
+      | 'DB_STATEMENT_TIMEOUT_SECONDS'
+      | 'SQLITE_TURN_TIMEOUT_SECONDS'
+    >
   >;
 
 export interface Database {
@@ -79,7 +90,11 @@ export async function openDatabase(config: DatabaseConfig, logger: Logger): Prom
     // (sqlite-write-turns.ts says why).
     prepareEachSqliteConnection(sequelize);
     keepTransactionConnections(sequelize);
-    const turns = new WriteTurns();
+    const turns = new WriteTurns(
+      config.SQLITE_TURN_TIMEOUT_SECONDS === undefined
+        ? SQLITE_TURN_TIMEOUT_MS
+        : config.SQLITE_TURN_TIMEOUT_SECONDS * 1000,
+    );
     transactionsTakeTurns(sequelize, turns);
     writesTakeTurns(sequelize, turns);
   } else {
