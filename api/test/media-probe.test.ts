@@ -296,23 +296,31 @@ describe('the server reads a file stored on S3 by ranged GETs', () => {
 });
 
 describe('a file that can be no media (random bytes) on S3', () => {
-  it('is read no further than its head, and none of it is copied out for a poster', async () => {
+  it('is judged by the head its completion saw stored, or else by the head read back, and no further', async () => {
     const { proxy, t, client } = await startOnRecordedS3();
-    const noise = randomBytes(3 * 1024 * 1024);
-    const { fileIds } = await upload(t, client, [bufferSource('renamed.mp4', noise)]);
+    // One part: completed with it, its head seen on the way. Two parts: completed by a call of its own.
+    const files = [bufferSource('renamed.mp4', randomBytes(3 * 1024 * 1024))];
+    files.push(bufferSource('parts.mp4', randomBytes(UPLOAD_PART_SIZE + 5)));
+    const { fileIds } = await upload(t, client, files);
     await probesSettled(fileIds, WAIT_MS);
     await postersSettled(fileIds);
-    const row = await serverRow(t, fileIds[0]!);
-    expect(row).toMatchObject({ readable: false, verdict: 'unreadable', issues: [] });
-    expect(Number(row!.bytesRead)).toBe(SNIFF_BYTES);
-    expect(await t.db.models.SubmissionFile.findByPk(fileIds[0])).toMatchObject({
-      status: 'complete',
-      posterState: 'none',
-      posterKey: null,
-    });
-    // One ranged GET, of the head the sniff looked at: no reader in a worker, no copy for ffmpeg.
-    const ranged = proxy.gets.filter((g) => g.path.split('?')[0]!.endsWith(fileIds[0]!) && g.range);
-    expect(ranged.map((g) => [g.range, g.bytes])).toEqual([[`bytes=0-${SNIFF_BYTES - 1}`, SNIFF_BYTES]]);
+    for (const [i, id] of fileIds.entries()) {
+      const row = await serverRow(t, id);
+      expect(row).toMatchObject({ readable: false, verdict: 'unreadable', issues: [] });
+      expect(Number(row!.bytesRead)).toBe(i === 0 ? 0 : SNIFF_BYTES);
+      expect(await t.db.models.SubmissionFile.findByPk(id)).toMatchObject({
+        status: 'complete',
+        posterState: 'none',
+        posterKey: null,
+      });
+    }
+    // No GET of the first: the sniff looked at the head its completion saw. One ranged GET of the
+    // second's head. No reader in a worker, no copy for ffmpeg.
+    const gets = (id: string) => proxy.gets.filter((g) => g.path.split('?')[0]!.endsWith(id));
+    expect(gets(fileIds[0]!)).toEqual([]);
+    expect(gets(fileIds[1]!).map((g) => [g.range, g.bytes])).toEqual([
+      [`bytes=0-${SNIFF_BYTES - 1}`, SNIFF_BYTES],
+    ]);
   });
 });
 

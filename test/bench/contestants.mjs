@@ -107,7 +107,15 @@ export async function engineTransport(url, token) {
   return gotTransport({ baseUrl: url, token: () => token });
 }
 
-/** The desktop engine's source of a file on disk (desktop/dist): its part memory is reused, not collected. */
+/**
+ * What the portal's File source does with a part's bytes once the client is done with them (web
+ * transport.ts fileSource): gives their memory back (shared/dist giveBackMemory).
+ */
+export async function portalRelease() {
+  const { giveBackMemory } = await import(pathToFileURL(join(root, 'shared', 'dist', 'index.js')).href);
+  return giveBackMemory;
+}
+
 /**
  * A part reader over an open file handle that gives each part a new buffer, as a browser's File.slice does
  * (the portal's reads): what the shared client's rows stand for, unlike engineFileSource's pooled memory.
@@ -120,6 +128,7 @@ export function readNewBuffer(handle) {
   };
 }
 
+/** The desktop engine's source of a file on disk (desktop/dist): its part memory is reused, not collected. */
 export async function engineFileSource(file) {
   const { identify, NodeFileSource } = await import(
     pathToFileURL(join(root, 'desktop', 'dist', 'engine', 'index.js')).href
@@ -130,7 +139,7 @@ export async function engineFileSource(file) {
 /**
  * Sends `file` (`size` bytes) as one new submission through the shared client, the file read a part at a
  * time (by `source` when given, such as engineFileSource's; else a new buffer per part, as a browser's
- * File.slice gives); fails unless the server's sha-256 is `expectedSha`. Resolves to the seconds of the
+ * File.slice gives, given back once sent as the portal's source does); fails unless the server's sha-256 is `expectedSha`. Resolves to the seconds of the
  * parts and of completion (the server's verify).
  */
 export async function sendWithSharedClient(client, file, size, expectedSha, source) {
@@ -145,6 +154,7 @@ export async function sendWithSharedClient(client, file, size, expectedSha, sour
         type: 'application/octet-stream',
         lastModified: Date.now(),
         read: readNewBuffer(handle),
+        release: await portalRelease(),
       },
     );
     let partsDoneAt = 0n;

@@ -39,7 +39,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileTypeScript, root, runBin } from '../../build/scripts/lib.mjs';
-import { engineTransport, sharedUploadClient, startTusServer } from './contestants.mjs';
+import { engineTransport, portalRelease, sharedUploadClient, startTusServer } from './contestants.mjs';
 import { startBareServer, timeUpload } from './loopback-limit.mjs';
 import { clientToken, startBenchServer } from './server.mjs';
 
@@ -112,6 +112,7 @@ function startOurServer(name) {
 async function sendWithQueue(client, files) {
   const submission = await client.createSubmission({ form_type: 'creative', project_name: 'Bench many' });
   const queue = client.queue(submission.id);
+  const release = await portalRelease();
   const uploads = files.map((f) =>
     queue.add({
       name: f.name,
@@ -128,6 +129,7 @@ async function sendWithQueue(client, files) {
           await handle.close();
         }
       },
+      release,
     }),
   );
   const outcomes = await queue.settled();

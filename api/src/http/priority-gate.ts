@@ -99,6 +99,7 @@ export class PriorityGate {
 /** app.ts's JSON_BODY_LIMIT ('1mb'): a larger body is not a JSON call's. */
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 const PART_PUT = /^\/api\/uploads\/files\/[^/]+\/parts\/[^/]+$/;
+const BUNDLE = '/api/uploads/bundles';
 // modules/legacy's LEGACY_UPLOAD_PATH under /api (http/ does not import the modules).
 const LEGACY_UPLOAD = '/api/submitForm.php';
 
@@ -106,6 +107,7 @@ const LEGACY_UPLOAD = '/api/submitForm.php';
 function isBulk(req: IncomingMessage): boolean {
   const path = (req.url ?? '').split('?', 1)[0]!;
   if (req.method === 'PUT' && PART_PUT.test(path)) return true;
+  if (req.method === 'POST' && path === BUNDLE) return true;
   if (req.method === 'POST' && path === LEGACY_UPLOAD) return true;
   return Number(req.headers['content-length'] ?? 0) > JSON_BODY_LIMIT_BYTES;
 }

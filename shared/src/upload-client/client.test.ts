@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { UPLOAD_CHUNK_FAILED } from '../messages.js';
 import { planUpload } from '../upload-plan.js';
+import { BUNDLE_FILE_MAX_BYTES } from './bundles.js';
 import { abortableSleep, bytesOfParts, resumeDecision, UploadClient, UploadError } from './client.js';
 import type { RetryNotice, TransportRequest, TransportResponse, UploadSource } from './client.js';
+import { UPLOAD_BUNDLE_MAX_FILES } from './protocol.js';
 import type { UploadFileInfo } from './protocol.js';
 import { createSha256 } from './sha256.js';
 
@@ -54,9 +56,26 @@ class FakeServer {
   refuse = new Set<string>();
   /** Holds batch registrations until it settles. */
   batchGate: Promise<void> | null = null;
+  /**
+   * A server that takes bundles (POST /api/uploads/bundles?files=id:size:sha256,…): each file named
+   * stored whole and completed, or answered with its own error. The files of each bundle, in order.
+   */
+  bundles = false;
+  bundled: string[][] = [];
+  /** Names a bundle answers 409 completion_in_progress, storing nothing of them. */
+  bundleRefused = new Set<string>();
 
   transport = async (req: TransportRequest): Promise<TransportResponse> => {
     const [path = '', query] = req.path.split('?');
+    if (this.bundles && req.method === 'POST' && path === '/api/uploads/bundles') {
+      this.log.push(`${req.method} ${path}`);
+      for (const fault of this.faults) {
+        const hit = fault({ ...req, path });
+        if (hit === 'network') throw new Error('socket hang up');
+        if (hit) return hit;
+      }
+      return this.bundle(new URLSearchParams(query).get('files')!, req);
+    }
     if (query) this.partChecksums.push(query);
     req = { ...req, path };
     this.log.push(`${req.method} ${req.path}`);
@@ -130,6 +149,37 @@ class FakeServer {
       body: { file: { ...file.info, receivedParts: [...file.parts.keys()].sort((a, b) => a - b) } },
     };
   };
+
+  private async bundle(list: string, req: TransportRequest): Promise<TransportResponse> {
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    await new Promise((r) => setTimeout(r, 1));
+    this.inFlight--;
+    let at = 0;
+    // The test's checksums (orderSum) hold a colon too: the id and size come first.
+    const entries = list.split(',').map((e) => {
+      const [id = '', size = '', ...sha] = e.split(':');
+      return [id, size, sha.join(':')] as const;
+    });
+    this.bundled.push(entries.map(([id]) => id));
+    const files = entries.map(([id, sizeText, sha]) => {
+      const size = Number(sizeText);
+      const bytes = req.body!.subarray(at, (at += size));
+      const file = this.files.get(id);
+      if (!file) return { id, error: { status: 404, code: 'file_not_found', message: 'No such file' } };
+      if (file.info.status === 'complete') return { id, file: file.info };
+      if (this.bundleRefused.has(file.info.name)) {
+        return { id, error: { status: 409, code: 'completion_in_progress', message: 'Busy' } };
+      }
+      if (file.info.partCount !== 1 || file.info.size !== size) {
+        return { id, error: { status: 400, code: 'bad_part_size', message: 'Wrong size' } };
+      }
+      file.parts.set(1, bytes);
+      file.info = { ...file.info, status: 'complete', sha256: sha };
+      return { id, file: file.info };
+    });
+    return { status: 200, body: { files } };
+  }
 
   register(body: { name: string; size: number }): UploadFileInfo {
     const fileId = `f${this.next++}`;
@@ -926,9 +976,10 @@ describe('many small files (issue #34)', () => {
     expect((await queue.settled()).every((o) => o.state === 'complete')).toBe(true);
     expect(count(modern, /files\/batch$/)).toBe(1);
     expect(count(modern, /submissions\/sub-1\/files$/)).toBe(1);
-    // Refused for the quota while the others were unfinished: registered alone once their parts are in.
+    // Refused for the quota while the others were unfinished: registered alone once their parts are in
+    // (all three: they were to go in one bundle with it, which this server answers 404, and go alone).
     const alone = modern.log.findIndex((l) => /submissions\/sub-1\/files$/.test(l));
-    expect(modern.log.slice(0, alone).filter((l) => l.includes('/parts/'))).toHaveLength(2);
+    expect(modern.log.slice(0, alone).filter((l) => l.includes('/parts/'))).toHaveLength(3);
 
     // An older server: no batch route (404), a part's checksum ignored: one registration and one
     // completion per file, as before, and the batch is not asked for again.
@@ -966,7 +1017,9 @@ describe('many small files (issue #34)', () => {
     const files = names(3, 700);
     const uploads = files.map((f) => later.add(f));
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(uploads[2]!.registeredAhead).toBe(true);
+    // Its registration is on its way (held by the gate), waited for by its first round or its bundle.
+    expect(uploads[2]!.registeredAhead || uploads[2]!.inBundle).toBe(true);
+    expect(uploads[2]!.fileId).toBeNull();
     await uploads[2]!.remove();
     open();
     expect(await uploads[2]!.settled()).toEqual({ state: 'removed' });
@@ -974,5 +1027,131 @@ describe('many small files (issue #34)', () => {
     expect(outcomes.map((o) => o.state)).toEqual(['complete', 'complete', 'removed']);
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(server.log.filter((l) => l.startsWith('DELETE'))).toHaveLength(1);
+  });
+});
+
+describe('bundles of small files (issue #34)', () => {
+  const names = (n: number, size = 100) =>
+    Array.from({ length: n }, (_, i) => source(size + i, `still-${i}.jpg`));
+  const count = (server: FakeServer, pattern: RegExp) => server.log.filter((l) => pattern.test(l)).length;
+  const bundleServer = () => {
+    const server = new FakeServer();
+    server.modern = true;
+    server.bundles = true;
+    return server;
+  };
+  const stored = (server: FakeServer, id: string) => server.files.get(id)!.parts.get(1);
+
+  it('sends small files several to a request, each complete with its own bytes and checksum', async () => {
+    const server = bundleServer();
+    const { client } = clientFor(server);
+    const queue = client.queue('sub-1');
+    const files = names(10);
+    const uploads = files.map((f) => queue.add(f));
+    const outcomes = await queue.settled();
+    expect(outcomes.map((o) => o.state)).toEqual(files.map(() => 'complete'));
+    outcomes.forEach((o, i) => {
+      expect(o.state === 'complete' && o.file.sha256).toBe(orderSum(files[i]!.bytes));
+      expect(stored(server, uploads[i]!.fileId!)).toEqual(files[i]!.bytes);
+      expect(uploads[i]!.progress().sentBytes).toBe(files[i]!.size);
+    });
+    expect(count(server, /files\/batch$/)).toBe(1);
+    expect(server.bundled).toHaveLength(1);
+    expect(server.bundled[0]).toEqual(uploads.map((u) => u.fileId));
+    expect(count(server, /\/parts\//)).toBe(0);
+    expect(count(server, /\/complete$/)).toBe(0);
+    expect(queue.progress().sentBytes).toBe(files.reduce((n, f) => n + f.size, 0));
+  });
+
+  it('keeps each bundle to its limits, the larger files alone, and the parts in flight to partConcurrency', async () => {
+    const server = bundleServer();
+    const { client } = clientFor(server, { partConcurrency: 2 });
+    const queue = client.queue('sub-1');
+    const many = names(UPLOAD_BUNDLE_MAX_FILES + 5);
+    // Two of 2 MiB fit in a bundle's bytes beside small files, three alone; one over half of them goes
+    // alone; the empty file goes alone too.
+    const large = Array.from({ length: 4 }, (_, i) => source(2 * 1024 * 1024, `large-${i}.jpg`));
+    const lone = source(BUNDLE_FILE_MAX_BYTES + 1, 'lone.jpg');
+    const empty = source(0, 'empty.txt');
+    const files = [...many, ...large, lone, empty];
+    const uploads = files.map((f) => queue.add(f));
+    expect((await queue.settled()).every((o) => o.state === 'complete')).toBe(true);
+    const id = (f: UploadSource) => uploads[files.indexOf(f as (typeof files)[0])]!.fileId;
+    expect(server.bundled).toEqual([
+      many.slice(0, UPLOAD_BUNDLE_MAX_FILES).map(id),
+      [...many.slice(UPLOAD_BUNDLE_MAX_FILES), ...large.slice(0, 2)].map(id),
+      large.slice(2).map(id),
+    ]);
+    expect(server.log).toContain(`PUT /api/uploads/files/${id(lone)}/parts/1`);
+    expect(server.maxInFlight).toBeLessThanOrEqual(2);
+    for (const f of files) if (f.size > 0) expect(stored(server, id(f)!)).toEqual(f.bytes);
+  });
+
+  it('sends alone each file a bundle did not complete, and a bundle that failed is not tried again', async () => {
+    const server = bundleServer();
+    const { client, waits } = clientFor(server);
+    let failing = true;
+    server.faults.push((req) => (failing && req.path.endsWith('/bundles') ? 'network' : undefined));
+    const first = client.queue('sub-1');
+    for (const f of names(3)) first.add(f);
+    expect((await first.settled()).map((o) => o.state)).toEqual(['complete', 'complete', 'complete']);
+    // Tried once, at once each file alone with its part: no wait, no second try of the bundle.
+    expect(count(server, /bundles$/)).toBe(1);
+    expect(count(server, /\/parts\/1$/)).toBe(3);
+    expect(waits).toEqual([]);
+
+    // One file of the next bundle refused by the server (another write held it): it goes alone.
+    failing = false;
+    server.bundleRefused.add('still-1.jpg');
+    const second = client.queue('sub-1');
+    const files = names(3, 500);
+    const uploads = files.map((f) => second.add(f));
+    expect((await second.settled()).map((o) => o.state)).toEqual(['complete', 'complete', 'complete']);
+    expect(count(server, /bundles$/)).toBe(2);
+    expect(count(server, /\/parts\/1$/)).toBe(4);
+    expect(server.log).toContain(`PUT /api/uploads/files/${uploads[1]!.fileId}/parts/1`);
+    uploads.forEach((u, i) => expect(stored(server, u.fileId!)).toEqual(files[i]!.bytes));
+  });
+
+  it('falls back to files alone on a server without bundles, and asks no more', async () => {
+    const server = new FakeServer();
+    server.modern = true;
+    const { client } = clientFor(server);
+    for (const round of [0, 1]) {
+      const queue = client.queue('sub-1');
+      for (const f of names(4, 100 + round * 50)) queue.add(f);
+      expect((await queue.settled()).every((o) => o.state === 'complete')).toBe(true);
+    }
+    expect(count(server, /bundles$/)).toBe(1);
+    expect(count(server, /\/parts\/1$/)).toBe(8);
+    expect(client.bundling).toBe(false);
+  });
+
+  it('leaves a file paused while its bundle is on its way, and completes it on resume', async () => {
+    const server = bundleServer();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const original = server.transport;
+    server.transport = async (req) => {
+      if (req.path.startsWith('/api/uploads/bundles')) await gate;
+      return original(req);
+    };
+    const { client } = clientFor(server);
+    const queue = client.queue('sub-1');
+    const uploads = names(3).map((f) => queue.add(f));
+    for (let i = 0; i < 20 && server.log.every((l) => !l.endsWith('/bundles')); i++) {
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    expect(uploads.every((u) => u.inBundle)).toBe(true);
+    uploads[1]!.pause();
+    release();
+    await Promise.all([uploads[0]!.settled(), uploads[2]!.settled()]);
+    expect(uploads.map((u) => u.state)).toEqual(['complete', 'paused', 'complete']);
+    uploads[1]!.resume();
+    expect(await uploads[1]!.settled()).toMatchObject({ state: 'complete' });
+    // The server had completed it with the bundle: its look at the file says so, nothing is sent again.
+    expect(server.log.filter((l) => l.includes(uploads[1]!.fileId!))).toEqual([
+      `GET /api/uploads/files/${uploads[1]!.fileId}`,
+    ]);
   });
 });

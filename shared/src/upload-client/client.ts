@@ -11,9 +11,11 @@ import { snapshot, SpeedMeter } from './progress.js';
 import type { ProgressSnapshot } from './progress.js';
 import { createSha256 } from './sha256.js';
 import type { Hasher } from './sha256.js';
-import { UPLOAD_BATCH_MAX, UPLOADS_API } from './protocol.js';
+import { UPLOAD_BATCH_MAX, UPLOADS_API, UPLOADS_BUNDLE_PATH } from './protocol.js';
 import type {
   BatchRegistrationItem,
+  BundleEntry,
+  BundleItem,
   CreateSubmission,
   PartAnswer,
   SubmissionInfo,
@@ -22,6 +24,7 @@ import type {
 import { DEFAULT_RETRY, isRetryableAnswer, retryDelayMs } from './retry.js';
 import type { RetryPolicy } from './retry.js';
 import type { MediaFacts } from '../media/types.js';
+import { bundleAt, sendBundle } from './bundles.js';
 
 /** What both fetch's AbortSignal and got's accept. */
 export interface AbortSignalLike {
@@ -237,6 +240,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** ms without progress before an attempt is aborted, once the transport reports progress; 0 for none. */
   stallMs?: number;
+  /** Retries after the first attempt; the client's policy's by default. */
+  retries?: number;
 }
 
 function reasonOf(error: UploadError): RetryReason {
@@ -308,6 +313,8 @@ export class UploadClient {
   private readonly idleWaiters: (() => void)[] = [];
   /** Set once the server answers that it has no batch registration (an older server). */
   private batchUnsupported = false;
+  /** Set once the server answers that it takes no bundles (an older server). */
+  private bundlesUnsupported = false;
 
   constructor(options: UploadClientOptions) {
     this.transport = options.transport;
@@ -420,7 +427,7 @@ export class UploadClient {
             ? new UploadError(0, error.code, error.message)
             : new UploadError(0, 'network', error instanceof Error ? error.message : String(error));
       }
-      if (attempt >= this.retry.retries) break;
+      if (attempt >= (options.retries ?? this.retry.retries)) break;
       const delay = retryDelayMs(attempt + 1, this.retry, this.random);
       const notice: RetryNotice = {
         attempt: attempt + 2,
@@ -705,6 +712,47 @@ export class UploadClient {
     ).then((b) => b.submission);
   }
 
+  /**
+   * Whether small files may go several to a request (bundles.ts): the server takes bundles, as far as
+   * this client knows, and the client hashes files (a bundle's files are completed with their sha-256).
+   */
+  get bundling(): boolean {
+    return !this.bundlesUnsupported && !this.batchUnsupported && this.createHasher !== null;
+  }
+
+  /**
+   * Sends whole files of one part each, their bytes one after another in `body`, in one request: the
+   * server stores and completes each as their part PUT with ?sha256= would (an answer per file, in order).
+   * Tried once: a file it does not complete goes on alone, where the usual retries apply. Null when the
+   * server has no bundles (an older server): files go alone from then on.
+   */
+  async putBundle(
+    entries: BundleEntry[],
+    body: Uint8Array,
+    signal?: AbortSignalLike,
+  ): Promise<BundleItem[] | null> {
+    if (this.bundlesUnsupported) return null;
+    const files = entries.map((e) => `${e.fileId}:${e.size}:${e.sha256}`).join(',');
+    try {
+      const answer = await this.call<{ files: BundleItem[] }>(
+        {
+          method: 'POST',
+          path: `${this.basePath}${UPLOADS_BUNDLE_PATH}?files=${encodeURIComponent(files)}`,
+          body,
+          signal,
+        },
+        { what: 'part', retries: 0, timeoutMs: 0, stallMs: this.partStallTimeoutMs },
+      );
+      return Array.isArray(answer?.files) ? answer.files : null;
+    } catch (error) {
+      if (error instanceof UploadError && (error.status === 404 || error.status === 405)) {
+        this.bundlesUnsupported = true;
+        return null;
+      }
+      throw error;
+    }
+  }
+
   /** A file upload, not yet started: call start() (or hand it to an UploadQueue). */
   file(submissionId: string, source: UploadSource): FileUpload {
     return new FileUpload(this, submissionId, source);
@@ -735,6 +783,8 @@ export class FileUpload {
    * flight (or it is not sending): an UploadQueue then starts the next file beside it.
    */
   sendingParts = false;
+  /** True while the file goes with others in a bundle (bundles.ts), not in a round of its own. */
+  inBundle = false;
   private outcome: FileUploadOutcome | null = null;
   /** A registration made ahead with other files (UploadClient.prepare), for the first round to use. */
   private ahead: Promise<UploadFileInfo | null> | null = null;
@@ -819,6 +869,53 @@ export class FileUpload {
     return snapshot(this.confirmed, this.source.size, active ? this.meter.rate() : 0);
   }
 
+  /**
+   * Begins the file as one of a bundle (bundles.ts): uploading, its bytes to go with other files' in one
+   * request. The round's generation, for endBundled; null unless the file was waiting.
+   */
+  beginBundled(): number | null {
+    if (this.state !== 'waiting') return null;
+    const generation = ++this.generation;
+    this.error = null;
+    this.outcome = null;
+    this.controller = new timers.AbortController();
+    this.inBundle = true;
+    this.sendingParts = false;
+    this.setState('uploading');
+    return generation;
+  }
+
+  /** The registration made ahead, taken for a bundle: the file, or null (none, or refused). */
+  async takeAhead(): Promise<UploadFileInfo | null> {
+    const ahead = this.ahead;
+    this.ahead = null;
+    return ahead ? await ahead : null;
+  }
+
+  /** Whether round `generation` is still the file's own (not paused, removed or begun again since). */
+  liveRound(generation: number): boolean {
+    return generation === this.generation && this.state === 'uploading';
+  }
+
+  /**
+   * The end of the file's part in a bundle: complete with `file`, or (null) on alone in a round of its
+   * own, from `known` (what the server answered of it last) or else from a look at what it holds.
+   */
+  endBundled(generation: number, file: UploadFileInfo | null, known: UploadFileInfo | null = null): void {
+    if (!this.liveRound(generation) || !this.inBundle) return;
+    this.inBundle = false;
+    if (file === null) {
+      this.sendingParts = true;
+      void this.run(generation, this.controller ?? new timers.AbortController(), known);
+      return;
+    }
+    this.fileId = file.id;
+    this.confirmed = this.source.size;
+    this.meter.add(this.source.size);
+    this.emit();
+    this.finish(generation, file);
+  }
+
   /** Begins (or, from paused or failed, continues) the upload. */
   start(): void {
     if (this.state === 'uploading' || this.state === 'complete' || this.state === 'removed') return;
@@ -859,6 +956,7 @@ export class FileUpload {
 
   private stop(): void {
     this.generation++;
+    this.inBundle = false;
     this.controller?.abort();
     this.controller = null;
   }
@@ -876,7 +974,11 @@ export class FileUpload {
     for (const listener of this.listeners) listener(this);
   }
 
-  private async run(generation: number, controller: AbortControllerLike): Promise<void> {
+  private async run(
+    generation: number,
+    controller: AbortControllerLike,
+    known: UploadFileInfo | null = null,
+  ): Promise<void> {
     const live = () => generation === this.generation;
     const signal = controller.signal;
     // Until its digest is asked for: given up (dispose) if the round ends first.
@@ -903,6 +1005,7 @@ export class FileUpload {
       }
       if (!live()) return;
       const info =
+        known ??
         ahead ??
         (this.fileId
           ? await this.client.fileStatus(this.fileId, signal, onRetry)
@@ -1054,6 +1157,8 @@ export class UploadQueue {
   readonly files: FileUpload[] = [];
   private readonly fileConcurrency: number;
   private pumpScheduled = false;
+  /** Bundles under way (bundles.ts): `preparing` until their request is on its way. */
+  private readonly bundles = new Set<{ preparing: boolean }>();
   private readonly meter: SpeedMeter;
   private readonly sent = new Map<FileUpload, number>();
 
@@ -1095,23 +1200,42 @@ export class UploadQueue {
   }
 
   /**
-   * Registers waiting files ahead and starts them: while fewer than fileConcurrency files are still
-   * starting parts, and fewer than MAX_FILES_IN_FLIGHT are under way.
+   * Registers waiting files ahead and starts them: while fewer than fileConcurrency files (or bundles)
+   * are still starting parts, and fewer than MAX_FILES_IN_FLIGHT files are under way. Small files
+   * registered ahead go several to a request (bundles.ts); a bundle counts as one file here, as it holds
+   * no more than a part.
    */
   pump(): void {
     const waiting = this.files.filter((f) => f.state === 'waiting');
     if (waiting.length === 0) return;
     this.client.prepare(waiting);
-    const active = this.files.filter((f) => f.state === 'uploading');
+    const active = this.files.filter((f) => f.state === 'uploading' && !f.inBundle);
     let starting = active.filter((f) => f.sendingParts).length;
-    let underWay = active.length;
-    for (const file of waiting) {
+    let underWay = active.length + this.bundles.size;
+    for (const b of this.bundles) if (b.preparing) starting++;
+    for (let i = 0; i < waiting.length; i++) {
       if (starting >= this.fileConcurrency || underWay >= MAX_FILES_IN_FLIGHT) return;
+      const file = waiting[i]!;
       // Started by a listener of an earlier file's start, say.
       if (file.state !== 'waiting') continue;
       starting++;
       underWay++;
-      file.start();
+      const group = bundleAt(this.client, waiting, i);
+      if (group.length === 0) {
+        file.start();
+        continue;
+      }
+      i += group.length - 1;
+      const bundle = { preparing: true };
+      this.bundles.add(bundle);
+      const sent = () => {
+        bundle.preparing = false;
+        this.schedulePump();
+      };
+      void sendBundle(this.client, group, sent).finally(() => {
+        this.bundles.delete(bundle);
+        this.schedulePump();
+      });
     }
   }
 

@@ -14,7 +14,7 @@ import {
   SPEAKER_NAME_REQUIRED,
   SPONSOR_COMPANY_REQUIRED,
 } from '../messages.js';
-import { NAME_LONG_MAX, UPLOAD_DESCRIPTION_MAX } from '../constants.js';
+import { NAME_LONG_MAX, UPLOAD_DESCRIPTION_MAX, UPLOAD_PART_SIZE } from '../constants.js';
 import { optionalText, requiredText } from '../schemas/common.js';
 
 export const UPLOADS_API = '/api/uploads';
@@ -96,6 +96,38 @@ export interface BatchRegistrationError {
 /** One file of a batch registration's answer, in the order the files were named. */
 export type BatchRegistrationItem =
   { created: boolean; file: UploadFileInfo } | { error: BatchRegistrationError };
+
+/**
+ * A bundle (POST /api/uploads/bundles?files=…, issue #34): whole files of one part each, their bytes one
+ * after another in one request body, each stored and completed as its part PUT with ?sha256= would be.
+ * A folder of small files then costs a request per bundle, not per file. `files` names each file as
+ * `<id>:<size>:<sha-256>`, joined by commas, in the order of the bytes.
+ */
+export const UPLOADS_BUNDLE_PATH = '/bundles';
+
+/** Most files one bundle may carry (its list travels in the URL, which proxies cap at about 8 KB). */
+export const UPLOAD_BUNDLE_MAX_FILES = 32;
+
+/** Most bytes one bundle may carry: one part's worth. */
+export const UPLOAD_BUNDLE_MAX_BYTES = UPLOAD_PART_SIZE;
+
+/** One file of a bundle, as its list names it. */
+export interface BundleEntry {
+  fileId: string;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * One file of a bundle's answer, in the order the list named them: `file` once the file is complete;
+ * else `error`, what its own part PUT would have answered (the client sends that file alone then); with
+ * neither, its bytes are stored and the file is not yet complete.
+ */
+export interface BundleItem {
+  id: string;
+  file?: UploadFileInfo;
+  error?: { status: number; code: string; message: string };
+}
 
 /** The answer of a part PUT: with `file` when the PUT named the file's sha-256 and completed it. */
 export interface PartAnswer {

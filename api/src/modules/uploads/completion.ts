@@ -239,7 +239,7 @@ export async function verifyAndComplete(
    * A file's only part, stored under this completion's claim and not yet recorded (part-writes.ts,
    * writeOnlyPart): recorded with the completion, only while the claim is still this completion's.
    */
-  onlyPart?: { size: number; etag: string | null },
+  onlyPart?: { size: number; etag: string | null; head?: Uint8Array },
 ): Promise<void> {
   const plan = planUpload(Number(file.size));
   const parts =
@@ -297,7 +297,11 @@ export async function verifyAndComplete(
   file.set({ ...done, updatedAt: now }, { raw: true });
   // Every completion (browser, legacy, cloud import) has the server read the file's facts, in the
   // background: the answer never waits for it, and its failure never fails the upload (media-probe.ts).
-  void scheduleProbe(deps, file.id, deps.background, { file, ...(submission ? { submission } : {}) });
+  void scheduleProbe(deps, file.id, deps.background, {
+    file,
+    ...(submission ? { submission } : {}),
+    ...(onlyPart?.head ? { head: onlyPart.head } : {}),
+  });
   // #31: a poster frame or thumbnail for the inbox, and staff told of a new version.
   void schedulePoster(deps, file.id, deps.background);
   // Awaited (one row; it logs rather than throws), so the notice exists when the completion is answered.

@@ -18,6 +18,7 @@ import type { Logger } from '../../logger.js';
 import { specForSubmission } from '../upload-events/index.js';
 import { ProbeTimedOut, ProbeWorkerPool } from './media-probe-workers.js';
 import { openStoredRanges } from './stored-ranges.js';
+import type { StoredRanges } from './stored-ranges.js';
 
 /**
  * The server's own reading of a completed file's media facts (issue #30): never the client's word. The bytes
@@ -185,29 +186,38 @@ export async function probeFile(
   let result: MediaReadResult = { facts: null, bytesRead: 0, raw: null };
   let bytesRead = 0;
   const started = Date.now();
+  // Storage is opened only when something must be read from it.
+  let ranges: StoredRanges | null = null;
+  const stored = async () => (ranges ??= await openStoredRanges(deps.storage, file.storageKey, size));
   try {
-    const ranges = await openStoredRanges(deps.storage, file.storageKey, size);
     try {
-      const input = { size, readChunk: ranges.read, timeoutMs };
       // The pool enforces the time itself, by terminating the worker; a test's reader gets the race.
       if (readerOverride) {
+        const input = { size, readChunk: (await stored()).read, timeoutMs };
         result = await withTimeout(readerOverride(input), timeoutMs);
       } else {
         // A file whose first bytes can be nothing MediaInfoLib knows is unreadable without a worker (the
         // reader would sniff the same bytes and stop there: sniff.ts). Any other is read in one, its head
-        // (the reader's own first read) served again from here rather than asked of storage twice.
-        const head = await withTimeout(ranges.read(0, Math.min(SNIFF_BYTES, size)), timeoutMs);
+        // (the reader's own first read) served again from here rather than asked of storage twice. The
+        // head is the bytes the completion saw stored, when it hands them over (a file of one part, #34).
+        const headSize = Math.min(SNIFF_BYTES, size);
+        const head =
+          known?.head?.length === headSize
+            ? known.head
+            : await withTimeout((await stored()).read(0, headSize), timeoutMs);
         if (mayBeKnownFormat(head)) {
+          const from = await stored();
           const readChunk = (offset: number, length: number) =>
             offset === 0 && length <= head.length
               ? Promise.resolve(head.slice(0, length))
-              : ranges.read(offset, length);
-          result = await workerReader(deps.config.MEDIA_PROBE_CONCURRENCY)({ ...input, readChunk });
+              : from.read(offset, length);
+          result = await workerReader(deps.config.MEDIA_PROBE_CONCURRENCY)({ size, readChunk, timeoutMs });
         }
       }
     } finally {
-      bytesRead = ranges.bytesRead();
-      await ranges.close().catch(() => undefined);
+      const opened = ranges as StoredRanges | null;
+      bytesRead = opened?.bytesRead() ?? 0;
+      await opened?.close().catch(() => undefined);
     }
   } catch (error) {
     deps.logger.warn(
@@ -330,6 +340,8 @@ export interface BackgroundTracker {
 export interface CompletedFile {
   file: SubmissionFileInstance;
   submission?: Pick<SubmissionInstance, 'id' | 'uploadEventId' | 'formType'>;
+  /** The file's first min(SNIFF_BYTES, size) bytes as stored, when the completion saw them pass. */
+  head?: Uint8Array;
 }
 
 export function scheduleProbe(

@@ -2,7 +2,7 @@ import { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { isUuid, partRange, planUpload } from '@avp/shared';
+import { isUuid, partRange, planUpload, SNIFF_BYTES } from '@avp/shared';
 import type { UploadFileInfo } from '@avp/shared';
 import { ForeignKeyConstraintError, QueryTypes } from 'sequelize';
 import { isStorageFull, PartSizeError, StorageUnavailableError } from '../../adapters/storage/index.js';
@@ -18,6 +18,7 @@ import type { SessionUser } from '../accounts/index.js';
 import { COMPLETION, LEASE_MS, nowMs, WriteClaim } from './claims.js';
 import { verifyAndComplete } from './completion.js';
 import { ownFileTarget } from './own-file-target.js';
+import { RequestSegment } from './body-segments.js';
 import type { CompletionTarget } from './own-file-target.js';
 import { metricsOf } from '../metrics/index.js';
 import {
@@ -100,6 +101,32 @@ export async function putPart(
   return { partNumber, size: range.size, target };
 }
 
+/** The first bytes of a stream of chunks, copied as they pass (the chunks are given back once stored). */
+class HeadBytes {
+  private readonly head: Buffer;
+  private filled = 0;
+
+  constructor(size: number) {
+    this.head = Buffer.allocUnsafe(size);
+  }
+
+  take(chunk: Uint8Array): void {
+    if (this.filled === this.head.length) return;
+    const n = Math.min(chunk.length, this.head.length - this.filled);
+    this.head.set(chunk.subarray(0, n), this.filled);
+    this.filled += n;
+  }
+
+  bytes(): Buffer {
+    return this.head.subarray(0, this.filled);
+  }
+}
+
+/** A request's body, or a stretch of one (a file of a bundle): each chunk copied out of the socket. */
+function ownsItsChunks(body: Readable): boolean {
+  return body instanceof IncomingMessage || body instanceof RequestSegment;
+}
+
 /**
  * Stores a part under `claim`. `ownsChunks`: the body's chunks are nobody else's (a request's, or a
  * provider's answer, each chunk copied out of the socket by an HTTP parser), so storage gives each one's
@@ -111,7 +138,7 @@ export async function writeClaimedPart(
   claim: WriteClaim,
   body: Readable,
   range: { start: number; size: number },
-  ownsChunks: boolean = body instanceof IncomingMessage,
+  ownsChunks: boolean = ownsItsChunks(body),
 ): Promise<void> {
   const { fileId, partNumber } = claim;
   const file = await claimedFile(deps.db, claim);
@@ -139,6 +166,8 @@ async function storeClaimedPart(
   range: { start: number; size: number },
   ownsChunks: boolean,
   record: (etag: string | null) => Promise<void>,
+  /** Hears each chunk as it passes, before it is hashed and stored (and given back). */
+  watch?: (chunk: Buffer) => void,
 ): Promise<void> {
   const fileId = claim.fileId;
   const gate = priorityGateFor(deps.config);
@@ -159,6 +188,7 @@ async function storeClaimedPart(
       body,
       release: ownsChunks,
       observe: (chunk) => {
+        watch?.(chunk);
         // Interactive requests first (http/priority-gate.ts): the chunk waits unhashed and unwritten.
         const turn = gate.turn();
         const renewing = turn ? turn.then(() => claim.guard()) : claim.guard();
@@ -268,6 +298,8 @@ async function storeAndComplete(
     });
   }
   let etag: string | null = null;
+  // The file's first bytes, for the media reading after the completion: no need to open the file again.
+  const head = new HeadBytes(Math.min(SNIFF_BYTES, range.size));
   await storeClaimedPart(
     deps,
     claim,
@@ -275,10 +307,11 @@ async function storeAndComplete(
     1,
     body,
     range,
-    body instanceof IncomingMessage,
+    ownsItsChunks(body),
     async (stored) => {
       etag = stored;
     },
+    (chunk) => head.take(chunk),
   );
   // The rest is this process's hash and one statement, but the storage's finish may take a while (S3).
   claim.keepAlive();
@@ -290,7 +323,7 @@ async function storeAndComplete(
     sha256,
     state.target.submission,
     [{ partNumber: 1, etag, writeId: claim.token }],
-    { size: range.size, etag },
+    { size: range.size, etag, head: head.bytes() },
   );
 }
 

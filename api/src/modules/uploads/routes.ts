@@ -1,4 +1,3 @@
-import { partRange, planUpload } from '@avp/shared';
 import type { PartAnswer } from '@avp/shared';
 import express from 'express';
 import type { Request, RequestHandler, Response, Router } from 'express';
@@ -22,7 +21,9 @@ import { isVersionRegistration, registerVersionOf } from './versions.js';
 import { MediaBlockedError } from './media-probe.js';
 import { RunningHashes } from './running-hash.js';
 import { registerFiles } from './batch-registration.js';
-import { completeAfterPart, completeFile, partQuerySha256 } from './completion.js';
+import { completeFile, partQuerySha256 } from './completion.js';
+import { putPartWithChecksum } from './checksum-part.js';
+import { bundleEntries, receiveBundle } from './bundles.js';
 import { putPart } from './part-writes.js';
 import { registerFile } from './registration.js';
 import { removeFile } from './removal.js';
@@ -99,6 +100,7 @@ function requestedRange(req: Request, size: number): ByteRange | 'unsatisfiable'
  *   GET    /api/uploads/files/:fileId                    the file and the parts the server holds
  *   PUT    /api/uploads/files/:fileId/parts/:partNumber  raw bytes (application/octet-stream); with
  *                                                        ?sha256= it also completes the file when whole
+ *   POST   /api/uploads/bundles?files=id:size:sha256,…   whole small files in one body, each completed
  *   POST   /api/uploads/files/:fileId/complete           size and sha-256 verified
  *   DELETE /api/uploads/files/:fileId                    remove from an open submission
  *   GET    /api/uploads/inbox                            staff: sent submissions, filtered
@@ -195,35 +197,36 @@ export function uploadsRoutes(deps: {
       // ?sha256=: the file's checksum, to complete it in this request once this part makes it whole.
       const sha256 = partQuerySha256(req.query.sha256);
       const fileId = param(req, 'fileId');
-      const deps = sha256 === undefined ? d : { ...d, background: afterAnswerWork(req.app) };
-      const part = await retryWhenBusy(
-        res,
-        drainWhenFull(
-          req,
-          putPart(deps, user(req), fileId, param(req, 'partNumber'), req.get('content-length'), req, sha256),
-        ),
-      ).catch(async (error: unknown) => {
-        // A PUT with the checksum sent again after its answer was lost finds the file complete: the
-        // same answer as the first time (or the mismatch), not a refusal.
-        if (sha256 === undefined || !(error instanceof AppError) || error.code !== 'file_complete')
-          throw error;
-        return null;
-      });
-      // A file of one part came complete from putPart (its only part and the completion under one claim).
-      const file =
-        sha256 === undefined
-          ? null
-          : (part?.file ??
-            (await retryWhenBusy(res, completeAfterPart(deps, user(req), fileId, sha256, part?.target))));
-      const answer: PartAnswer = part
-        ? { partNumber: part.partNumber, size: part.size }
-        : {
-            partNumber: Number(param(req, 'partNumber')),
-            size: partRange(planUpload(file!.size), Number(param(req, 'partNumber'))).size,
-          };
-      res.set('Cache-Control', 'no-store').json({ ...answer, ...(file ? { file } : {}) });
+      const partNumber = param(req, 'partNumber');
+      const length = req.get('content-length');
+      let answer: PartAnswer;
+      if (sha256 === undefined) {
+        const part = await retryWhenBusy(
+          res,
+          drainWhenFull(req, putPart(d, user(req), fileId, partNumber, length, req)),
+        );
+        answer = { partNumber: part.partNumber, size: part.size };
+      } else {
+        const deps = { ...d, background: afterAnswerWork(req.app) };
+        answer = await retryWhenBusy(
+          res,
+          drainWhenFull(req, putPartWithChecksum(deps, user(req), fileId, partNumber, length, req, sha256)),
+        );
+      }
+      res.set('Cache-Control', 'no-store').json(answer);
     },
   );
+
+  // Whole files of one part each, one after another in the body (issue #34): a request per bundle.
+  router.post('/uploads/bundles', closeUnlessRead, idleBody, requireUser, async (req, res) => {
+    if (!req.is('application/octet-stream')) {
+      throw new AppError(415, 'unsupported_media_type', 'Bundles are sent as application/octet-stream.');
+    }
+    const entries = bundleEntries(req.query.files, req.get('content-length'));
+    const deps = { ...d, background: afterAnswerWork(req.app) };
+    const files = await receiveBundle(deps, user(req), entries, req, req.log);
+    res.set('Cache-Control', 'no-store').json({ files });
+  });
 
   router.post('/uploads/files/:fileId/complete', requireUser, async (req, res) => {
     const background = afterAnswerWork(req.app);

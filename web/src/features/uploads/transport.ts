@@ -3,7 +3,7 @@
  * File as an upload source, read a slice at a time, and the sha-256 computed in a Web Worker
  * (hashing.ts).
  */
-import { UploadClient } from '@avp/shared';
+import { giveBackMemory, UploadClient } from '@avp/shared';
 import type { TransportRequest, TransportResponse } from '@avp/shared';
 import { browserHasher, type BlobSource, type HashPort, type HashReply } from './hashing';
 
@@ -89,6 +89,9 @@ export function fileSource(file: File): BlobSource {
       new Uint8Array(
         await (start === 0 && end === size ? file.arrayBuffer() : file.slice(start, end).arrayBuffer()),
       ),
+    // Each read is a buffer of its own, read by nobody once the client is done with it: its memory goes
+    // back at once, not at a full collection of the page (2,000 small files are 2 GB of such buffers).
+    release: giveBackMemory,
   };
 }
 

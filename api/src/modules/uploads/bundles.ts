@@ -1,0 +1,113 @@
+import type { Readable } from 'node:stream';
+import { isUuid, UPLOAD_BUNDLE_MAX_BYTES, UPLOAD_BUNDLE_MAX_FILES } from '@avp/shared';
+import type { BundleEntry, BundleItem } from '@avp/shared';
+import { AppError, toAppError } from '../../http/errors.js';
+import type { Logger } from '../../logger.js';
+import type { SessionUser } from '../accounts/index.js';
+import { BodySegments } from './body-segments.js';
+import { putPartWithChecksum } from './checksum-part.js';
+import type { UploadsDeps } from './common.js';
+import { partQuerySha256 } from './completion.js';
+
+/**
+ * Bundles (issue #34): many small files, whole, in one request. Each is stored and completed as its own
+ * part PUT with ?sha256= would be, under the same claims and checks, one after another in the order of
+ * the bytes; one file refused does not refuse the others.
+ */
+
+const ENTRY = /^([^:]+):(\d{1,16}):([^:]*)$/;
+
+function badList(message: string): AppError {
+  return new AppError(400, 'bad_bundle', message);
+}
+
+/**
+ * The bundle's list (`files`, `<id>:<size>:<sha-256>` joined by commas) checked against its declared
+ * length before a byte is read: at most UPLOAD_BUNDLE_MAX_FILES files and UPLOAD_BUNDLE_MAX_BYTES bytes,
+ * each file once and at least a byte long, the sizes adding up to the Content-Length.
+ */
+export function bundleEntries(files: unknown, contentLength: string | undefined): BundleEntry[] {
+  if (typeof files !== 'string' || files === '') throw badList('A bundle names its files in `files`.');
+  const parts = files.split(',');
+  if (parts.length > UPLOAD_BUNDLE_MAX_FILES) {
+    throw badList(`A bundle carries at most ${UPLOAD_BUNDLE_MAX_FILES} files.`);
+  }
+  const seen = new Set<string>();
+  const entries = parts.map((part) => {
+    const match = ENTRY.exec(part);
+    if (!match) throw badList('Each file of a bundle is named as <id>:<size>:<sha-256>.');
+    const [, fileId, sizeText, sha] = match as unknown as [string, string, string, string];
+    if (!isUuid(fileId)) throw badList(`${fileId} is not a file id.`);
+    if (seen.has(fileId)) throw badList('A bundle names each file once.');
+    seen.add(fileId);
+    const size = Number(sizeText);
+    if (size < 1) throw badList('Empty files are not sent in a bundle.');
+    return { fileId, size, sha256: partQuerySha256(sha)! };
+  });
+  const total = entries.reduce((sum, e) => sum + e.size, 0);
+  if (total > UPLOAD_BUNDLE_MAX_BYTES) {
+    throw badList(`A bundle carries at most ${UPLOAD_BUNDLE_MAX_BYTES} bytes.`);
+  }
+  if (contentLength === undefined) throw new AppError(411, 'length_required', 'Content-Length is required.');
+  if (!/^\d+$/.test(contentLength) || Number(contentLength) !== total) {
+    throw badList(`The bundle's files add up to ${total} bytes.`);
+  }
+  return entries;
+}
+
+/**
+ * Stores and completes the files of a bundle from `body`, in order. A file refused (not the caller's,
+ * complete with another checksum, being written by another request) is answered with the error its own
+ * PUT would get, and its bytes are skipped. A failure of the server's own (storage or database
+ * unavailable, the disk full) stops the bundle: that file and the ones after it are answered with it,
+ * and their bytes read and dropped, for each to be sent alone (where the usual retries apply). A request
+ * that fails or ends early rejects: nobody is left to answer.
+ */
+export async function receiveBundle(
+  deps: UploadsDeps,
+  user: SessionUser,
+  entries: BundleEntry[],
+  body: Readable,
+  logger: Logger,
+): Promise<BundleItem[]> {
+  const segments = new BodySegments(body);
+  const items: BundleItem[] = [];
+  let stopped: AppError | null = null;
+  for (const entry of entries) {
+    if (stopped) {
+      items.push({ id: entry.fileId, error: errorOf(stopped) });
+      continue;
+    }
+    const segment = segments.next(entry.size);
+    try {
+      const answer = await putPartWithChecksum(
+        deps,
+        user,
+        entry.fileId,
+        '1',
+        String(entry.size),
+        segment,
+        entry.sha256,
+      );
+      items.push(answer.file ? { id: entry.fileId, file: answer.file } : { id: entry.fileId });
+    } catch (error) {
+      // The request itself is gone: no answer can reach anyone.
+      if (segments.failure) throw segments.failure;
+      const known = toAppError(error);
+      if (known && known.status < 500) {
+        items.push({ id: entry.fileId, error: errorOf(known) });
+      } else {
+        logger.error({ err: error, fileId: entry.fileId }, 'bundle stopped: a file could not be stored');
+        stopped = known ?? new AppError(500, 'internal', 'Internal server error');
+        items.push({ id: entry.fileId, error: errorOf(stopped) });
+      }
+    }
+    await segments.settle();
+  }
+  await segments.finish();
+  return items;
+}
+
+function errorOf(error: AppError): NonNullable<BundleItem['error']> {
+  return { status: error.status, code: error.code, message: error.message };
+}

@@ -1,0 +1,261 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import { UPLOAD_BUNDLE_MAX_BYTES, UPLOAD_BUNDLE_MAX_FILES } from '@avp/shared';
+import type { BatchRegistrationItem, BundleItem, SubmissionInfo, UploadFileInfo } from '@avp/shared';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestApp } from './helpers/app.js';
+import type { TestApp } from './helpers/app.js';
+import type { TestBrowser } from './helpers/browser.js';
+import { DIALECTS } from './helpers/env.js';
+import { registeredClient, signedInStaff } from './helpers/staff.js';
+import { sponsorForm } from './helpers/uploads.js';
+
+/**
+ * Bundles (issue #34): many small files, whole, in one request (POST /api/uploads/bundles?files=…), each
+ * stored and completed as its own part PUT with ?sha256= would be, one refused file not refusing the rest.
+ */
+
+type Err = { error: { code: string; message: string } };
+type BundleAnswer = { files: BundleItem[] } & Err;
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+async function registered(browser: TestBrowser, sizes: number[]) {
+  const created = await browser.post<{ submission: SubmissionInfo }>('/api/uploads/submissions', sponsorForm);
+  expect(created.status).toBe(201);
+  const submissionId = created.body.submission.id;
+  const answer = await browser.post<{ files: BatchRegistrationItem[] }>(
+    `/api/uploads/submissions/${submissionId}/files/batch`,
+    {
+      files: sizes.map((size, i) => ({ name: `still-${i}.jpg`, size, type: 'image/jpeg', lastModified: i })),
+    },
+  );
+  expect(answer.status).toBe(200);
+  const files = answer.body.files.map((item) => {
+    if (!('file' in item)) throw new Error(JSON.stringify(item));
+    return { ...item.file, bytes: randomBytes(item.file.size) };
+  });
+  return { submissionId, files };
+}
+
+type Entry = { id: string; size: number; sha: string };
+const entry = (f: { id: string; bytes: Buffer }, sha = sha256(f.bytes)): Entry => ({
+  id: f.id,
+  size: f.bytes.length,
+  sha,
+});
+const list = (entries: Entry[]) => entries.map((e) => `${e.id}:${e.size}:${e.sha}`).join(',');
+
+/** A bundle over node:http: its status, its answer, and whether the server kept the connection. */
+function sendBundle(
+  app: TestApp,
+  browser: TestBrowser,
+  files: string,
+  body: Buffer,
+  headers: Record<string, string | number> = {},
+): Promise<{ status: number; body: BundleAnswer; connection: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${app.url}/api/uploads/bundles?files=${encodeURIComponent(files)}`, {
+      method: 'POST',
+      headers: {
+        cookie: browser.cookieHeader()!,
+        origin: app.url,
+        'content-type': 'application/octet-stream',
+        'content-length': body.length,
+        ...headers,
+      },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (d: Buffer) => parts.push(d));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          body: JSON.parse(Buffer.concat(parts).toString('utf8')) as BundleAnswer,
+          connection: res.headers.connection,
+        }),
+      );
+    });
+    req.end(body);
+  });
+}
+
+async function fileStatus(browser: TestBrowser, id: string) {
+  const res = await browser.get<{ file: UploadFileInfo } & Err>(`/api/uploads/files/${id}`);
+  return res.status === 200 ? res.body.file : res.body.error.code;
+}
+
+describe.each(DIALECTS)('upload bundles on %s', (dialect) => {
+  it('stores and completes every file of a bundle, its bytes intact, on a connection kept open', async () => {
+    t = await startTestApp({ dialect });
+    const ada = await registeredClient(t);
+    const { submissionId, files } = await registered(ada, [1, 70_000, 1_048_576, 5_000, 300_001]);
+    const answer = await sendBundle(
+      t,
+      ada,
+      list(files.map((f) => entry(f))),
+      Buffer.concat(files.map((f) => f.bytes)),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.connection).not.toBe('close');
+    expect(answer.body.files.map((i) => [i.id, i.file?.status, i.file?.sha256, i.error])).toEqual(
+      files.map((f) => [f.id, 'complete', sha256(f.bytes), undefined]),
+    );
+
+    // Staff download exactly what was sent.
+    expect((await ada.post(`/api/uploads/submissions/${submissionId}/submit`, {})).status).toBe(200);
+    const { staff } = await signedInStaff(t);
+    for (const f of files) {
+      const res = await fetch(`${t.url}/api/uploads/inbox/files/${f.id}/download`, {
+        headers: { cookie: staff.cookieHeader()! },
+      });
+      expect(res.status).toBe(200);
+      expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(sha256(f.bytes));
+    }
+  });
+
+  it('answers each file on its own: refused files are skipped, the others complete', async () => {
+    t = await startTestApp({ dialect });
+    const ada = await registeredClient(t);
+    const bob = await registeredClient(t, { email: 'bob@example.com' });
+    const mine = await registered(ada, [4_000, 5_000, 6_000, 7_000, 8_000]);
+    const theirs = await registered(bob, [3_000]);
+    const [a, b, c, d, e] = mine.files as [
+      (typeof mine.files)[0],
+      (typeof mine.files)[0],
+      (typeof mine.files)[0],
+      (typeof mine.files)[0],
+      (typeof mine.files)[0],
+    ];
+    const bobs = theirs.files[0]!;
+
+    // d is complete already (sent alone): named again with its checksum, it answers as the first time.
+    const first = await sendBundle(t, ada, list([entry(d)]), d.bytes);
+    expect(first.body.files[0]!.file?.status).toBe('complete');
+
+    const wrongSize = { ...entry(e), size: e.bytes.length - 1 };
+    const entries = [
+      entry(a),
+      entry(bobs),
+      entry(b, sha256(Buffer.from('not these bytes'))),
+      entry(d),
+      wrongSize,
+      entry(c),
+    ];
+    const body = Buffer.concat([a.bytes, bobs.bytes, b.bytes, d.bytes, e.bytes.subarray(1), c.bytes]);
+    const answer = await sendBundle(t, ada, list(entries), body);
+    expect(answer.status).toBe(200);
+    expect(answer.body.files.map((i) => [i.id, i.file?.status ?? i.error?.code])).toEqual([
+      [a.id, 'complete'],
+      [bobs.id, 'file_not_found'],
+      [b.id, 'checksum_mismatch'],
+      [d.id, 'complete'],
+      [e.id, 'bad_part_size'],
+      [c.id, 'complete'],
+    ]);
+    expect(answer.body.files[2]!.error).toMatchObject({ status: 422 });
+
+    // Bob's file is untouched; b starts over; e was never written; a, c and d hold their own bytes.
+    expect(await fileStatus(bob, bobs.id)).toMatchObject({ status: 'uploading', receivedParts: [] });
+    expect(await fileStatus(ada, b.id)).toMatchObject({ status: 'uploading', receivedParts: [] });
+    expect(await fileStatus(ada, e.id)).toMatchObject({ status: 'uploading', receivedParts: [] });
+    for (const f of [a, c, d]) {
+      expect(await fileStatus(ada, f.id)).toMatchObject({ status: 'complete', sha256: sha256(f.bytes) });
+    }
+    // Bob cannot complete Ada's files through a bundle either.
+    const stolen = await sendBundle(t, bob, list([entry(e)]), e.bytes);
+    expect(stolen.body.files[0]!.error?.code).toBe('file_not_found');
+    expect(await fileStatus(ada, e.id)).toMatchObject({ status: 'uploading', receivedParts: [] });
+  });
+
+  it('refuses a bad list before reading a byte', async () => {
+    t = await startTestApp({ dialect });
+    const ada = await registeredClient(t);
+    const { files } = await registered(ada, [10, 20]);
+    const [a, b] = files as [(typeof files)[0], (typeof files)[0]];
+    const both = Buffer.concat([a.bytes, b.bytes]);
+    const refused = async (files: string, body: Buffer, headers?: Record<string, string>) => {
+      const answer = await sendBundle(t!, ada, files, body, headers);
+      return [answer.status, answer.body.error?.code];
+    };
+    expect(await refused('', both)).toEqual([400, 'bad_bundle']);
+    expect(await refused(`${a.id}:10`, a.bytes)).toEqual([400, 'bad_bundle']);
+    expect(await refused(list([entry(a), entry(a)]), Buffer.concat([a.bytes, a.bytes]))).toEqual([
+      400,
+      'bad_bundle',
+    ]);
+    expect(await refused(list([entry(a), entry(b)]), both.subarray(1))).toEqual([400, 'bad_bundle']);
+    expect(await refused(`not-an-id:10:${sha256(a.bytes)}`, a.bytes)).toEqual([400, 'bad_bundle']);
+    expect(await refused(`${a.id}:10:XYZ`, a.bytes)).toEqual([400, 'validation_failed']);
+    expect(await refused(`${a.id}:0:${sha256(a.bytes)}`, Buffer.alloc(0))).toEqual([400, 'bad_bundle']);
+    const many = Array.from({ length: UPLOAD_BUNDLE_MAX_FILES + 1 }, (_, i) => ({
+      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      size: 1,
+      sha: sha256(a.bytes),
+    }));
+    expect(await refused(list(many), Buffer.alloc(many.length))).toEqual([400, 'bad_bundle']);
+    const huge = `${a.id}:${UPLOAD_BUNDLE_MAX_BYTES + 1}:${sha256(a.bytes)}`;
+    expect(await refused(huge, Buffer.alloc(UPLOAD_BUNDLE_MAX_BYTES + 1))).toEqual([400, 'bad_bundle']);
+    expect(await refused(list([entry(a)]), a.bytes, { 'content-type': 'text/plain' })).toEqual([
+      415,
+      'unsupported_media_type',
+    ]);
+    // None of it stored anything.
+    for (const f of [a, b]) {
+      expect(await fileStatus(ada, f.id)).toMatchObject({ status: 'uploading', receivedParts: [] });
+    }
+    const anonymous = await fetch(`${t.url}/api/uploads/bundles?files=${list([entry(a)])}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: a.bytes,
+    });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('keeps the files before a cut, and frees the one cut for its next try', async () => {
+    t = await startTestApp({ dialect });
+    const ada = await registeredClient(t);
+    const { files } = await registered(ada, [200_000, 900_000, 300_000]);
+    const [a, b, c] = files as [(typeof files)[0], (typeof files)[0], (typeof files)[0]];
+    const body = Buffer.concat([a.bytes, b.bytes, c.bytes]);
+    // The client goes away half-way through b.
+    await new Promise<void>((resolve) => {
+      const req = request(`${t!.url}/api/uploads/bundles?files=${list([entry(a), entry(b), entry(c)])}`, {
+        method: 'POST',
+        headers: {
+          cookie: ada.cookieHeader()!,
+          origin: t!.url,
+          'content-type': 'application/octet-stream',
+          'content-length': body.length,
+        },
+      });
+      req.on('error', () => resolve());
+      req.write(body.subarray(0, a.bytes.length + 400_000), () => {
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 300);
+      });
+    });
+    // The server notices the cut when the socket closes: a is already complete by then.
+    for (let i = 0; i < 100; i++) {
+      const now = await fileStatus(ada, a.id);
+      if (typeof now !== 'string' && now.status === 'complete') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await fileStatus(ada, a.id)).toMatchObject({ status: 'complete', sha256: sha256(a.bytes) });
+    expect(await fileStatus(ada, b.id)).toMatchObject({ status: 'uploading', receivedParts: [] });
+    expect(await fileStatus(ada, c.id)).toMatchObject({ status: 'uploading', receivedParts: [] });
+
+    // b and c come again, at once: nothing of the cut write holds them.
+    const again = await sendBundle(t, ada, list([entry(b), entry(c)]), Buffer.concat([b.bytes, c.bytes]));
+    expect(again.body.files.map((i) => i.file?.status ?? i.error?.code)).toEqual(['complete', 'complete']);
+  });
+});
