@@ -231,6 +231,39 @@ describe('the upload engine against the real API', () => {
     await source.close();
   });
 
+  it('sends a folder of small files several to a request, each stored whole with the sha-256 of the file on disk', async () => {
+    const smalls = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => makeFile(`still-${String(i).padStart(2, '0')}.jpg`, 50_000 + i)),
+    );
+    const large = await makeFile('reel.mov', 4 * MiB);
+    const sent: string[] = [];
+    const e = engine(new MemoryStore(), (inner) => async (request) => {
+      if (request.body)
+        sent.push(`${request.method} ${request.path.split('?')[0]!.replace(/[0-9a-f-]{36}/g, ':id')}`);
+      return inner(request);
+    });
+    await e.start();
+    await e.add(sponsor, [...smalls, large]);
+    await e.whenIdle();
+    const entry = e.snapshot().history[0]!;
+    for (const [i, file] of [...smalls, large].entries()) {
+      expect(entry.files[i]!.sha256).toBe(await sha256File(file));
+    }
+    // The twenty stills in one bundle; the reel (over half a bundle) alone, its only part completing it.
+    expect(sent).toEqual(['POST /api/uploads/bundles', 'PUT /api/uploads/files/:id/parts/1']);
+    const listed = (await (
+      await fetch(`${api.url}/api/uploads/submissions/${entry.submissionId}`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as { submission: { files: { id: string; name: string }[] } };
+    for (const f of listed.submission.files) {
+      const local = [...smalls, large].find((p) => path.basename(p) === f.name)!;
+      expect(await sha256File(storedPath(api.dataDir, entry.submissionId, f.id))).toBe(
+        await sha256File(local),
+      );
+    }
+  });
+
   it('resumes after the server is killed and restarted mid-upload; the stored bytes match', async () => {
     const file = await makeFile('crash.mov', 13 * MiB);
     const rec = recorder();

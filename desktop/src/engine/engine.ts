@@ -9,7 +9,15 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { MAX_FILES_IN_FLIGHT, snapshot, SpeedMeter, UploadClient, UploadError } from '@avp/shared';
+import {
+  bundleAt,
+  BundlesUnderWay,
+  MAX_FILES_IN_FLIGHT,
+  snapshot,
+  SpeedMeter,
+  UploadClient,
+  UploadError,
+} from '@avp/shared';
 import type {
   FileUpload,
   Hasher,
@@ -138,6 +146,8 @@ export class UploadEngine {
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   private readonly meter = new SpeedMeter(() => Date.now());
   private readonly sent = new Map<string, number>();
+  /** Small files sent several to a request (issue #34). */
+  private readonly bundles = new BundlesUnderWay();
   /** Registration and the calls held for the server, with the connection monitor (registrar.ts). */
   private readonly registrar: Registrar;
   private idleWaiters: (() => void)[] = [];
@@ -745,11 +755,15 @@ export class UploadEngine {
     if (waiting.length === 0) return;
     // Small files are registered many to a call before they start (issue #34).
     this.client.prepare(waiting);
-    // One file starts its parts at a time; one whose parts are all on their way makes room for the next,
-    // so small files share the parts in flight instead of each waiting for the one before to complete.
-    const active = uploads.filter((u) => u.state === 'uploading');
-    if (active.some((u) => u.sendingParts) || active.length >= MAX_FILES_IN_FLIGHT) return;
-    waiting[0]?.start();
+    // One file (or bundle of small files) starts its parts at a time; one whose parts are all on their way
+    // makes room for the next, so small files share the parts in flight instead of each waiting for the
+    // one before to complete. A bundle counts as one file.
+    const active = uploads.filter((u) => u.state === 'uploading' && !u.inBundle);
+    if (active.some((u) => u.sendingParts) || this.bundles.preparing > 0) return;
+    if (active.length + this.bundles.count >= MAX_FILES_IN_FLIGHT) return;
+    const group = bundleAt(this.client, waiting, 0);
+    if (group.length > 0) this.bundles.send(this.client, group, () => this.pump());
+    else waiting[0]?.start();
   }
 
   pauseFile(jobId: string, key: string): void {

@@ -43,6 +43,39 @@ export function bundleAt(client: UploadClient, waiting: readonly FileUpload[], f
   return group.length > 1 ? group : [];
 }
 
+/**
+ * The bundles a queue of files has under way (an UploadQueue's, the desktop engine's): each counts as one
+ * file in flight, as it holds no more than a part, and as one file starting until its request is sent.
+ */
+export class BundlesUnderWay {
+  private readonly under = new Set<{ preparing: boolean }>();
+
+  get count(): number {
+    return this.under.size;
+  }
+
+  /** Bundles whose request is not sent yet (reading their files, waiting for a part's slot). */
+  get preparing(): number {
+    let n = 0;
+    for (const b of this.under) if (b.preparing) n++;
+    return n;
+  }
+
+  /** Sends `group` as one bundle; `roomMade` is called once another may be readied beside it, and at its end. */
+  send(client: UploadClient, group: readonly FileUpload[], roomMade: () => void): void {
+    const bundle = { preparing: true };
+    this.under.add(bundle);
+    const sent = () => {
+      bundle.preparing = false;
+      roomMade();
+    };
+    void sendBundle(client, group, sent).finally(() => {
+      this.under.delete(bundle);
+      roomMade();
+    });
+  }
+}
+
 /** A file of the bundle being sent: its round, its registration, and (once read) its checksum. */
 interface Member {
   upload: FileUpload;

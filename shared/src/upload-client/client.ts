@@ -24,7 +24,7 @@ import type {
 import { DEFAULT_RETRY, isRetryableAnswer, retryDelayMs } from './retry.js';
 import type { RetryPolicy } from './retry.js';
 import type { MediaFacts } from '../media/types.js';
-import { bundleAt, sendBundle } from './bundles.js';
+import { bundleAt, BundlesUnderWay } from './bundles.js';
 
 /** What both fetch's AbortSignal and got's accept. */
 export interface AbortSignalLike {
@@ -1157,8 +1157,7 @@ export class UploadQueue {
   readonly files: FileUpload[] = [];
   private readonly fileConcurrency: number;
   private pumpScheduled = false;
-  /** Bundles under way (bundles.ts): `preparing` until their request is on its way. */
-  private readonly bundles = new Set<{ preparing: boolean }>();
+  private readonly bundles = new BundlesUnderWay();
   private readonly meter: SpeedMeter;
   private readonly sent = new Map<FileUpload, number>();
 
@@ -1210,9 +1209,8 @@ export class UploadQueue {
     if (waiting.length === 0) return;
     this.client.prepare(waiting);
     const active = this.files.filter((f) => f.state === 'uploading' && !f.inBundle);
-    let starting = active.filter((f) => f.sendingParts).length;
-    let underWay = active.length + this.bundles.size;
-    for (const b of this.bundles) if (b.preparing) starting++;
+    let starting = active.filter((f) => f.sendingParts).length + this.bundles.preparing;
+    let underWay = active.length + this.bundles.count;
     for (let i = 0; i < waiting.length; i++) {
       if (starting >= this.fileConcurrency || underWay >= MAX_FILES_IN_FLIGHT) return;
       const file = waiting[i]!;
@@ -1226,16 +1224,7 @@ export class UploadQueue {
         continue;
       }
       i += group.length - 1;
-      const bundle = { preparing: true };
-      this.bundles.add(bundle);
-      const sent = () => {
-        bundle.preparing = false;
-        this.schedulePump();
-      };
-      void sendBundle(this.client, group, sent).finally(() => {
-        this.bundles.delete(bundle);
-        this.schedulePump();
-      });
+      this.bundles.send(this.client, group, () => this.schedulePump());
     }
   }
 
