@@ -109,6 +109,10 @@ describe.each(DIALECTS)('upload bundles on %s', (dialect) => {
       files.map((f) => [f.id, 'complete', sha256(f.bytes), undefined]),
     );
 
+    // The files were claimed together and are given back together: no claim is left behind.
+    const [claims] = await t.db.sequelize.query('SELECT file_id FROM upload_claims');
+    expect(claims).toEqual([]);
+
     // Staff download exactly what was sent.
     expect((await ada.post(`/api/uploads/submissions/${submissionId}/submit`, {})).status).toBe(200);
     const { staff } = await signedInStaff(t);
@@ -253,6 +257,13 @@ describe.each(DIALECTS)('upload bundles on %s', (dialect) => {
     expect(await fileStatus(ada, a.id)).toMatchObject({ status: 'complete', sha256: sha256(a.bytes) });
     expect(await fileStatus(ada, b.id)).toMatchObject({ status: 'uploading', receivedParts: [] });
     expect(await fileStatus(ada, c.id)).toMatchObject({ status: 'uploading', receivedParts: [] });
+    for (let i = 0; i < 100; i++) {
+      const [left] = await t.db.sequelize.query('SELECT file_id FROM upload_claims');
+      if (left.length === 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const [left] = await t.db.sequelize.query('SELECT file_id FROM upload_claims');
+    expect(left).toEqual([]);
 
     // b and c come again, at once: nothing of the cut write holds them.
     const again = await sendBundle(t, ada, list([entry(b), entry(c)]), Buffer.concat([b.bytes, c.bytes]));

@@ -6,6 +6,7 @@ import type { SessionUser } from '../accounts/index.js';
 import type { UploadsDeps } from './common.js';
 import { completeAfterPart } from './completion.js';
 import { putPart } from './part-writes.js';
+import type { WriteClaim } from './claims.js';
 
 /**
  * A part sent with its file's sha-256 (a part PUT with ?sha256=, or one file of a bundle): stored, and
@@ -22,8 +23,10 @@ export async function putPartWithChecksum(
   contentLength: string | undefined,
   body: Readable,
   sha256: string,
+  /** The file's completion claim, when a bundle took it with the others' (part-writes.ts putPart). */
+  bundleClaim?: WriteClaim,
 ): Promise<PartAnswer> {
-  const part = await putPart(deps, user, fileId, partParam, contentLength, body, sha256).catch(
+  const part = await putPart(deps, user, fileId, partParam, contentLength, body, sha256, bundleClaim).catch(
     (error: unknown) => {
       if (!(error instanceof AppError) || error.code !== 'file_complete') throw error;
       return null;

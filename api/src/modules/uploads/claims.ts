@@ -174,6 +174,16 @@ export class WriteClaim {
     )} AND token = ${q(this.token)})`;
   }
 
+  /**
+   * Stops renewing and using the claim, leaving its row to the caller, who deletes it with others of the
+   * same token in one statement (a bundle's claims); the token.
+   */
+  forget(): string {
+    clearInterval(this.timer);
+    this.isLost = true;
+    return this.token;
+  }
+
   /** Gives the claim up (if it is still this write's). */
   async release(): Promise<void> {
     clearInterval(this.timer);

@@ -54,13 +54,15 @@ export async function putPart(
   body: Readable,
   /** The file's sha-256 (?sha256=): a file of one part is then completed with it, under one claim. */
   sha256?: string,
+  /** That claim, taken already with the other files of a bundle, which gives it back (bundles.ts). */
+  bundleClaim?: WriteClaim,
 ): Promise<{ partNumber: number; size: number; target: CompletionTarget; file?: UploadFileInfo }> {
   if (sha256 !== undefined && partParam === '1') {
     // Null: not the caller's own file of one part still uploading, or another write holds it. The steps
     // below answer each case as for any part (404, 409 file_complete, or a part claim that finds the
     // completion's and answers 409 completion_in_progress, or, for a file of more parts, the part stored).
-    const claim = await claimOwnOnlyPart(deps.db, user, fileId);
-    if (claim) return writeOnlyPart(deps, claim, body, contentLength, sha256);
+    const claim = bundleClaim ?? (await claimOwnOnlyPart(deps.db, user, fileId));
+    if (claim) return writeOnlyPart(deps, claim, body, contentLength, sha256, bundleClaim === undefined);
   }
   const { file, submission } = await ownFileTarget(deps.db, user, fileId);
   // A new version (#31) arrives in a submission already sent.
@@ -211,26 +213,51 @@ async function storeClaimedPart(
  * taken over in the same statement, as in claimWrite.
  */
 async function claimOwnOnlyPart(db: Database, user: SessionUser, fileId: string): Promise<WriteClaim | null> {
-  if (!isUuid(fileId)) return null;
+  return (await claimOwnOnlyParts(db, user, [fileId])).get(fileId) ?? null;
+}
+
+/**
+ * claimOwnOnlyPart for the files of a bundle, in one statement (bundles.ts): the claims taken, by file, all
+ * under one token (the bundle's write), to be given back together (releaseBundleClaims).
+ */
+export async function claimOwnOnlyParts(
+  db: Database,
+  user: SessionUser,
+  fileIds: string[],
+): Promise<Map<string, WriteClaim>> {
+  const ids = fileIds.filter(isUuid);
+  const claims = new Map<string, WriteClaim>();
+  if (ids.length === 0) return claims;
   const token = randomUUID();
   const sentAt = performance.now();
   // WITH first also keeps Sequelize from taking this for a plain INSERT on SQLite and dropping RETURNING;
   // SQLite needs the WHERE after a SELECT's FROM before ON CONFLICT.
-  const rows = await db.sequelize.query(
+  const rows = await db.sequelize.query<{ file_id: string }>(
     `WITH clock (ms) AS (SELECT ${nowMs(db)}),
      own AS (SELECT f.id FROM submission_files f JOIN submissions s ON s.id = f.submission_id
-       WHERE f.id = :fileId AND s.user_id = :userId AND f.part_count = 1 AND f.status = 'uploading')
+       WHERE f.id IN (:fileIds) AND s.user_id = :userId AND f.part_count = 1 AND f.status = 'uploading')
      INSERT INTO upload_claims (file_id, part_number, token, expires_at)
      SELECT own.id, :completion, :token, clock.ms + :lease FROM own, clock WHERE true
      ON CONFLICT (file_id, part_number) DO UPDATE SET token = excluded.token, expires_at = excluded.expires_at
      WHERE upload_claims.expires_at < excluded.expires_at - :lease
-     RETURNING token`,
+     RETURNING file_id`,
     {
-      replacements: { fileId, userId: user.id, completion: COMPLETION, token, lease: LEASE_MS },
+      replacements: { fileIds: ids, userId: user.id, completion: COMPLETION, token, lease: LEASE_MS },
       type: QueryTypes.SELECT,
     },
   );
-  return rows.length === 0 ? null : new WriteClaim(db, fileId, COMPLETION, token, sentAt);
+  for (const row of rows) claims.set(row.file_id, new WriteClaim(db, row.file_id, COMPLETION, token, sentAt));
+  return claims;
+}
+
+/** Gives back, in one statement, the claims of a bundle still its own (claimOwnOnlyParts). */
+export async function releaseBundleClaims(db: Database, claims: Iterable<WriteClaim>): Promise<void> {
+  let token: string | undefined;
+  for (const claim of claims) token = claim.forget();
+  if (token === undefined) return;
+  await db.sequelize.query('DELETE FROM upload_claims WHERE part_number = :completion AND token = :token', {
+    replacements: { completion: COMPLETION, token },
+  });
 }
 
 /**
@@ -242,12 +269,14 @@ async function claimOwnOnlyPart(db: Database, user: SessionUser, fileId: string)
  * the two steps: 409 while another write or completion holds the file, 422 checksum_mismatch (the file
  * starts over), and a file found complete is left to the caller's look at the completed file.
  */
-async function writeOnlyPart(
+export async function writeOnlyPart(
   deps: UploadsDeps,
   claim: WriteClaim,
   body: Readable,
   contentLength: string | undefined,
   sha256: string,
+  /** False for a bundle's claim, which the bundle gives back with the others (releaseBundleClaims). */
+  release = true,
 ): Promise<{ partNumber: number; size: number; target: CompletionTarget; file: UploadFileInfo }> {
   const fileId = claim.fileId;
   let file: SubmissionFileInstance;
@@ -274,9 +303,11 @@ async function writeOnlyPart(
       storeAndComplete(deps, claim, file, state, body, range, sha256),
     );
   } finally {
-    await claim.release().catch((error: unknown) => {
-      deps.logger.warn({ err: error, fileId }, 'could not release a completion claim');
-    });
+    if (release) {
+      await claim.release().catch((error: unknown) => {
+        deps.logger.warn({ err: error, fileId }, 'could not release a completion claim');
+      });
+    }
   }
   await touchUnlessRecent(deps.db, target.submission);
   return { partNumber: 1, size, target, file: toFileInfo(file) };
