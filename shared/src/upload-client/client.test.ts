@@ -164,7 +164,8 @@ class FakeServer {
     this.bundled.push(entries.map(([id]) => id));
     const files = entries.map(([id, sizeText, sha]) => {
       const size = Number(sizeText);
-      const bytes = req.body!.subarray(at, (at += size));
+      // Copied, as a server stores them: the client reuses a bundle's body once it is answered.
+      const bytes = req.body!.slice(at, (at += size));
       const file = this.files.get(id);
       if (!file) return { id, error: { status: 404, code: 'file_not_found', message: 'No such file' } };
       if (file.info.status === 'complete') return { id, file: file.info };
@@ -1111,6 +1112,26 @@ describe('bundles of small files (issue #34)', () => {
     expect(count(server, /\/parts\/1$/)).toBe(4);
     expect(server.log).toContain(`PUT /api/uploads/files/${uploads[1]!.fileId}/parts/1`);
     uploads.forEach((u, i) => expect(stored(server, u.fileId!)).toEqual(files[i]!.bytes));
+  });
+
+  it('sends bundle after bundle, one at a time, each file with its own bytes', async () => {
+    const server = bundleServer();
+    const seen = new Set<ArrayBufferLike>();
+    const original = server.transport;
+    server.transport = async (req) => {
+      if (req.path.startsWith('/api/uploads/bundles')) seen.add(req.body!.buffer);
+      return original(req);
+    };
+    const { client } = clientFor(server, { partConcurrency: 1 });
+    const queue = client.queue('sub-1');
+    const files = Array.from({ length: 12 }, (_, i) => source(1024 * 1024 + i * 4096, `still-${i}.jpg`));
+    files.forEach((f, i) => f.bytes.fill(i + 1, 0, 4096));
+    const uploads = files.map((f) => queue.add(f));
+    expect((await queue.settled()).every((o) => o.state === 'complete')).toBe(true);
+    expect(server.bundled).toHaveLength(3);
+    uploads.forEach((u, i) => expect(stored(server, u.fileId!)).toEqual(files[i]!.bytes));
+    // One body, kept and filled again for each bundle.
+    expect(seen.size).toBe(1);
   });
 
   it('falls back to files alone on a server without bundles, and asks no more', async () => {
