@@ -388,6 +388,29 @@ function endpoints(f: Fixture): Endpoint[] {
       raw: rawBody(['application/octet-stream']),
     },
     {
+      // Bundles (#34): whole files one after another in the body, listed as id:size:sha-256.
+      route: 'POST /api/uploads/bundles',
+      caller: 'client',
+      query: {
+        files: field(
+          `${f.openFile}:5:${'0'.repeat(64)}`,
+          `${f.openFile}:5:${'0'.repeat(64)},${f.sentFile}:1:${'1'.repeat(64)}`,
+          `${f.sentFile}:5:${'0'.repeat(64)}`,
+          `${f.openFile}:0:${'0'.repeat(64)}`,
+          `${f.openFile}:6291457:${'0'.repeat(64)}`,
+          `${f.openFile}:5:abc`,
+          `../../etc/passwd:5:${'0'.repeat(64)}`,
+          Array.from(
+            { length: 33 },
+            (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}:1:${'0'.repeat(64)}`,
+          ).join(','),
+          '',
+          ':::,,,',
+        ),
+      },
+      raw: rawBody(['application/octet-stream']),
+    },
+    {
       route: 'POST /api/uploads/files/:fileId/complete',
       caller: 'client',
       params: file,
