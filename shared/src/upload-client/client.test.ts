@@ -1042,6 +1042,17 @@ describe('bundles of small files (issue #34)', () => {
     return server;
   };
   const stored = (server: FakeServer, id: string) => server.files.get(id)!.parts.get(1);
+  // toEqual walks a typed array element by element (about a second per 2 MiB under load): compare the bytes
+  // natively and report where they first differ.
+  const expectSameBytes = (got: Uint8Array | undefined, want: Uint8Array) => {
+    expect(got, 'stored bytes').toBeDefined();
+    const a = Buffer.from(got!.buffer, got!.byteOffset, got!.byteLength);
+    const b = Buffer.from(want.buffer, want.byteOffset, want.byteLength);
+    if (a.equals(b)) return;
+    let at = 0;
+    while (at < Math.min(a.length, b.length) && a[at] === b[at]) at++;
+    expect({ length: a.length, firstDifference: at }).toEqual({ length: b.length, firstDifference: -1 });
+  };
 
   it('sends small files several to a request, each complete with its own bytes and checksum', async () => {
     const server = bundleServer();
@@ -1053,7 +1064,7 @@ describe('bundles of small files (issue #34)', () => {
     expect(outcomes.map((o) => o.state)).toEqual(files.map(() => 'complete'));
     outcomes.forEach((o, i) => {
       expect(o.state === 'complete' && o.file.sha256).toBe(orderSum(files[i]!.bytes));
-      expect(stored(server, uploads[i]!.fileId!)).toEqual(files[i]!.bytes);
+      expectSameBytes(stored(server, uploads[i]!.fileId!), files[i]!.bytes);
       expect(uploads[i]!.progress().sentBytes).toBe(files[i]!.size);
     });
     expect(count(server, /files\/batch$/)).toBe(1);
@@ -1085,7 +1096,7 @@ describe('bundles of small files (issue #34)', () => {
     ]);
     expect(server.log).toContain(`PUT /api/uploads/files/${id(lone)}/parts/1`);
     expect(server.maxInFlight).toBeLessThanOrEqual(2);
-    for (const f of files) if (f.size > 0) expect(stored(server, id(f)!)).toEqual(f.bytes);
+    for (const f of files) if (f.size > 0) expectSameBytes(stored(server, id(f)!), f.bytes);
   });
 
   it('sends alone each file a bundle did not complete, and a bundle that failed is not tried again', async () => {
@@ -1111,7 +1122,7 @@ describe('bundles of small files (issue #34)', () => {
     expect(count(server, /bundles$/)).toBe(2);
     expect(count(server, /\/parts\/1$/)).toBe(4);
     expect(server.log).toContain(`PUT /api/uploads/files/${uploads[1]!.fileId}/parts/1`);
-    uploads.forEach((u, i) => expect(stored(server, u.fileId!)).toEqual(files[i]!.bytes));
+    uploads.forEach((u, i) => expectSameBytes(stored(server, u.fileId!), files[i]!.bytes));
   });
 
   it('sends bundle after bundle, one at a time, each file with its own bytes', async () => {
@@ -1129,7 +1140,7 @@ describe('bundles of small files (issue #34)', () => {
     const uploads = files.map((f) => queue.add(f));
     expect((await queue.settled()).every((o) => o.state === 'complete')).toBe(true);
     expect(server.bundled).toHaveLength(3);
-    uploads.forEach((u, i) => expect(stored(server, u.fileId!)).toEqual(files[i]!.bytes));
+    uploads.forEach((u, i) => expectSameBytes(stored(server, u.fileId!), files[i]!.bytes));
     // One body, kept and filled again for each bundle.
     expect(seen.size).toBe(1);
   });
