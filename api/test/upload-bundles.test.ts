@@ -3,6 +3,8 @@ import { request } from 'node:http';
 import { UPLOAD_BUNDLE_MAX_BYTES, UPLOAD_BUNDLE_MAX_FILES } from '@avp/shared';
 import type { BatchRegistrationItem, BundleItem, SubmissionInfo, UploadFileInfo } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
+import { probesSettled } from '../src/modules/uploads/media-probe.js';
+import { postersSettled } from '../src/modules/uploads/posters.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import type { TestBrowser } from './helpers/browser.js';
@@ -268,5 +270,85 @@ describe.each(DIALECTS)('upload bundles on %s', (dialect) => {
     // b and c come again, at once: nothing of the cut write holds them.
     const again = await sendBundle(t, ada, list([entry(b), entry(c)]), Buffer.concat([b.bytes, c.bytes]));
     expect(again.body.files.map((i) => i.file?.status ?? i.error?.code)).toEqual(['complete', 'complete']);
+  });
+
+  it("records every file's facts and poster mark, a few files to a statement, a row another process stored kept", async () => {
+    t = await startTestApp({ dialect });
+    const ada = await registeredClient(t);
+    // Random bytes: no reader knows them, so each file's reading is its head alone, handed over by its write.
+    const { files } = await registered(
+      ada,
+      [70_000, 80_000, 90_000, 100_000, 110_000, 120_000, 130_000, 140_000],
+    );
+    const ids = files.map((f) => f.id);
+    const statements: string[] = [];
+    t.db.sequelize.addHook('afterQuery', (_options, query) => {
+      const sql = (query as { sql?: string }).sql ?? '';
+      if (/INSERT INTO media_facts/.test(sql)) statements.push('facts');
+      if (/SET poster_state = 'none'/.test(sql)) statements.push('poster');
+      if (/SET status = 'complete'/.test(sql)) statements.push('complete');
+    });
+    const serverRows = async (of: string[]) => {
+      const [rows] = await t!.db.sequelize.query(
+        `SELECT file_id, container, readable FROM media_facts WHERE source = 'server' AND file_id IN (:of)`,
+        { replacements: { of } },
+      );
+      return new Map(
+        (rows as { file_id: string; container: string | null; readable: unknown }[]).map((r) => [
+          r.file_id,
+          r,
+        ]),
+      );
+    };
+    const posterStates = async (of: string[]) => {
+      const [marks] = await t!.db.sequelize.query(
+        'SELECT id, poster_state FROM submission_files WHERE id IN (:of)',
+        { replacements: { of } },
+      );
+      return (marks as { poster_state: string }[]).map((m) => m.poster_state);
+    };
+    const send = async (sent: typeof files) => {
+      const answer = await sendBundle(
+        t!,
+        ada,
+        list(sent.map((f) => entry(f))),
+        Buffer.concat(sent.map((f) => f.bytes)),
+      );
+      expect(answer.body.files.map((i) => i.file?.status)).toEqual(sent.map(() => 'complete'));
+      await probesSettled(
+        sent.map((f) => f.id),
+        30_000,
+      );
+      await postersSettled(sent.map((f) => f.id));
+    };
+
+    // Five files: their rows and marks begin together once the bundle is in, after the last file is
+    // recorded complete, and take fewer statements than files (the first alone, the rest together).
+    await send(files.slice(0, 5));
+    expect(statements.lastIndexOf('complete')).toBeLessThan(statements.indexOf('facts'));
+    expect(statements.filter((s) => s === 'complete')).toHaveLength(5);
+    const first = ids.slice(0, 5);
+    const rows = await serverRows(first);
+    expect([...rows.keys()].sort()).toEqual([...first].sort());
+    for (const row of rows.values()) expect(row).toMatchObject({ container: null });
+    expect(await posterStates(first)).toEqual(first.map(() => 'none'));
+    expect(statements.filter((s) => s === 'facts').length).toBeLessThan(first.length);
+    expect(statements.filter((s) => s === 'poster').length).toBeLessThan(first.length);
+
+    // Another process read the seventh file first: its row stands, the others of its group are stored.
+    const now = new Date().toISOString().replace('T', ' ').replace('Z', ' +00:00');
+    await t.db.sequelize.query(
+      `INSERT INTO media_facts (file_id, source, readable, container, bytes_read, verdict, issues, created_at, updated_at)
+       VALUES (:fileId, 'server', :readable, 'read elsewhere', 0, 'ok', '[]', :now, :now)`,
+      { replacements: { fileId: ids[6], readable: true, now } },
+    );
+    await send(files.slice(5));
+    const last = ids.slice(5);
+    const more = await serverRows(last);
+    expect([...more.keys()].sort()).toEqual([...last].sort());
+    expect(more.get(ids[5]!)).toMatchObject({ container: null });
+    expect(more.get(ids[6]!)).toMatchObject({ container: 'read elsewhere' });
+    expect(more.get(ids[7]!)).toMatchObject({ container: null });
+    expect(await posterStates(last)).toEqual(last.map(() => 'none'));
   });
 });

@@ -7,6 +7,7 @@ import type { SessionUser } from '../accounts/index.js';
 import { BodySegments } from './body-segments.js';
 import { putPartWithChecksum } from './checksum-part.js';
 import type { UploadsDeps } from './common.js';
+import type { BackgroundTracker } from './media-probe.js';
 import { partQuerySha256 } from './completion.js';
 import type { WriteClaim } from './claims.js';
 import { claimOwnOnlyParts, releaseBundleClaims } from './part-writes.js';
@@ -79,9 +80,11 @@ export async function receiveBundle(
     user,
     entries.map((e) => e.fileId),
   );
+  const background = new HeldBackground(deps.background);
   try {
-    return await receiveInOrder(deps, user, entries, body, logger, claims);
+    return await receiveInOrder({ ...deps, background }, user, entries, body, logger, claims);
   } finally {
+    background.release();
     await releaseBundleClaims(deps.db, claims.values()).catch((error: unknown) => {
       // They run out on their own (claims.ts); only another write of those files waits for that.
       logger.warn({ err: error }, "could not release a bundle's claims");
@@ -134,6 +137,29 @@ async function receiveInOrder(
   }
   await segments.finish();
   return items;
+}
+
+/**
+ * The background work of the bundle's completions (each file's media reading and poster), begun together
+ * once the last file is in rather than one file at a time: their rows are then written a few to a
+ * statement (db/grouped-writes.ts) instead of one each, while the bundle's bytes wait for no statement.
+ */
+class HeldBackground implements BackgroundTracker {
+  #held: Array<() => void> = [];
+
+  constructor(private readonly outer: BackgroundTracker | undefined) {}
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#held.push(() => void (this.outer ? this.outer.run(work) : work()).then(resolve, reject));
+    });
+  }
+
+  release(): void {
+    const held = this.#held;
+    this.#held = [];
+    for (const begin of held) begin();
+  }
 }
 
 function errorOf(error: AppError): NonNullable<BundleItem['error']> {

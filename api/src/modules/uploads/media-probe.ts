@@ -5,6 +5,7 @@ import type { Transaction } from 'sequelize';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import { dateParam } from '../../db/bind.js';
+import { GroupedWrites, groupedPer } from '../../db/grouped-writes.js';
 import type { Database } from '../../db/index.js';
 import type {
   MediaFactsAttributes,
@@ -189,42 +190,52 @@ export async function probeFile(
   // Storage is opened only when something must be read from it.
   let ranges: StoredRanges | null = null;
   const stored = async () => (ranges ??= await openStoredRanges(deps.storage, file.storageKey, size));
-  try {
-    try {
-      // The pool enforces the time itself, by terminating the worker; a test's reader gets the race.
-      if (readerOverride) {
-        const input = { size, readChunk: (await stored()).read, timeoutMs };
-        result = await withTimeout(readerOverride(input), timeoutMs);
-      } else {
-        // A file whose first bytes can be nothing MediaInfoLib knows is unreadable without a worker (the
-        // reader would sniff the same bytes and stop there: sniff.ts). Any other is read in one, its head
-        // (the reader's own first read) served again from here rather than asked of storage twice. The
-        // head is the bytes the completion saw stored, when it hands them over (a file of one part, #34).
-        const headSize = Math.min(SNIFF_BYTES, size);
-        const head =
-          known?.head?.length === headSize
-            ? known.head
-            : await withTimeout((await stored()).read(0, headSize), timeoutMs);
-        if (mayBeKnownFormat(head)) {
-          const from = await stored();
-          const readChunk = (offset: number, length: number) =>
-            offset === 0 && length <= head.length
-              ? Promise.resolve(head.slice(0, length))
-              : from.read(offset, length);
-          result = await workerReader(deps.config.MEDIA_PROBE_CONCURRENCY)({ size, readChunk, timeoutMs });
+  // The head the completion saw stored, when it hands it over (a file of one part, #34): bytes no reader
+  // knows need no slot, no storage and no worker (mayBeKnownFormat below), only the row.
+  const headSize = Math.min(SNIFF_BYTES, size);
+  const handed = known?.head?.length === headSize ? known.head : undefined;
+  const unknownHead = !readerOverride && handed !== undefined && !mayBeKnownFormat(handed);
+  // A few readings at a time (the limiter); the row is recorded after the slot is given back, with the
+  // rows of the readings that ended meanwhile (insertServerFacts).
+  if (!unknownHead)
+    await limiter.run(deps.config.MEDIA_PROBE_CONCURRENCY, async () => {
+      try {
+        try {
+          // The pool enforces the time itself, by terminating the worker; a test's reader gets the race.
+          if (readerOverride) {
+            const input = { size, readChunk: (await stored()).read, timeoutMs };
+            result = await withTimeout(readerOverride(input), timeoutMs);
+          } else {
+            // A file whose first bytes can be nothing MediaInfoLib knows is unreadable without a worker (the
+            // reader would sniff the same bytes and stop there: sniff.ts). Any other is read in one, its head
+            // (the reader's own first read) served again from here rather than asked of storage twice. The
+            // head is the bytes the completion saw stored, when it hands them over.
+            const head = handed ?? (await withTimeout((await stored()).read(0, headSize), timeoutMs));
+            if (mayBeKnownFormat(head)) {
+              const from = await stored();
+              const readChunk = (offset: number, length: number) =>
+                offset === 0 && length <= head.length
+                  ? Promise.resolve(head.slice(0, length))
+                  : from.read(offset, length);
+              result = await workerReader(deps.config.MEDIA_PROBE_CONCURRENCY)({
+                size,
+                readChunk,
+                timeoutMs,
+              });
+            }
+          }
+        } finally {
+          const opened = ranges as StoredRanges | null;
+          bytesRead = opened?.bytesRead() ?? 0;
+          await opened?.close().catch(() => undefined);
         }
+      } catch (error) {
+        deps.logger.warn(
+          { err: error, fileId, timedOut: error instanceof ProbeTimedOut },
+          'could not read the media facts of a stored file',
+        );
       }
-    } finally {
-      const opened = ranges as StoredRanges | null;
-      bytesRead = opened?.bytesRead() ?? 0;
-      await opened?.close().catch(() => undefined);
-    }
-  } catch (error) {
-    deps.logger.warn(
-      { err: error, fileId, timedOut: error instanceof ProbeTimedOut },
-      'could not read the media facts of a stored file',
-    );
-  }
+    });
   const submission = known?.submission ?? (await Submission.findByPk(file.submissionId));
   const spec = submission ? await specForSubmission(deps.db, submission) : null;
   const check = checkMediaFacts(spec, result.facts);
@@ -267,45 +278,72 @@ export async function probeFile(
   return row;
 }
 
+type ServerFactsValues = Omit<MediaFactsAttributes, 'id' | 'createdAt' | 'updatedAt'>;
+
 /**
- * Stores a facts row with a plain INSERT and hands it back as the model's instance: the model's create
- * (validation, picking changed fields, building the SQL) cost more than the write, once for every file of
- * a folder (#34). The unique key and the file's foreign key still answer as Sequelize's errors.
+ * Stores facts rows with a plain INSERT, several in one statement, and hands them back as the model's
+ * instances in the same order: the model's create (validation, picking changed fields, building the SQL)
+ * cost more than the write, once for every file of a folder (#34). The unique key and the file's foreign
+ * key still answer as Sequelize's errors.
  */
-async function insertServerFacts(
-  db: Database,
-  values: Omit<MediaFactsAttributes, 'id' | 'createdAt' | 'updatedAt'>,
-): Promise<MediaFactsInstance> {
+async function insertFactsRows(db: Database, rows: ServerFactsValues[]): Promise<MediaFactsInstance[]> {
   const now = new Date();
-  const all: Record<string, unknown> = { ...values, createdAt: now, updatedAt: now };
   const attributes = db.models.MediaFacts.getAttributes();
-  const names = Object.keys(all);
+  const all = rows.map((values): Record<string, unknown> => ({ ...values, createdAt: now, updatedAt: now }));
+  const names = Object.keys(all[0]!);
   const fields = names.map((name) => attributes[name as keyof MediaFactsAttributes].field ?? name);
   const replacements: Record<string, unknown> = {};
-  for (const name of names) {
-    const value = all[name];
-    const key = (attributes[name as keyof MediaFactsAttributes].type as { key?: string }).key;
-    // Dates as text on SQLite (db/bind.ts): Sequelize formats a Date through moment for every use of it.
-    replacements[name] =
-      key === 'JSON' && value !== null
-        ? JSON.stringify(value)
-        : value instanceof Date
-          ? dateParam(db.dialect, value)
-          : value;
-  }
-  // WITH first, so that Sequelize's SQLite dialect keeps the RETURNING row of an INSERT.
-  const [inserted] = await db.sequelize.query<{ id: number }>(
+  const tuples = all.map((row, i) => {
+    for (const name of names) {
+      const value = row[name];
+      const key = (attributes[name as keyof MediaFactsAttributes].type as { key?: string }).key;
+      // Dates as text on SQLite (db/bind.ts): Sequelize formats a Date through moment for every use of it.
+      replacements[`${name}${i}`] =
+        key === 'JSON' && value !== null
+          ? JSON.stringify(value)
+          : value instanceof Date
+            ? dateParam(db.dialect, value)
+            : (value ?? null);
+    }
+    return `(${names.map((name) => `:${name}${i}`).join(', ')})`;
+  });
+  // WITH first, so that Sequelize's SQLite dialect keeps the RETURNING rows of an INSERT.
+  const inserted = await db.sequelize.query<{ id: number; file_id: string }>(
     `WITH facts (x) AS (SELECT 1) INSERT INTO media_facts (${fields.join(', ')})
-     VALUES (${names.map((name) => `:${name}`).join(', ')}) RETURNING id`,
+     VALUES ${tuples.join(', ')} RETURNING id, file_id`,
     { replacements, type: QueryTypes.SELECT },
   );
-  return db.models.MediaFacts.build({ ...all, id: Number(inserted!.id) } as MediaFactsAttributes, {
-    isNewRecord: false,
-    raw: true,
-  });
+  // RETURNING promises no order: matched by file (one server row per file, the unique key).
+  const ids = new Map(inserted.map((r) => [r.file_id, Number(r.id)]));
+  return all.map((row) =>
+    db.models.MediaFacts.build({ ...row, id: ids.get(row.fileId as string)! } as MediaFactsAttributes, {
+      isNewRecord: false,
+      raw: true,
+    }),
+  );
 }
 
-/** A few probes at a time per process; the rest wait their turn. */
+/**
+ * A server facts row, written with the others asked for meanwhile (db/grouped-writes.ts): a folder's
+ * files complete together, and their rows take one statement rather than one each (#34).
+ */
+const serverFactsWrites = groupedPer(
+  (db: Database) =>
+    new GroupedWrites<ServerFactsValues, MediaFactsInstance>({
+      many: (rows) =>
+        // Two rows of one file are refused by the unique key anyway: alone, each gets its own answer.
+        new Set(rows.map((r) => r.fileId)).size === rows.length
+          ? insertFactsRows(db, rows)
+          : Promise.reject(new Error('one file twice')),
+      one: async (row) => (await insertFactsRows(db, [row]))[0]!,
+    }),
+);
+
+function insertServerFacts(db: Database, values: ServerFactsValues): Promise<MediaFactsInstance> {
+  return serverFactsWrites(db).write(values);
+}
+
+/** A few readings at a time per process; the rest wait their turn. */
 class Limiter {
   #active = 0;
   readonly #waiting: Array<() => void> = [];
@@ -332,10 +370,6 @@ export interface BackgroundTracker {
   run<T>(work: () => Promise<T>): Promise<T>;
 }
 
-/**
- * Reads a completed file's facts in the background (call it after the answer is sent). Failures are
- * logged, never thrown to the caller. With a tracker, shutdown waits for the reading.
- */
 /** A file a completion has just recorded complete, with its submission when the completion had it. */
 export interface CompletedFile {
   file: SubmissionFileInstance;
@@ -344,6 +378,10 @@ export interface CompletedFile {
   head?: Uint8Array;
 }
 
+/**
+ * Reads a completed file's facts in the background (call it after the answer is sent). Failures are
+ * logged, never thrown to the caller. With a tracker, shutdown waits for the reading.
+ */
 export function scheduleProbe(
   deps: ProbeDeps,
   fileId: string,
@@ -353,12 +391,10 @@ export function scheduleProbe(
   const existing = running.get(fileId);
   if (existing) return existing.then(() => undefined);
   const work = () =>
-    limiter
-      .run(deps.config.MEDIA_PROBE_CONCURRENCY, () => probeFile(deps, fileId, completed))
-      .catch((error: unknown) => {
-        deps.logger.error({ err: error, fileId }, 'media facts probe failed');
-        return null;
-      });
+    probeFile(deps, fileId, completed).catch((error: unknown) => {
+      deps.logger.error({ err: error, fileId }, 'media facts probe failed');
+      return null;
+    });
   const promise = tracker ? tracker.run(work) : work();
   running.set(fileId, promise);
   void promise.finally(() => running.delete(fileId));

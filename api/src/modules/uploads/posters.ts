@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import { dateParam } from '../../db/bind.js';
+import { GroupedWrites, groupedPer } from '../../db/grouped-writes.js';
 import type { Database } from '../../db/index.js';
 import type { MediaFactsInstance } from '../../db/models/index.js';
 import type { Logger } from '../../logger.js';
@@ -118,14 +119,30 @@ function pictured(facts: Pick<MediaFactsInstance, 'readable' | 'kind'>): boolean
   return facts.readable && (facts.kind === 'video' || facts.kind === 'image');
 }
 
-/** No poster for a complete file, in one UPDATE; a poster made meanwhile (another process) stays. */
-async function markNone(deps: PosterDeps, fileId: string): Promise<void> {
-  // A plain statement: the model's update cost more than the write, once for every file of a folder (#34).
-  await deps.db.sequelize.query(
+/**
+ * No poster for complete files, in one UPDATE; a poster made meanwhile (another process) stays. A plain
+ * statement: the model's update cost more than the write, once for every file of a folder (#34).
+ */
+async function markNoneAll(db: Database, fileIds: string[]): Promise<void[]> {
+  await db.sequelize.query(
     `UPDATE submission_files SET poster_state = 'none', poster_key = NULL, updated_at = :now
-     WHERE id = :fileId AND status = 'complete' AND (poster_state IS NULL OR poster_state <> 'made')`,
-    { replacements: { fileId, now: dateParam(deps.db.dialect, new Date()) } },
+     WHERE id IN (:fileIds) AND status = 'complete' AND (poster_state IS NULL OR poster_state <> 'made')`,
+    { replacements: { fileIds, now: dateParam(db.dialect, new Date()) } },
   );
+  return fileIds.map(() => undefined);
+}
+
+/** The marks asked for while one is on its way go together, in one statement (db/grouped-writes.ts). */
+const noneMarks = groupedPer(
+  (db: Database) =>
+    new GroupedWrites<string, void>({
+      many: (fileIds) => markNoneAll(db, fileIds),
+      one: async (fileId) => void (await markNoneAll(db, [fileId])),
+    }),
+);
+
+function markNone(deps: PosterDeps, fileId: string): Promise<void> {
+  return noneMarks(deps.db).write(fileId);
 }
 
 export async function makePoster(deps: PosterDeps, fileId: string): Promise<'made' | 'none'> {
