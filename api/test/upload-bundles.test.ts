@@ -272,6 +272,63 @@ describe.each(DIALECTS)('upload bundles on %s', (dialect) => {
     expect(again.body.files.map((i) => i.file?.status ?? i.error?.code)).toEqual(['complete', 'complete']);
   });
 
+  it('looks at its files once, together, and answers a file its owner removed mid-bundle as gone', async () => {
+    t = await startTestApp({ dialect });
+    const ada = await registeredClient(t);
+    const { files } = await registered(ada, [300_000, 200_000, 100_000]);
+    const [a, b, c] = files as [(typeof files)[0], (typeof files)[0], (typeof files)[0]];
+    let looks = 0;
+    t.db.sequelize.addHook('afterQuery', (_options, query) => {
+      if (/only_part_submission_status/.test((query as { sql?: string }).sql ?? '')) looks++;
+    });
+    const body = Buffer.concat([a.bytes, b.bytes, c.bytes]);
+    let removedStatus = 0;
+    const answer = new Promise<{ status: number; body: BundleAnswer }>((resolve, reject) => {
+      const req = request(`${t!.url}/api/uploads/bundles?files=${list([entry(a), entry(b), entry(c)])}`, {
+        method: 'POST',
+        headers: {
+          cookie: ada.cookieHeader()!,
+          origin: t!.url,
+          'content-type': 'application/octet-stream',
+          'content-length': body.length,
+        },
+      });
+      req.on('error', reject);
+      req.on('response', (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            body: JSON.parse(Buffer.concat(parts).toString('utf8')) as BundleAnswer,
+          }),
+        );
+      });
+      // a whole, then nothing until b is removed.
+      req.write(body.subarray(0, a.bytes.length), async () => {
+        for (let i = 0; i < 100; i++) {
+          const now = await fileStatus(ada, a.id);
+          if (typeof now !== 'string' && now.status === 'complete') break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        const removed = await ada.call('DELETE', `/api/uploads/files/${b.id}`);
+        removedStatus = removed.status;
+        req.end(body.subarray(a.bytes.length));
+      });
+    });
+    const { status, body: answered } = await answer;
+    expect(removedStatus).toBe(204);
+    expect(status).toBe(200);
+    expect(answered.files.map((i) => i.file?.status ?? i.error?.code)).toEqual([
+      'complete',
+      'file_not_found',
+      'complete',
+    ]);
+    expect(await fileStatus(ada, c.id)).toMatchObject({ status: 'complete', sha256: sha256(c.bytes) });
+    // One look at the three files, taken with their claims held; none of its own per file.
+    expect(looks).toBe(1);
+  });
+
   it("records every file's facts and poster mark, a few files to a statement, a row another process stored kept", async () => {
     t = await startTestApp({ dialect });
     const ada = await registeredClient(t);

@@ -10,7 +10,7 @@ import type { UploadsDeps } from './common.js';
 import type { BackgroundTracker } from './media-probe.js';
 import { partQuerySha256 } from './completion.js';
 import type { WriteClaim } from './claims.js';
-import { claimOwnOnlyParts, releaseBundleClaims } from './part-writes.js';
+import { claimOwnOnlyParts, lookAtBundle, releaseBundleClaims } from './part-writes.js';
 
 /**
  * Bundles (issue #34): many small files, whole, in one request. Each is stored and completed as its own
@@ -82,6 +82,8 @@ export async function receiveBundle(
   );
   const background = new HeldBackground(deps.background);
   try {
+    // Their files looked at together, under the claims, rather than one statement each as each comes.
+    await lookAtBundle(deps.db, claims.values());
     return await receiveInOrder({ ...deps, background }, user, entries, body, logger, claims);
   } finally {
     background.release();

@@ -435,9 +435,15 @@ export async function mediaOfFiles(
     where: { fileId: ids },
     transaction: transaction ?? null,
   });
+  // By file and source at once: a submission of a thousand files has two thousand rows (#34).
+  const bySource = {
+    server: new Map<string, MediaFactsInstance>(),
+    client: new Map<string, MediaFactsInstance>(),
+  };
+  for (const row of rows) bySource[row.source].set(row.fileId, row);
   for (const file of files) {
-    const server = rows.find((r) => r.fileId === file.id && r.source === 'server');
-    const client = rows.find((r) => r.fileId === file.id && r.source === 'client');
+    const server = bySource.server.get(file.id);
+    const client = bySource.client.get(file.id);
     const row = server ?? client;
     if (!row) continue;
     const facts = factsOfRow(row);

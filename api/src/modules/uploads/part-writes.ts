@@ -300,7 +300,14 @@ export async function writeOnlyPart(
     if (state.writing !== null) throw PART_IN_PROGRESS(state.writing);
     await metricsOf(deps.db).receivingPart(
       range.size,
-      storeAndComplete(deps, claim, file, state, body, range, sha256),
+      storeAndComplete(deps, claim, file, state, body, range, sha256).catch(async (error: unknown) => {
+        // Removed by its owner while its bytes came (its stored bytes and running hash went with it):
+        // there is no file to complete, as a look at it now would answer.
+        if (!toAppError(error) && (await fileGone(deps.db, fileId))) {
+          throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
+        }
+        throw error;
+      }),
     );
   } finally {
     if (release) {
@@ -358,23 +365,50 @@ async function storeAndComplete(
   );
 }
 
+type OnlyPartState = {
+  file: SubmissionFileInstance;
+  target: CompletionTarget;
+  writing: number | null;
+  partStored: boolean;
+};
+
+/** The looks a bundle took at its files together, each used once by its file's write (lookAtBundle). */
+const lookedAt = new WeakMap<WriteClaim, OnlyPartState | null>();
+
+/**
+ * The files of a bundle as their writes would find them, in one statement taken once all their claims are
+ * held (claimOwnOnlyParts): a look each was a statement each on a folder of small files (#34). Each write
+ * uses its file's look (onlyPartState); a file gone meanwhile fails its write as it would have.
+ */
+export async function lookAtBundle(db: Database, claims: Iterable<WriteClaim>): Promise<void> {
+  const held = [...claims];
+  if (held.length === 0) return;
+  const states = await onlyPartStates(
+    db,
+    held.map((c) => c.fileId),
+  );
+  for (const claim of held) lookedAt.set(claim, states.get(claim.fileId) ?? null);
+}
+
 /**
  * The file as its only part's write finds it under the COMPLETION claim, in one statement: its row, its
  * submission, whether the server imports it, the lowest part being written (a live part claim, taken
  * before this look as the claim was taken before it, so of the two writes at least one sees the other)
  * and whether a part is recorded. Null when the file has gone.
  */
-async function onlyPartState(
-  db: Database,
-  claim: WriteClaim,
-): Promise<{
-  file: SubmissionFileInstance;
-  target: CompletionTarget;
-  writing: number | null;
-  partStored: boolean;
-} | null> {
-  const [row] = await db.sequelize.query<
+async function onlyPartState(db: Database, claim: WriteClaim): Promise<OnlyPartState | null> {
+  const looked = lookedAt.get(claim);
+  if (looked !== undefined) {
+    lookedAt.delete(claim);
+    return looked;
+  }
+  return (await onlyPartStates(db, [claim.fileId])).get(claim.fileId) ?? null;
+}
+
+async function onlyPartStates(db: Database, fileIds: string[]): Promise<Map<string, OnlyPartState>> {
+  const rows = await db.sequelize.query<
     Record<string, unknown> & {
+      id: string;
       only_part_submission_status: SubmissionAttributes['status'];
       only_part_submission_updated_at: Date | string;
       only_part_upload_event_id: string | null;
@@ -392,31 +426,34 @@ async function onlyPartState(
          AND c.expires_at >= ${nowMs(db)}) AS only_part_writing,
        CASE WHEN EXISTS (SELECT 1 FROM file_parts p WHERE p.file_id = f.id) THEN 1 ELSE 0 END AS only_part_stored
      FROM submission_files f JOIN submissions s ON s.id = f.submission_id
-     WHERE f.id = :fileId`,
-    { replacements: { fileId: claim.fileId, completion: COMPLETION }, type: QueryTypes.SELECT },
+     WHERE f.id IN (:fileIds)`,
+    { replacements: { fileIds, completion: COMPLETION }, type: QueryTypes.SELECT },
   );
-  if (!row) return null;
-  const file = fileFromRow(db, row);
-  return {
-    file,
-    target: {
-      file: {
-        status: file.status,
-        imported: Number(row.only_part_imported) === 1,
-        version: file.replacesFileId !== null,
+  const states = new Map<string, OnlyPartState>();
+  for (const row of rows) {
+    const file = fileFromRow(db, row);
+    states.set(file.id, {
+      file,
+      target: {
+        file: {
+          status: file.status,
+          imported: Number(row.only_part_imported) === 1,
+          version: file.replacesFileId !== null,
+        },
+        submission: {
+          id: file.submissionId,
+          status: row.only_part_submission_status,
+          // A Date from PostgreSQL; SQLite keeps Sequelize's text form, which Date parses.
+          updatedAt: new Date(row.only_part_submission_updated_at),
+          uploadEventId: row.only_part_upload_event_id,
+          formType: row.only_part_form_type,
+        },
       },
-      submission: {
-        id: file.submissionId,
-        status: row.only_part_submission_status,
-        // A Date from PostgreSQL; SQLite keeps Sequelize's text form, which Date parses.
-        updatedAt: new Date(row.only_part_submission_updated_at),
-        uploadEventId: row.only_part_upload_event_id,
-        formType: row.only_part_form_type,
-      },
-    },
-    writing: row.only_part_writing === null ? null : Number(row.only_part_writing),
-    partStored: Number(row.only_part_stored) === 1,
-  };
+      writing: row.only_part_writing === null ? null : Number(row.only_part_writing),
+      partStored: Number(row.only_part_stored) === 1,
+    });
+  }
+  return states;
 }
 
 /**
@@ -487,6 +524,14 @@ function isFileSystemError(error: unknown): boolean {
   return typeof code === 'string' && FILE_SYSTEM_CODES.has(code) && typeof path === 'string';
 }
 
+/** Whether the file's row is gone (removed meanwhile); false when that cannot be told. */
+function fileGone(db: Database, fileId: string): Promise<boolean> {
+  return db.models.SubmissionFile.findByPk(fileId, { attributes: ['id'] }).then(
+    (row) => row === null,
+    () => false,
+  );
+}
+
 /** What to answer for a part write that failed part-way. */
 async function partFailure(
   db: Database,
@@ -515,8 +560,11 @@ async function partFailure(
   // way: 503 with Retry-After, for the client to send the part again, not a 400 blaming the client.
   if (toAppError(error)?.status === 503) return error;
   // A file system error is storage's own (a folder gone or replaced, a read-only mount, a bad disk): the
-  // server's failure, answered 500 and logged, though the body was destroyed with it.
-  if (isFileSystemError(error)) return error;
+  // server's failure, answered 500 and logged, though the body was destroyed with it. Unless the file was
+  // removed since its write looked at it (its bytes went with it): then there is no file to write.
+  if (isFileSystemError(error)) {
+    return (await fileGone(db, fileId)) ? new AppError(404, 'file_not_found', FILE_NOT_FOUND) : error;
+  }
   // The client went away mid-part (paused, closed the tab, lost the network): nothing was recorded,
   // and the part will come again.
   const code = (error as { code?: unknown } | null)?.code;
