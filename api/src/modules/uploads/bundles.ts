@@ -144,7 +144,7 @@ async function receiveInOrder(
 /**
  * The background work of the bundle's completions (each file's media reading and poster), begun together
  * once the last file is in rather than one file at a time: their rows are then written a few to a
- * statement (db/grouped-writes.ts) instead of one each, while the bundle's bytes wait for no statement.
+ * statement (db/grouped-statements.ts) instead of one each, while the bundle's bytes wait for no statement.
  */
 class HeldBackground implements BackgroundTracker {
   #held: Array<() => void> = [];

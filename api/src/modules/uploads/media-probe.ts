@@ -5,7 +5,7 @@ import type { Transaction } from 'sequelize';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import { dateParam } from '../../db/bind.js';
-import { GroupedWrites, groupedPer } from '../../db/grouped-writes.js';
+import { GroupedStatements, groupedPer } from '../../db/grouped-statements.js';
 import type { Database } from '../../db/index.js';
 import type {
   MediaFactsAttributes,
@@ -178,7 +178,7 @@ export async function probeFile(
   // Both rows at once: the server's (read already: done) and the client's report, compared below. A file
   // just completed here has no server row (another process reading it meanwhile is the unique key's
   // concern, below), and a client row only when its registration recorded the client's check.
-  const rows = known && file.checkVerdict === null ? [] : await MediaFacts.findAll({ where: { fileId } });
+  const rows = known && file.checkVerdict === null ? [] : await factsRowsOf(deps.db).run(fileId);
   const done = rows.find((r) => r.source === 'server');
   if (done) return done;
   const reported = rows.find((r) => r.source === 'client');
@@ -324,12 +324,12 @@ async function insertFactsRows(db: Database, rows: ServerFactsValues[]): Promise
 }
 
 /**
- * A server facts row, written with the others asked for meanwhile (db/grouped-writes.ts): a folder's
+ * A server facts row, written with the others asked for meanwhile (db/grouped-statements.ts): a folder's
  * files complete together, and their rows take one statement rather than one each (#34).
  */
 const serverFactsWrites = groupedPer(
   (db: Database) =>
-    new GroupedWrites<ServerFactsValues, MediaFactsInstance>({
+    new GroupedStatements<ServerFactsValues, MediaFactsInstance>({
       many: (rows) =>
         // Two rows of one file are refused by the unique key anyway: alone, each gets its own answer.
         new Set(rows.map((r) => r.fileId)).size === rows.length
@@ -339,8 +339,23 @@ const serverFactsWrites = groupedPer(
     }),
 );
 
+/**
+ * A file's facts rows, looked up with those of the files whose readings begin meanwhile (a bundle's files,
+ * each with the client's report its registration recorded): one statement for a group.
+ */
+const factsRowsOf = groupedPer(
+  (db: Database) =>
+    new GroupedStatements<string, MediaFactsInstance[]>({
+      many: async (fileIds) => {
+        const rows = await db.models.MediaFacts.findAll({ where: { fileId: fileIds } });
+        return fileIds.map((id) => rows.filter((r) => r.fileId === id));
+      },
+      one: (fileId) => db.models.MediaFacts.findAll({ where: { fileId } }),
+    }),
+);
+
 function insertServerFacts(db: Database, values: ServerFactsValues): Promise<MediaFactsInstance> {
-  return serverFactsWrites(db).write(values);
+  return serverFactsWrites(db).run(values);
 }
 
 /** A few readings at a time per process; the rest wait their turn. */

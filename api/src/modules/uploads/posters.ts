@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import { dateParam } from '../../db/bind.js';
-import { GroupedWrites, groupedPer } from '../../db/grouped-writes.js';
+import { GroupedStatements, groupedPer } from '../../db/grouped-statements.js';
 import type { Database } from '../../db/index.js';
 import type { MediaFactsInstance } from '../../db/models/index.js';
 import type { Logger } from '../../logger.js';
@@ -132,17 +132,17 @@ async function markNoneAll(db: Database, fileIds: string[]): Promise<void[]> {
   return fileIds.map(() => undefined);
 }
 
-/** The marks asked for while one is on its way go together, in one statement (db/grouped-writes.ts). */
+/** The marks asked for while one is on its way go together, in one statement (db/grouped-statements.ts). */
 const noneMarks = groupedPer(
   (db: Database) =>
-    new GroupedWrites<string, void>({
+    new GroupedStatements<string, void>({
       many: (fileIds) => markNoneAll(db, fileIds),
       one: async (fileId) => void (await markNoneAll(db, [fileId])),
     }),
 );
 
 function markNone(deps: PosterDeps, fileId: string): Promise<void> {
-  return noneMarks(deps.db).write(fileId);
+  return noneMarks(deps.db).run(fileId);
 }
 
 export async function makePoster(deps: PosterDeps, fileId: string): Promise<'made' | 'none'> {

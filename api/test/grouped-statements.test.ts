@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { GroupedWrites, groupedPer } from '../src/db/grouped-writes.js';
+import { GroupedStatements, groupedPer } from '../src/db/grouped-statements.js';
 
 /**
- * Group commit (db/grouped-writes.ts): a lone write goes at once; those asked for while one is on its way
+ * Group commit (db/grouped-statements.ts): a lone write goes at once; those asked for while one is on its way
  * go together; a group's failure leaves each write to be made alone, with its own answer. The writer here
  * is a table in memory that writes a group all or nothing, as one statement does.
  */
@@ -30,8 +30,8 @@ class Table {
     for (const go of this.pending.splice(0)) go();
   }
 
-  writes(max?: number): GroupedWrites<string, number> {
-    return new GroupedWrites<string, number>(
+  writes(max?: number): GroupedStatements<string, number> {
+    return new GroupedStatements<string, number>(
       {
         many: (keys) => this.statement(keys),
         one: async (key) => (await this.statement([key]))[0]!,
@@ -43,10 +43,10 @@ class Table {
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('grouped writes', () => {
+describe('grouped statements', () => {
   it('writes a lone item at once, alone', async () => {
     const table = new Table();
-    expect(await table.writes().write('a')).toBe(1);
+    expect(await table.writes().run('a')).toBe(1);
     expect(table.statements).toEqual([['a']]);
   });
 
@@ -54,9 +54,9 @@ describe('grouped writes', () => {
     const table = new Table();
     const writes = table.writes();
     table.hold = true;
-    const first = writes.write('a');
+    const first = writes.run('a');
     await turn();
-    const rest = ['b', 'c', 'd'].map((k) => writes.write(k));
+    const rest = ['b', 'c', 'd'].map((k) => writes.run(k));
     await turn();
     // Nothing more goes while the first is on its way.
     expect(table.statements).toEqual([['a']]);
@@ -72,7 +72,7 @@ describe('grouped writes', () => {
     const table = new Table();
     const writes = table.writes(2);
     table.hold = true;
-    const all = ['a', 'b', 'c', 'd', 'e'].map((k) => writes.write(k));
+    const all = ['a', 'b', 'c', 'd', 'e'].map((k) => writes.run(k));
     await turn();
     table.hold = false;
     table.release();
@@ -85,9 +85,9 @@ describe('grouped writes', () => {
     table.rows.set('taken', 99);
     const writes = table.writes();
     table.hold = true;
-    const first = writes.write('a');
+    const first = writes.run('a');
     await turn();
-    const group = ['b', 'taken', 'c'].map((k) => writes.write(k));
+    const group = ['b', 'taken', 'c'].map((k) => writes.run(k));
     table.hold = false;
     table.release();
     await first;
@@ -102,8 +102,8 @@ describe('grouped writes', () => {
     const table = new Table();
     table.rows.set('taken', 99);
     const writes = table.writes();
-    await expect(writes.write('taken')).rejects.toThrow(/duplicate/);
-    expect(await writes.write('a')).toBe(2);
+    await expect(writes.run('taken')).rejects.toThrow(/duplicate/);
+    expect(await writes.run('a')).toBe(2);
   });
 
   it('keeps one set of groups per key', () => {
