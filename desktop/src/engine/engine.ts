@@ -102,6 +102,9 @@ export interface StartOptions {
 export type { ConnectionState, RetryEvent, RunOverrides };
 export type { FileInspection, SpecChoice };
 
+/** Files whose media facts are read at once when a job is added. */
+const FACTS_READ_CONCURRENCY = 4;
+
 /** What `inspect` answers: the spec that applies (with the event it came from) and each file's facts. */
 export interface Inspection extends SpecChoice {
   files: FileInspection[];
@@ -409,15 +412,22 @@ export class UploadEngine {
       if (blocked.length > 0) throw new MediaBlockedError(blocked, inspected.event);
     }
     const factsOfPath = new Map<string, { facts: MediaFacts | null; check?: MediaCheck }>();
-    for (const file of files) {
-      const seen = known.get(file.path);
-      factsOfPath.set(
-        file.path,
-        seen && seen.size === file.size
-          ? { facts: seen.facts, check: seen.check }
-          : { facts: await readFacts(file.path, this.factsTimeoutMs) },
-      );
-    }
+    // A few files at a time: a folder of a thousand stills waited for each head in turn before its job
+    // was saved and its first byte sent (#34).
+    let next = 0;
+    const reader = async () => {
+      while (next < files.length) {
+        const file = files[next++]!;
+        const seen = known.get(file.path);
+        factsOfPath.set(
+          file.path,
+          seen && seen.size === file.size
+            ? { facts: seen.facts, check: seen.check }
+            : { facts: await readFacts(file.path, this.factsTimeoutMs) },
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(FACTS_READ_CONCURRENCY, files.length) }, reader));
     const job: PersistedJob = {
       id: randomUUID(),
       submissionId: null,
