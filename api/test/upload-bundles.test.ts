@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
+import type { ClientRequest } from 'node:http';
 import { UPLOAD_BUNDLE_MAX_BYTES, UPLOAD_BUNDLE_MAX_FILES } from '@avp/shared';
 import type { BatchRegistrationItem, BundleItem, SubmissionInfo, UploadFileInfo } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -61,6 +62,8 @@ function sendBundle(
   files: string,
   body: Buffer,
   headers: Record<string, string | number> = {},
+  /** How the body goes out: all at once unless told otherwise. */
+  send: (req: ClientRequest, body: Buffer) => void = (req, all) => req.end(all),
 ): Promise<{ status: number; body: BundleAnswer; connection: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = request(`${app.url}/api/uploads/bundles?files=${encodeURIComponent(files)}`, {
@@ -85,7 +88,7 @@ function sendBundle(
         }),
       );
     });
-    req.end(body);
+    send(req, body);
   });
 }
 
@@ -281,41 +284,25 @@ describe.each(DIALECTS)('upload bundles on %s', (dialect) => {
     t.db.sequelize.addHook('afterQuery', (_options, query) => {
       if (/only_part_submission_status/.test((query as { sql?: string }).sql ?? '')) looks++;
     });
-    const body = Buffer.concat([a.bytes, b.bytes, c.bytes]);
     let removedStatus = 0;
-    const answer = new Promise<{ status: number; body: BundleAnswer }>((resolve, reject) => {
-      const req = request(`${t!.url}/api/uploads/bundles?files=${list([entry(a), entry(b), entry(c)])}`, {
-        method: 'POST',
-        headers: {
-          cookie: ada.cookieHeader()!,
-          origin: t!.url,
-          'content-type': 'application/octet-stream',
-          'content-length': body.length,
-        },
-      });
-      req.on('error', reject);
-      req.on('response', (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (d: Buffer) => parts.push(d));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode!,
-            body: JSON.parse(Buffer.concat(parts).toString('utf8')) as BundleAnswer,
-          }),
-        );
-      });
-      // a whole, then nothing until b is removed.
-      req.write(body.subarray(0, a.bytes.length), async () => {
-        for (let i = 0; i < 100; i++) {
-          const now = await fileStatus(ada, a.id);
-          if (typeof now !== 'string' && now.status === 'complete') break;
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        const removed = await ada.call('DELETE', `/api/uploads/files/${b.id}`);
-        removedStatus = removed.status;
-        req.end(body.subarray(a.bytes.length));
-      });
-    });
+    const answer = sendBundle(
+      t,
+      ada,
+      list([entry(a), entry(b), entry(c)]),
+      Buffer.concat([a.bytes, b.bytes, c.bytes]),
+      {},
+      (req, body) =>
+        // a whole, then nothing until b is removed.
+        req.write(body.subarray(0, a.bytes.length), async () => {
+          for (let i = 0; i < 100; i++) {
+            const now = await fileStatus(ada, a.id);
+            if (typeof now !== 'string' && now.status === 'complete') break;
+            await new Promise((r) => setTimeout(r, 20));
+          }
+          removedStatus = (await ada.call('DELETE', `/api/uploads/files/${b.id}`)).status;
+          req.end(body.subarray(a.bytes.length));
+        }),
+    );
     const { status, body: answered } = await answer;
     expect(removedStatus).toBe(204);
     expect(status).toBe(200);
