@@ -1,11 +1,15 @@
+import { SERVICE_BRIEFLY_UNAVAILABLE } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openTestDatabase } from './helpers/app.js';
-import type { TestDatabase } from './helpers/app.js';
+import { openTestDatabase, startTestApp } from './helpers/app.js';
+import type { TestApp, TestDatabase } from './helpers/app.js';
 
 let t: TestDatabase | undefined;
+let app: TestApp | undefined;
 afterEach(async () => {
   await t?.cleanup();
   t = undefined;
+  await app?.close();
+  app = undefined;
 });
 
 describe('SQLITE_TURN_TIMEOUT_SECONDS', () => {
@@ -23,5 +27,33 @@ describe('SQLITE_TURN_TIMEOUT_SECONDS', () => {
     }
     // The turn given back, the next write goes ahead.
     await sequelize.query("UPDATE submission_files SET name = name WHERE id = 'none'");
+  });
+
+  it('answers a request whose write found no turn in time 503 with Retry-After, the database busy, not the request wrong', async () => {
+    app = await startTestApp({ dialect: 'sqlite', env: { SQLITE_TURN_TIMEOUT_SECONDS: '1' } });
+    const holding = await app.db.sequelize.transaction();
+    try {
+      const res = await app.request('/api/contact', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          variant: 'newsletter',
+          firstname: 'Dana',
+          lastname: 'Okafor',
+          email: 'dana.okafor@example.com',
+          phone: '(312) 555-0199',
+          company: 'Lakeshore Medical Association',
+          title: 'Meetings Director',
+          message: '',
+        }),
+      });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await res.json()).toMatchObject({
+        error: { code: 'database_unavailable', message: SERVICE_BRIEFLY_UNAVAILABLE },
+      });
+    } finally {
+      await holding.rollback();
+    }
   });
 });

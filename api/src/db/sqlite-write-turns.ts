@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { TimeoutError } from 'sequelize';
 import type { Sequelize, Transaction } from 'sequelize';
 
 /**
@@ -93,7 +94,11 @@ export class WriteTurns {
         const at = queue.indexOf(waiter);
         if (at >= 0) queue.splice(at, 1);
         if (this.queues.bulk.length === 0) this.bulkServed();
-        reject(new Error(`SQLite: no turn to write within ${this.timeoutMs} ms`));
+        // As SQLite's busy timeout between processes does: the database busy, not the request wrong (503).
+        const waited = Object.assign(new Error(`SQLite: no turn to write within ${this.timeoutMs} ms`), {
+          sql: '',
+        });
+        reject(new TimeoutError(waited));
       }, this.timeoutMs);
       const waiter: Waiter = {
         lane,
