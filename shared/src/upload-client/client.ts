@@ -726,11 +726,7 @@ export class UploadClient {
    * Tried once: a file it does not complete goes on alone, where the usual retries apply. Null when the
    * server has no bundles (an older server): files go alone from then on.
    */
-  async putBundle(
-    entries: BundleEntry[],
-    body: Uint8Array,
-    signal?: AbortSignalLike,
-  ): Promise<BundleItem[] | null> {
+  async putBundle(entries: BundleEntry[], body: Uint8Array): Promise<BundleItem[] | null> {
     if (this.bundlesUnsupported) return null;
     const files = entries.map((e) => `${e.fileId}:${e.size}:${e.sha256}`).join(',');
     try {
@@ -739,7 +735,6 @@ export class UploadClient {
           method: 'POST',
           path: `${this.basePath}${UPLOADS_BUNDLE_PATH}?files=${encodeURIComponent(files)}`,
           body,
-          signal,
         },
         { what: 'part', retries: 0, timeoutMs: 0, stallMs: this.partStallTimeoutMs },
       );

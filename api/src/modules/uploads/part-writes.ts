@@ -269,7 +269,7 @@ export async function releaseBundleClaims(db: Database, claims: Iterable<WriteCl
  * the two steps: 409 while another write or completion holds the file, 422 checksum_mismatch (the file
  * starts over), and a file found complete is left to the caller's look at the completed file.
  */
-export async function writeOnlyPart(
+async function writeOnlyPart(
   deps: UploadsDeps,
   claim: WriteClaim,
   body: Readable,
