@@ -160,6 +160,59 @@ export function factsDisagree(client: MediaFacts | null, server: MediaFacts | nu
   return differ;
 }
 
+const NOTHING_READ: MediaReadResult = { facts: null, bytesRead: 0, raw: null };
+
+/**
+ * A stored file's facts, read where it is stored (only the ranges the reader asks for; its head not at all
+ * when `handed`, as its write saw it), and the bytes read from storage. Never throws: a failure or a
+ * timeout is logged and reads as nothing.
+ */
+async function readStored(
+  deps: ProbeDeps,
+  fileId: string,
+  key: string,
+  size: number,
+  handed: Uint8Array | undefined,
+): Promise<{ result: MediaReadResult; bytesRead: number }> {
+  const timeoutMs = deps.config.MEDIA_PROBE_TIMEOUT_SECONDS * 1000;
+  // Storage is opened only when something must be read from it.
+  let ranges: StoredRanges | null = null;
+  const stored = async () => (ranges ??= await openStoredRanges(deps.storage, key, size));
+  let result = NOTHING_READ;
+  let bytesRead: number;
+  try {
+    // The pool enforces the time itself, by terminating the worker; a test's reader gets the race.
+    if (readerOverride) {
+      const input = { size, readChunk: (await stored()).read, timeoutMs };
+      result = await withTimeout(readerOverride(input), timeoutMs);
+    } else {
+      // A file whose first bytes can be nothing MediaInfoLib knows is unreadable without a worker (the
+      // reader would sniff the same bytes and stop there: sniff.ts). Any other is read in one, its head
+      // (the reader's own first read) served again from here rather than asked of storage twice.
+      const head =
+        handed ?? (await withTimeout((await stored()).read(0, Math.min(SNIFF_BYTES, size)), timeoutMs));
+      if (mayBeKnownFormat(head)) {
+        const from = await stored();
+        const readChunk = (offset: number, length: number) =>
+          offset === 0 && length <= head.length
+            ? Promise.resolve(head.slice(0, length))
+            : from.read(offset, length);
+        result = await workerReader(deps.config.MEDIA_PROBE_CONCURRENCY)({ size, readChunk, timeoutMs });
+      }
+    }
+  } catch (error) {
+    deps.logger.warn(
+      { err: error, fileId, timedOut: error instanceof ProbeTimedOut },
+      'could not read the media facts of a stored file',
+    );
+  } finally {
+    const opened = ranges as StoredRanges | null;
+    bytesRead = opened?.bytesRead() ?? 0;
+    await opened?.close().catch(() => undefined);
+  }
+  return { result, bytesRead };
+}
+
 /**
  * Reads one completed file's facts from storage and records them: idempotent (a file read once is not
  * read again). Never throws for the file's sake: an unreadable file, a reader failure or a timeout is
@@ -183,59 +236,19 @@ export async function probeFile(
   if (done) return done;
   const reported = rows.find((r) => r.source === 'client');
   const size = Number(file.size);
-  const timeoutMs = deps.config.MEDIA_PROBE_TIMEOUT_SECONDS * 1000;
-  let result: MediaReadResult = { facts: null, bytesRead: 0, raw: null };
-  let bytesRead = 0;
   const started = Date.now();
-  // Storage is opened only when something must be read from it.
-  let ranges: StoredRanges | null = null;
-  const stored = async () => (ranges ??= await openStoredRanges(deps.storage, file.storageKey, size));
   // The head the completion saw stored, when it hands it over (a file of one part, #34): bytes no reader
-  // knows need no slot, no storage and no worker (mayBeKnownFormat below), only the row.
+  // knows need no slot, no storage and no worker (sniff.ts), only the row.
   const headSize = Math.min(SNIFF_BYTES, size);
   const handed = known?.head?.length === headSize ? known.head : undefined;
-  const unknownHead = !readerOverride && handed !== undefined && !mayBeKnownFormat(handed);
-  // A few readings at a time (the limiter); the row is recorded after the slot is given back, with the
-  // rows of the readings that ended meanwhile (insertServerFacts).
-  if (!unknownHead)
-    await limiter.run(deps.config.MEDIA_PROBE_CONCURRENCY, async () => {
-      try {
-        try {
-          // The pool enforces the time itself, by terminating the worker; a test's reader gets the race.
-          if (readerOverride) {
-            const input = { size, readChunk: (await stored()).read, timeoutMs };
-            result = await withTimeout(readerOverride(input), timeoutMs);
-          } else {
-            // A file whose first bytes can be nothing MediaInfoLib knows is unreadable without a worker (the
-            // reader would sniff the same bytes and stop there: sniff.ts). Any other is read in one, its head
-            // (the reader's own first read) served again from here rather than asked of storage twice. The
-            // head is the bytes the completion saw stored, when it hands them over.
-            const head = handed ?? (await withTimeout((await stored()).read(0, headSize), timeoutMs));
-            if (mayBeKnownFormat(head)) {
-              const from = await stored();
-              const readChunk = (offset: number, length: number) =>
-                offset === 0 && length <= head.length
-                  ? Promise.resolve(head.slice(0, length))
-                  : from.read(offset, length);
-              result = await workerReader(deps.config.MEDIA_PROBE_CONCURRENCY)({
-                size,
-                readChunk,
-                timeoutMs,
-              });
-            }
-          }
-        } finally {
-          const opened = ranges as StoredRanges | null;
-          bytesRead = opened?.bytesRead() ?? 0;
-          await opened?.close().catch(() => undefined);
-        }
-      } catch (error) {
-        deps.logger.warn(
-          { err: error, fileId, timedOut: error instanceof ProbeTimedOut },
-          'could not read the media facts of a stored file',
+  const { result, bytesRead } =
+    !readerOverride && handed !== undefined && !mayBeKnownFormat(handed)
+      ? { result: NOTHING_READ, bytesRead: 0 }
+      : // A few readings at a time; the row is recorded after the slot is given back, with the rows of the
+        // readings that ended meanwhile (insertServerFacts).
+        await limiter.run(deps.config.MEDIA_PROBE_CONCURRENCY, () =>
+          readStored(deps, fileId, file.storageKey, size, handed),
         );
-      }
-    });
   const submission = known?.submission ?? (await Submission.findByPk(file.submissionId));
   const spec = submission ? await specForSubmission(deps.db, submission) : null;
   const check = checkMediaFacts(spec, result.facts);
