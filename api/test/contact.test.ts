@@ -20,6 +20,7 @@ import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { DIALECTS, LogCapture } from './helpers/env.js';
 import { freePort, waitFor } from './helpers/smtp.js';
+import { CONTACT_FORM } from './helpers/contact.js';
 
 let t: TestApp | undefined;
 const cleanups: (() => Promise<void>)[] = [];
@@ -30,12 +31,7 @@ afterEach(async () => {
 });
 
 const VALID = {
-  firstname: 'Dana',
-  lastname: 'Okafor',
-  email: 'dana.okafor@example.com',
-  phone: '(312) 555-0199',
-  company: 'Lakeshore Medical Association',
-  title: 'Meetings Director',
+  ...CONTACT_FORM,
   message: 'We need staging and two LED walls for a 900-person general session in October.',
 };
 

@@ -27,6 +27,7 @@ import { customerFor } from './helpers/store.js';
 import type { IntentJson, StoreJson } from './helpers/store.js';
 import { StripeStandIn, stripeEvent } from './helpers/stripe-stand-in.js';
 import { fetchTransport, memorySource, nodeClient, sponsorForm, uploadClient } from './helpers/uploads.js';
+import { CONTACT_FORM } from './helpers/contact.js';
 
 /**
  * DESIGN 'Running on more than one machine', proven: three real API processes on one PostgreSQL schema and
@@ -336,7 +337,7 @@ describe.runIf(TEST_DATABASE_URL)('three API processes on one PostgreSQL and one
     const served = new Set<string | null>();
     for (let i = 0; i < 6; i++) {
       const res = await visitor.post('/api/contact', {
-        ...CONTACT,
+        ...CONTACT_FORM,
         message: `Message ${i} through the proxy.`,
       });
       expect(res.status).toBe(201);
@@ -577,12 +578,3 @@ describe.runIf(TEST_DATABASE_URL)('three API processes on one PostgreSQL and one
     return Buffer.from(await res.arrayBuffer());
   }
 });
-
-const CONTACT = {
-  firstname: 'Dana',
-  lastname: 'Okafor',
-  email: 'dana.okafor@example.com',
-  phone: '(312) 555-0199',
-  company: 'Lakeshore Medical Association',
-  title: 'Meetings Director',
-};

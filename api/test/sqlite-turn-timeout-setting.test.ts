@@ -1,6 +1,7 @@
 import { SERVICE_BRIEFLY_UNAVAILABLE } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, startTestApp } from './helpers/app.js';
+import { CONTACT_FORM } from './helpers/contact.js';
 import type { TestApp, TestDatabase } from './helpers/app.js';
 
 let t: TestDatabase | undefined;
@@ -36,16 +37,7 @@ describe('SQLITE_TURN_TIMEOUT_SECONDS', () => {
       const res = await app.request('/api/contact', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          variant: 'newsletter',
-          firstname: 'Dana',
-          lastname: 'Okafor',
-          email: 'dana.okafor@example.com',
-          phone: '(312) 555-0199',
-          company: 'Lakeshore Medical Association',
-          title: 'Meetings Director',
-          message: '',
-        }),
+        body: JSON.stringify({ ...CONTACT_FORM, variant: 'newsletter', message: '' }),
       });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
