@@ -189,9 +189,10 @@ async function readStored(
       // A file whose first bytes can be nothing MediaInfoLib knows is unreadable without a worker (the
       // reader would sniff the same bytes and stop there: sniff.ts). Any other is read in one, its head
       // (the reader's own first read) served again from here rather than asked of storage twice.
+      // A head handed over was sniffed by the caller already (probeFile).
       const head =
         handed ?? (await withTimeout((await stored()).read(0, Math.min(SNIFF_BYTES, size)), timeoutMs));
-      if (mayBeKnownFormat(head)) {
+      if (handed !== undefined || mayBeKnownFormat(head)) {
         const from = await stored();
         const readChunk = (offset: number, length: number) =>
           offset === 0 && length <= head.length
