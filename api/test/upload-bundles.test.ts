@@ -282,7 +282,7 @@ describe.each(DIALECTS)('upload bundles on %s', (dialect) => {
     const [a, b, c] = files as [(typeof files)[0], (typeof files)[0], (typeof files)[0]];
     let looks = 0;
     t.db.sequelize.addHook('afterQuery', (_options, query) => {
-      if (/only_part_submission_status/.test((query as { sql?: string }).sql ?? '')) looks++;
+      if (/only_part_writing/.test((query as { sql?: string }).sql ?? '')) looks++;
     });
     let removedStatus = 0;
     const answer = sendBundle(

@@ -286,6 +286,67 @@ describe.each(DIALECTS)('many small files on %s', (dialect) => {
     expect(last.body.file).toMatchObject({ status: 'complete', sha256: sha256(whole) });
   });
 
+  it("claims a part, or a completion, of the caller's own file in the statement that finds it", async () => {
+    t = await startTestApp({ dialect });
+    const ada = await registeredClient(t);
+    const eve = await registeredClient(t, { email: 'eve@example.com' });
+    const submissionId = await newSubmission(ada);
+    const [c] = (await batch(ada, submissionId, [still(1, PART + 10)])).body.files.map(fileOf);
+    const whole = randomBytes(PART + 10);
+    const seen: string[] = [];
+    let recording = false;
+    t.db.sequelize.addHook('afterQuery', (_options, query) => {
+      if (recording) seen.push((query as { sql?: string }).sql ?? '');
+    });
+    const during = async <T>(work: () => Promise<T>): Promise<T> => {
+      seen.length = 0;
+      recording = true;
+      try {
+        return await work();
+      } finally {
+        recording = false;
+      }
+    };
+    // The first statement of the write that touches the file or its claims claims it, and finds it the
+    // caller's own in doing so: no look at the file before.
+    const firstOnTheFile = () => seen.find((sql) => /submission_files|upload_claims/.test(sql)) ?? '';
+
+    // Another client's write: 404, as before, and no claim taken on a file not its own.
+    const foreign = await during(() => putPart(t!, eve, c!.id, 1, whole.subarray(0, PART)));
+    expect(foreign.status).toBe(404);
+    const claims = () =>
+      t!.db.sequelize.query('SELECT file_id FROM upload_claims', { type: QueryTypes.SELECT });
+    expect(await claims()).toEqual([]);
+
+    const first = await during(() => putPart(t!, ada, c!.id, 1, whole.subarray(0, PART)));
+    expect(first).toEqual({ status: 200, body: { partNumber: 1, size: PART } });
+    expect(firstOnTheFile()).toMatch(/INSERT INTO upload_claims/);
+    expect(firstOnTheFile()).toMatch(/s\.user_id/);
+    // The session, the claim, the look under it, the record, and on SQLite the claim given back.
+    expect(seen).toHaveLength(dialect === 'postgres' ? 4 : 5);
+
+    // A part another write holds is refused as before (the claim found taken, the slower look answers).
+    const held = await claimWrite(t.db, c!.id, 2);
+    const refused = await putPart(t, ada, c!.id, 2, whole.subarray(PART));
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('part_in_progress');
+    await held!.release();
+    expect((await putPart(t, ada, c!.id, 2, whole.subarray(PART))).status).toBe(200);
+
+    const done = await during(() =>
+      ada.post<{ file: UploadFileInfo }>(`/api/uploads/files/${c!.id}/complete`, { sha256: sha256(whole) }),
+    );
+    expect(done.status).toBe(200);
+    expect(done.body.file).toMatchObject({ status: 'complete', sha256: sha256(whole) });
+    expect(firstOnTheFile()).toMatch(/INSERT INTO upload_claims/);
+    expect(firstOnTheFile()).toMatch(/s\.user_id/);
+    // Complete: the same call again answers from the slower look, as before.
+    expect((await ada.post(`/api/uploads/files/${c!.id}/complete`, { sha256: sha256(whole) })).status).toBe(
+      200,
+    );
+    expect(await claims()).toEqual([]);
+  });
+
   it('a part PUT with the checksum cut off mid-part completes nothing; sent again whole, it completes', async () => {
     t = await startTestApp({ dialect });
     const ada = await registeredClient(t);

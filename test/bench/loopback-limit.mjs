@@ -1,6 +1,6 @@
 // The loopback limit both upload benchmarks compare against: a bare node:http server,
 // a child process of its own, streaming one PUT of the whole file to disk, fed by a streamed read.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, openSync, rmSync, writeSync } from 'node:fs';
 import { request } from 'node:http';
@@ -60,9 +60,12 @@ export async function startBareServer(code, env = {}, readyPath = '/', nodeArgs 
 /**
  * Times one upload against a server process: `upload(url)` runs between the readings. Returns MB/s
  * (10^6 bytes a second), the server's memory growth (peak resident set minus the one before) and the
- * processor seconds the server and this process used meanwhile.
+ * processor seconds the server and this process used meanwhile. The disks are flushed first: the bytes
+ * written before (a set of files just made, or the contestant before) would otherwise be written back
+ * during this one's window, charging it the kernel's writeback and slowing its own writes.
  */
 export async function timeUpload(size, server, upload) {
+  execFileSync('sync');
   await new Promise((r) => setTimeout(r, 500));
   const before = rssBytes(server.child.pid);
   const peak = watchMemory(server.child.pid);

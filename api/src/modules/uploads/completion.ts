@@ -6,11 +6,7 @@ import { z } from 'zod';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import { dateParam } from '../../db/bind.js';
 import type { Database } from '../../db/index.js';
-import type {
-  FilePartAttributes,
-  SubmissionAttributes,
-  SubmissionFileInstance,
-} from '../../db/models/index.js';
+import type { FilePartAttributes, SubmissionFileInstance } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
 import type { SessionUser } from '../accounts/index.js';
 import { scheduleProbe } from './media-probe.js';
@@ -18,8 +14,8 @@ import type { CompletedFile } from './media-probe.js';
 import { COMPLETION, nowMs } from './claims.js';
 import type { WriteClaim } from './claims.js';
 import { schedulePoster } from './posters.js';
-import { ownFileTarget } from './own-file-target.js';
-import type { CompletionTarget } from './own-file-target.js';
+import { claimOwnFile, ownFileTarget, TARGET_COLUMNS, targetOf } from './own-file-target.js';
+import type { CompletionTarget, TargetRow } from './own-file-target.js';
 import { queueVersionNotice } from './versions-notice.js';
 import {
   assertOpen,
@@ -94,28 +90,35 @@ export async function completeFile(
   known?: CompletionTarget,
 ): Promise<UploadFileInfo> {
   const body = completeSchema.parse(input ?? {});
-  const target = known ?? (await ownFileTarget(deps.db, user, fileId));
-  if (target.file.status === 'complete') return completed(await fileRow(deps, fileId), body.sha256);
-  if (!target.file.version) assertOpen(target.submission);
-  if (target.file.imported) throw IMPORTED_BY_SERVER();
-  const claim = await claimOrGone(deps.db, fileId, COMPLETION);
-  if (!claim) throw COMPLETION_IN_PROGRESS();
+  // A completion that will go ahead is claimed in the statement that finds the file the caller's own (#34).
+  let claim = known ? null : await claimOwnFile(deps.db, user, fileId, COMPLETION);
+  if (!claim) {
+    // Any other case, looked at before a claim is tried, so each is answered as it always was.
+    const target = known ?? (await ownFileTarget(deps.db, user, fileId));
+    if (target.file.status === 'complete') return completed(await fileRow(deps, fileId), body.sha256);
+    if (!target.file.version) assertOpen(target.submission);
+    if (target.file.imported) throw IMPORTED_BY_SERVER();
+    claim = await claimOrGone(deps.db, fileId, COMPLETION);
+    if (!claim) throw COMPLETION_IN_PROGRESS();
+  }
   claim.keepAlive();
   let file: SubmissionFileInstance;
+  let submission: CompletionTarget['submission'];
   try {
     // Read again under the claim: another completion may have finished since, or a part write begun.
     const state = await underClaim(deps.db, fileId);
     file = state.file;
+    submission = state.target.submission;
     if (state.writing !== null) throw PART_IN_PROGRESS(state.writing);
     if (file.status === 'complete') return completed(file, body.sha256);
-    if (!file.replacesFileId) assertOpen({ status: state.submissionStatus });
-    await verifyAndComplete(deps, file, claim, body.sha256, target.submission, state.parts);
+    if (!file.replacesFileId) assertOpen(submission);
+    await verifyAndComplete(deps, file, claim, body.sha256, submission, state.parts);
   } finally {
     await claim.release().catch((error: unknown) => {
       deps.logger.warn({ err: error, fileId }, 'could not release a completion claim');
     });
   }
-  await touchUnlessRecent(deps.db, target.submission);
+  await touchUnlessRecent(deps.db, submission);
   return toFileInfo(file);
 }
 
@@ -143,19 +146,19 @@ async function underClaim(
 ): Promise<{
   file: SubmissionFileInstance;
   writing: number | null;
-  submissionStatus: SubmissionAttributes['status'];
+  target: CompletionTarget;
   parts: StoredPart[];
 }> {
   const rows = await db.sequelize.query<
-    Record<string, unknown> & {
-      under_claim_writing: number | string | null;
-      under_claim_submission_status: SubmissionAttributes['status'];
-      under_claim_part_number: number | string | null;
-      under_claim_etag: string | null;
-      under_claim_write_id: string | null;
-    }
+    Record<string, unknown> &
+      TargetRow & {
+        under_claim_writing: number | string | null;
+        under_claim_part_number: number | string | null;
+        under_claim_etag: string | null;
+        under_claim_write_id: string | null;
+      }
   >(
-    `SELECT f.*, s.status AS under_claim_submission_status,
+    `SELECT f.*, ${TARGET_COLUMNS},
        (SELECT MIN(c.part_number) FROM upload_claims c WHERE c.file_id = :fileId AND c.part_number <> :completion
          AND c.expires_at >= ${nowMs(db)}) AS under_claim_writing,
        p.part_number AS under_claim_part_number, p.etag AS under_claim_etag, p.write_id AS under_claim_write_id
@@ -171,7 +174,7 @@ async function underClaim(
   return {
     file: fileFromRow(db, first),
     writing: first.under_claim_writing === null ? null : Number(first.under_claim_writing),
-    submissionStatus: first.under_claim_submission_status,
+    target: targetOf(first),
     parts: rows
       .filter((row) => row.under_claim_part_number !== null)
       .map((row) => ({

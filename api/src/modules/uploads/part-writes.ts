@@ -1,23 +1,19 @@
 import { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
-import { isUuid, partRange, planUpload, SNIFF_BYTES } from '@avp/shared';
+import { partRange, planUpload, SNIFF_BYTES } from '@avp/shared';
 import type { UploadFileInfo } from '@avp/shared';
 import { ForeignKeyConstraintError, QueryTypes } from 'sequelize';
 import { isStorageFull, PartSizeError, StorageUnavailableError } from '../../adapters/storage/index.js';
 import type { Database } from '../../db/index.js';
-import type {
-  SubmissionAttributes,
-  SubmissionFileAttributes,
-  SubmissionFileInstance,
-} from '../../db/models/index.js';
+import type { SubmissionFileAttributes, SubmissionFileInstance } from '../../db/models/index.js';
 import { AppError, toAppError } from '../../http/errors.js';
 import { priorityGateFor } from '../../http/priority-gate.js';
 import type { SessionUser } from '../accounts/index.js';
-import { COMPLETION, LEASE_MS, nowMs, WriteClaim } from './claims.js';
+import { COMPLETION, nowMs } from './claims.js';
+import type { WriteClaim } from './claims.js';
 import { verifyAndComplete } from './completion.js';
-import { ownFileTarget } from './own-file-target.js';
+import { claimOwnFile, claimOwnFiles, ownFileTarget, TARGET_COLUMNS, targetOf } from './own-file-target.js';
+import type { TargetRow } from './own-file-target.js';
 import { RequestSegment } from './body-segments.js';
 import type { CompletionTarget } from './own-file-target.js';
 import { metricsOf } from '../metrics/index.js';
@@ -31,7 +27,6 @@ import {
   IMPORTED_BY_SERVER,
   PART_IN_PROGRESS,
   toFileInfo,
-  touch,
   touchUnlessRecent,
 } from './common.js';
 import type { UploadsDeps } from './common.js';
@@ -64,13 +59,48 @@ export async function putPart(
     const claim = bundleClaim ?? (await claimOwnOnlyPart(deps.db, user, fileId));
     if (claim) return writeOnlyPart(deps, claim, body, contentLength, sha256, bundleClaim === undefined);
   }
+  const wanted = partNumberOf(partParam);
+  // A write that will go ahead is claimed in the statement that finds the file the caller's own (#34).
+  const ownClaim = wanted >= 1 ? await claimOwnFile(deps.db, user, fileId, wanted) : null;
+  if (ownClaim) return writeOwnPart(deps, ownClaim, body, contentLength);
+  // Any other case, looked at before a claim is tried, so each is answered as it always was.
   const { file, submission } = await ownFileTarget(deps.db, user, fileId);
   // A new version (#31) arrives in a submission already sent.
   if (!file.version) assertOpen(submission);
   if (file.status === 'complete') throw FILE_COMPLETE();
   if (file.imported) throw IMPORTED_BY_SERVER();
-  const plan = planUpload(file.size);
-  const partNumber = /^\d{1,5}$/.test(partParam) ? Number(partParam) : NaN;
+  const range = plannedRange(file.size, wanted, contentLength);
+  const claim = await claimOrGone(deps.db, fileId, wanted);
+  if (!claim) throw PART_IN_PROGRESS(wanted);
+  try {
+    await metricsOf(deps.db).receivingPart(range.size, writeClaimedPart(deps, claim, body, range));
+  } finally {
+    await claim.release().catch((error: unknown) => {
+      // It runs out on its own (claims.ts); only the next writer of this part waits for that.
+      deps.logger.warn({ err: error, fileId, partNumber: wanted }, 'could not release a part claim');
+    });
+  }
+  // Activity keeps the submission from the clean-up job; once a minute is plenty for a 7-day limit.
+  await touchUnlessRecent(deps.db, submission);
+  // What a completion in the same request (?sha256=) would look up again: it checks the rest under its claim.
+  const target: CompletionTarget = {
+    file: { status: file.status, imported: file.imported, version: file.version },
+    submission,
+  };
+  return { partNumber: wanted, size: range.size, target };
+}
+
+function partNumberOf(partParam: string): number {
+  return /^\d{1,5}$/.test(partParam) ? Number(partParam) : NaN;
+}
+
+/** The bytes of part `partNumber` of a file of `size` bytes, once the part and its Content-Length fit them. */
+function plannedRange(
+  size: number,
+  partNumber: number,
+  contentLength: string | undefined,
+): { start: number; size: number } {
+  const plan = planUpload(size);
   if (!(partNumber >= 1 && partNumber <= plan.partCount)) {
     throw new AppError(400, 'bad_part_number', `Part numbers run from 1 to ${plan.partCount}.`);
   }
@@ -79,28 +109,38 @@ export async function putPart(
   if (!/^\d+$/.test(contentLength) || Number(contentLength) !== range.size) {
     throw new AppError(400, 'bad_part_size', `Part ${partNumber} must be exactly ${range.size} bytes.`);
   }
-  const claim = await claimOrGone(deps.db, fileId, partNumber);
-  if (!claim) throw PART_IN_PROGRESS(partNumber);
+  return range;
+}
+
+/**
+ * A part of the caller's own file, claimed with the look that found it so (claimOwnFile): the file as the
+ * write finds it under the claim, with its submission, is one more statement, then the part is stored as
+ * any part (writeClaimedPart). The answers are putPart's: the checks it made before its claim are made
+ * under this one, and the claim is let go whatever they find.
+ */
+async function writeOwnPart(
+  deps: UploadsDeps,
+  claim: WriteClaim,
+  body: Readable,
+  contentLength: string | undefined,
+): Promise<{ partNumber: number; size: number; target: CompletionTarget }> {
+  const { fileId, partNumber } = claim;
+  let target: CompletionTarget;
+  let size: number;
   try {
-    await metricsOf(deps.db).receivingPart(range.size, writeClaimedPart(deps, claim, body, range));
+    const file = await claimedFile(deps.db, claim);
+    if (!file) throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
+    target = file.target;
+    const range = plannedRange(file.size, partNumber, contentLength);
+    size = range.size;
+    await metricsOf(deps.db).receivingPart(size, writeClaimedPart(deps, claim, body, range, undefined, file));
   } finally {
     await claim.release().catch((error: unknown) => {
-      // It runs out on its own (claims.ts); only the next writer of this part waits for that.
       deps.logger.warn({ err: error, fileId, partNumber }, 'could not release a part claim');
     });
   }
-  // Activity keeps the submission from the clean-up job; once a minute is plenty for a 7-day limit.
-  let touched = submission.updatedAt;
-  if (Date.now() - touched.getTime() > 60_000) {
-    await touch(deps.db, submission.id);
-    touched = new Date();
-  }
-  // What a completion in the same request (?sha256=) would look up again: it checks the rest under its claim.
-  const target: CompletionTarget = {
-    file: { status: file.status, imported: file.imported, version: file.version },
-    submission: { ...submission, updatedAt: touched },
-  };
-  return { partNumber, size: range.size, target };
+  await touchUnlessRecent(deps.db, target.submission);
+  return { partNumber, size, target };
 }
 
 /** The first bytes of a stream of chunks, copied as they pass (the chunks are given back once stored). */
@@ -141,9 +181,11 @@ export async function writeClaimedPart(
   body: Readable,
   range: { start: number; size: number },
   ownsChunks: boolean = ownsItsChunks(body),
+  /** The file as the caller found it under the claim (claimedFile), else looked at here. */
+  looked?: ClaimedFile,
 ): Promise<void> {
   const { fileId, partNumber } = claim;
-  const file = await claimedFile(deps.db, claim);
+  const file = looked ?? (await claimedFile(deps.db, claim));
   if (!file) throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
   if (file.completing) throw COMPLETION_IN_PROGRESS();
   if (file.status === 'complete') throw FILE_COMPLETE();
@@ -217,37 +259,16 @@ async function claimOwnOnlyPart(db: Database, user: SessionUser, fileId: string)
 }
 
 /**
- * claimOwnOnlyPart for the files of a bundle, in one statement (bundles.ts): the claims taken, by file, all
- * under one token (the bundle's write), to be given back together (releaseBundleClaims).
+ * claimOwnOnlyPart for the files of a bundle, in one statement: the claims taken, by file, all under one
+ * token (the bundle's write), to be given back together (releaseBundleClaims).
  */
-export async function claimOwnOnlyParts(
+export function claimOwnOnlyParts(
   db: Database,
   user: SessionUser,
   fileIds: string[],
 ): Promise<Map<string, WriteClaim>> {
-  const ids = fileIds.filter(isUuid);
-  const claims = new Map<string, WriteClaim>();
-  if (ids.length === 0) return claims;
-  const token = randomUUID();
-  const sentAt = performance.now();
-  // WITH first also keeps Sequelize from taking this for a plain INSERT on SQLite and dropping RETURNING;
-  // SQLite needs the WHERE after a SELECT's FROM before ON CONFLICT.
-  const rows = await db.sequelize.query<{ file_id: string }>(
-    `WITH clock (ms) AS (SELECT ${nowMs(db)}),
-     own AS (SELECT f.id FROM submission_files f JOIN submissions s ON s.id = f.submission_id
-       WHERE f.id IN (:fileIds) AND s.user_id = :userId AND f.part_count = 1 AND f.status = 'uploading')
-     INSERT INTO upload_claims (file_id, part_number, token, expires_at)
-     SELECT own.id, :completion, :token, clock.ms + :lease FROM own, clock WHERE true
-     ON CONFLICT (file_id, part_number) DO UPDATE SET token = excluded.token, expires_at = excluded.expires_at
-     WHERE upload_claims.expires_at < excluded.expires_at - :lease
-     RETURNING file_id`,
-    {
-      replacements: { fileIds: ids, userId: user.id, completion: COMPLETION, token, lease: LEASE_MS },
-      type: QueryTypes.SELECT,
-    },
-  );
-  for (const row of rows) claims.set(row.file_id, new WriteClaim(db, row.file_id, COMPLETION, token, sentAt));
-  return claims;
+  // The rest is checked under the claim (writeOnlyPart), each case answered as for any part.
+  return claimOwnFiles(db, user, fileIds, COMPLETION, 'f.part_count = 1');
 }
 
 /** Gives back, in one statement, the claims of a bundle still its own (claimOwnOnlyParts). */
@@ -407,21 +428,10 @@ async function onlyPartState(db: Database, claim: WriteClaim): Promise<OnlyPartS
 
 async function onlyPartStates(db: Database, fileIds: string[]): Promise<Map<string, OnlyPartState>> {
   const rows = await db.sequelize.query<
-    Record<string, unknown> & {
-      id: string;
-      only_part_submission_status: SubmissionAttributes['status'];
-      only_part_submission_updated_at: Date | string;
-      only_part_upload_event_id: string | null;
-      only_part_form_type: SubmissionAttributes['formType'];
-      only_part_imported: number | string;
-      only_part_writing: number | string | null;
-      only_part_stored: number | string;
-    }
+    Record<string, unknown> &
+      TargetRow & { only_part_writing: number | string | null; only_part_stored: number | string }
   >(
-    `SELECT f.*, s.status AS only_part_submission_status, s.updated_at AS only_part_submission_updated_at,
-       s.upload_event_id AS only_part_upload_event_id, s.form_type AS only_part_form_type,
-       CASE WHEN EXISTS (SELECT 1 FROM file_imports i WHERE i.file_id = f.id) THEN 1 ELSE 0 END
-         AS only_part_imported,
+    `SELECT f.*, ${TARGET_COLUMNS},
        (SELECT MIN(c.part_number) FROM upload_claims c WHERE c.file_id = f.id AND c.part_number <> :completion
          AND c.expires_at >= ${nowMs(db)}) AS only_part_writing,
        CASE WHEN EXISTS (SELECT 1 FROM file_parts p WHERE p.file_id = f.id) THEN 1 ELSE 0 END AS only_part_stored
@@ -434,21 +444,7 @@ async function onlyPartStates(db: Database, fileIds: string[]): Promise<Map<stri
     const file = fileFromRow(db, row);
     states.set(file.id, {
       file,
-      target: {
-        file: {
-          status: file.status,
-          imported: Number(row.only_part_imported) === 1,
-          version: file.replacesFileId !== null,
-        },
-        submission: {
-          id: file.submissionId,
-          status: row.only_part_submission_status,
-          // A Date from PostgreSQL; SQLite keeps Sequelize's text form, which Date parses.
-          updatedAt: new Date(row.only_part_submission_updated_at),
-          uploadEventId: row.only_part_upload_event_id,
-          formType: row.only_part_form_type,
-        },
-      },
+      target: targetOf(row),
       writing: row.only_part_writing === null ? null : Number(row.only_part_writing),
       partStored: Number(row.only_part_stored) === 1,
     });
@@ -456,38 +452,41 @@ async function onlyPartStates(db: Database, fileIds: string[]): Promise<Map<stri
   return states;
 }
 
-/**
- * The file as a part write finds it once it holds its claim, in one statement: read again, for a
- * completion that ended or a restart that renewed the S3 upload since; whether a completion holds the
- * file (its claim is taken before it looks for part claims, as this one was before this look, so of the
- * two at least one sees the other); and whether the part has a row to take back before it is overwritten.
- * Null when the file has gone.
- */
-async function claimedFile(
-  db: Database,
-  claim: WriteClaim,
-): Promise<{
+/** The file as a part write finds it under its claim (claimedFile). */
+interface ClaimedFile {
   size: number;
   status: SubmissionFileAttributes['status'];
   storageKey: string;
   storageUploadId: string | null;
   completing: boolean;
   partStored: boolean;
-} | null> {
-  const [row] = await db.sequelize.query<{
-    size: number | string;
-    status: SubmissionFileAttributes['status'];
-    storage_key: string;
-    storage_upload_id: string | null;
-    completing: number | string;
-    part_stored: number | string;
-  }>(
-    `SELECT f.size, f.status, f.storage_key, f.storage_upload_id,
+  /** What putPart checks of it, and hands to a completion in the same request. */
+  target: CompletionTarget;
+}
+
+/**
+ * The file as a part write finds it once it holds its claim, in one statement: read again, for a
+ * completion that ended or a restart that renewed the S3 upload since; whether a completion holds the
+ * file (its claim is taken before it looks for part claims, as this one was before this look, so of the
+ * two at least one sees the other); whether the part has a row to take back before it is overwritten; and
+ * its submission. Null when the file has gone.
+ */
+async function claimedFile(db: Database, claim: WriteClaim): Promise<ClaimedFile | null> {
+  const [row] = await db.sequelize.query<
+    TargetRow & {
+      size: number | string;
+      storage_key: string;
+      storage_upload_id: string | null;
+      completing: number | string;
+      part_stored: number | string;
+    }
+  >(
+    `SELECT f.size, f.storage_key, f.storage_upload_id, ${TARGET_COLUMNS},
        CASE WHEN EXISTS (SELECT 1 FROM upload_claims c WHERE c.file_id = f.id AND c.part_number = :completion
          AND c.expires_at >= ${nowMs(db)}) THEN 1 ELSE 0 END AS completing,
        CASE WHEN EXISTS (SELECT 1 FROM file_parts p WHERE p.file_id = f.id AND p.part_number = :part)
          THEN 1 ELSE 0 END AS part_stored
-     FROM submission_files f WHERE f.id = :fileId`,
+     FROM submission_files f JOIN submissions s ON s.id = f.submission_id WHERE f.id = :fileId`,
     {
       replacements: { fileId: claim.fileId, part: claim.partNumber, completion: COMPLETION },
       type: QueryTypes.SELECT,
@@ -496,11 +495,12 @@ async function claimedFile(
   if (!row) return null;
   return {
     size: Number(row.size),
-    status: row.status,
+    status: row.target_status,
     storageKey: row.storage_key,
     storageUploadId: row.storage_upload_id,
     completing: Number(row.completing) === 1,
     partStored: Number(row.part_stored) === 1,
+    target: targetOf(row),
   };
 }
 
