@@ -30,6 +30,27 @@ describe('checking paths', () => {
     ]);
   });
 
+  it('lists a large folder in name order, however its entries are looked at', async () => {
+    const work = await tempDir();
+    cleanups.push(work.remove);
+    const expected: string[] = [];
+    for (const day of ['day 1', 'day 2', 'day 3']) {
+      await mkdir(path.join(work.dir, day));
+      for (let i = 0; i < 40; i++) {
+        const name = `still-${String(i).padStart(3, '0')}.jpg`;
+        // Sizes that differ, so a file is known by its size too.
+        await writeFile(path.join(work.dir, day, name), 'x'.repeat(i + 1));
+        expected.push(path.join(day, name));
+      }
+    }
+    // Hidden entries in the middle are skipped.
+    await writeFile(path.join(work.dir, 'day 2', '.still-020.jpg'), 'x');
+    const { files, refused } = await checkPaths([work.dir]);
+    expect(files.map((f) => path.relative(work.dir, f.path))).toEqual(expected);
+    expect(files.map((f) => f.size)).toEqual(expected.map((_, i) => (i % 40) + 1));
+    expect(refused).toEqual([]);
+  });
+
   it('refuses a missing path, a link going round in a circle, and an empty folder, in words', async () => {
     const work = await tempDir();
     cleanups.push(work.remove);

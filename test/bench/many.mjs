@@ -29,7 +29,8 @@
 // BENCH_MANY_ROWS (letters of the contestants to run: s = shared client, a = av-upload, b = bare, t = tus;
 // default 'sabt'), BENCH_MANY_SETS ('small', 'large' or both, the default), BENCH_SKIP_BUILD=1 to use the
 // dist folders as they are, BENCH_SERVER_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') for ours'
-// servers, whose upload windows are then printed for test/bench/profile-summary.mjs.
+// servers, whose upload windows are then printed for test/bench/profile-summary.mjs, and
+// BENCH_CLI_NODE_ARGS the same for av-upload's process.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
@@ -48,6 +49,7 @@ const SCALE = Math.max(0.001, Number(process.env.BENCH_MANY_SCALE ?? 1));
 const ROWS = process.env.BENCH_MANY_ROWS ?? 'sabt';
 const WANTED_SETS = (process.env.BENCH_MANY_SETS ?? 'small,large').split(',');
 const serverNodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+const cliNodeArgs = process.env.BENCH_CLI_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const METRICS_TOKEN = 'bench-many-metrics-token';
 const IN_FLIGHT = 4;
 const CLI = join(root, 'desktop', 'bin', 'av-upload.js');
@@ -146,7 +148,7 @@ async function sendWithQueue(client, files) {
 /** av-upload with its own home folder; resolves with its exit code and output. */
 function avUpload(args, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_FLAGS, CLI, ...args, '--json'], {
+    const child = spawn(process.execPath, [...NODE_FLAGS, ...cliNodeArgs, CLI, ...args, '--json'], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

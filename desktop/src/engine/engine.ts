@@ -114,6 +114,8 @@ export type { EngineEvent, EngineSnapshot, FileView, JobView } from './views.js'
 interface LiveFile {
   source: NodeFileSource;
   upload: FileUpload;
+  /** What the queue's turns depend on, as the last change found it (onUploadChange). */
+  seen?: string;
 }
 
 function nodeHasher(): Hasher {
@@ -146,6 +148,7 @@ export class UploadEngine {
   private readonly monitor: ConnectionMonitor;
   private readonly imports: ImportFollower;
   private readonly live = new Map<string, LiveFile>();
+  private pumpScheduled = false;
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   private readonly meter = new SpeedMeter(() => Date.now());
   private readonly sent = new Map<string, number>();
@@ -287,10 +290,11 @@ export class UploadEngine {
     this.checkIdle();
   }
 
-  private progressed(): void {
+  /** A change written at most once a second; `settled`: one that may have ended the engine's work. */
+  private progressed(settled = true): void {
     this.queue.saveSoon();
     this.emit({ type: 'change' });
-    this.checkIdle();
+    if (settled) this.checkIdle();
   }
 
   /** The saved settings (defaults for every run). */
@@ -580,6 +584,14 @@ export class UploadEngine {
     upload: FileUpload,
   ): void {
     if (this.stopped) return;
+    // Most changes are progress (a part stored, a retry said). Only a file's state, or whether it is still
+    // handing out parts or in a bundle, moves the jobs on, starts the next file or ends the engine's work:
+    // settling every job, pumping and looking for idleness at each progress went over every file of the
+    // queue a few times per change, quadratic in a folder of a thousand small files (#34).
+    const live = this.live.get(file.key);
+    const seen = `${upload.state}:${upload.sendingParts}:${upload.inBundle}`;
+    const moved = live?.seen !== seen;
+    if (live) live.seen = seen;
     const was = { state: file.state, fileId: file.fileId, error: file.error, job: job.state };
     const before = this.sent.get(file.key) ?? 0;
     const now = upload.progress().sentBytes;
@@ -623,7 +635,7 @@ export class UploadEngine {
         void source.close();
       }
     }
-    this.settleJobs();
+    if (moved || was.state !== file.state || was.error !== file.error) this.settleJob(job);
     const same =
       was.state === file.state &&
       was.fileId === file.fileId &&
@@ -633,9 +645,22 @@ export class UploadEngine {
     // second: with a thousand small files, writing the whole queue at each of them cost more than sending
     // them (issue #34), and a resume asks the server anyway. A failure or a change of the job's state is
     // written at once.
-    if (same || (was.job === job.state && file.state !== 'failed')) this.progressed();
+    if (same || (was.job === job.state && file.state !== 'failed')) this.progressed(moved);
     else this.changed();
-    this.pump();
+    if (moved) this.pumpSoon();
+  }
+
+  /**
+   * pump() once the changes of this turn are in: a bundle's files begin and end together, each a change,
+   * and one look at the queue after them starts the next as well as one after each did.
+   */
+  private pumpSoon(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    queueMicrotask(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
   }
 
   /**
@@ -676,22 +701,31 @@ export class UploadEngine {
 
   /** Jobs whose files are all complete are sent; jobs with a failed file and nothing left to do fail. */
   private settleJobs(): void {
-    for (const job of this.queue.jobs) {
-      if (job.submissionId === null) continue;
-      if (job.state === 'submitting' || job.state === 'submitted') continue;
-      // Sent once the local files are complete and every import has started: the server's submit does not
-      // wait for imports (the staff notice goes out when the last completes), but a failed one blocks it.
-      const ready = (f: PersistedFile) =>
-        f.cloud ? f.fileId !== null && f.state !== 'failed' : f.state === 'complete';
-      if (job.files.length > 0 && job.files.every(ready) && !job.files.some((f) => f.state === 'failed')) {
-        void this.submit(job);
-      } else if (job.files.some((f) => f.state === 'failed')) {
-        job.state = 'failed';
-        job.error = job.files.find((f) => f.state === 'failed')?.error ?? null;
-      } else {
-        job.state = 'uploading';
-        job.error = null;
+    for (const job of this.queue.jobs) this.settleJob(job);
+  }
+
+  private settleJob(job: PersistedJob): void {
+    if (job.submissionId === null) return;
+    if (job.state === 'submitting' || job.state === 'submitted') return;
+    // Sent once the local files are complete and every import has started: the server's submit does not
+    // wait for imports (the staff notice goes out when the last completes), but a failed one blocks it.
+    let failed: PersistedFile | undefined;
+    let ready = job.files.length > 0;
+    for (const f of job.files) {
+      if (f.state === 'failed') {
+        failed = f;
+        break;
       }
+      if (!(f.cloud ? f.fileId !== null : f.state === 'complete')) ready = false;
+    }
+    if (failed) {
+      job.state = 'failed';
+      job.error = failed.error ?? null;
+    } else if (ready) {
+      void this.submit(job);
+    } else {
+      job.state = 'uploading';
+      job.error = null;
     }
   }
 
@@ -760,17 +794,25 @@ export class UploadEngine {
   /** One file at a time gets the connection (its parts in parallel); the next waits its turn. */
   private pump(): void {
     if (this.stopped || !this.monitor.online) return;
-    const uploads = [...this.live.values()].map((l) => l.upload);
-    const waiting = uploads.filter((u) => u.state === 'waiting');
+    const waiting: FileUpload[] = [];
+    // Files sending on their own (a bundle counts as one file), and whether one still hands out parts.
+    let active = 0;
+    let handing = false;
+    for (const { upload } of this.live.values()) {
+      if (upload.state === 'waiting') waiting.push(upload);
+      else if (upload.state === 'uploading' && !upload.inBundle) {
+        active++;
+        handing ||= upload.sendingParts;
+      }
+    }
     if (waiting.length === 0) return;
     // Small files are registered many to a call before they start (issue #34).
     this.client.prepare(waiting);
     // One file (or bundle of small files) starts its parts at a time; one whose parts are all on their way
     // makes room for the next, so small files share the parts in flight instead of each waiting for the
-    // one before to complete. A bundle counts as one file.
-    const active = uploads.filter((u) => u.state === 'uploading' && !u.inBundle);
-    if (active.some((u) => u.sendingParts) || this.bundles.preparing > 0) return;
-    if (active.length + this.bundles.count >= MAX_FILES_IN_FLIGHT) return;
+    // one before to complete.
+    if (handing || this.bundles.preparing > 0) return;
+    if (active + this.bundles.count >= MAX_FILES_IN_FLIGHT) return;
     const group = bundleAt(this.client, waiting, 0);
     if (group.length > 0) this.bundles.send(this.client, group, () => this.pump());
     else waiting[0]?.start();
@@ -905,9 +947,10 @@ export class UploadEngine {
     if (this.registrar.heldFiles.size > 0) return true;
     // Imports count while the server copies them (or they wait to be started); not once failed.
     if (this.started && this.imports.active) return true;
-    return [...this.live.values()].some(
-      (l) => l.upload.state === 'uploading' || l.upload.state === 'waiting',
-    );
+    for (const { upload } of this.live.values()) {
+      if (upload.state === 'uploading' || upload.state === 'waiting') return true;
+    }
+    return false;
   }
 
   snapshot(): EngineSnapshot {

@@ -7,7 +7,7 @@
 import { constants } from 'node:fs';
 import { access, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { identify } from './file-source.js';
+import { inOrder } from '@avp/shared';
 import type { FileIdentity } from './file-source.js';
 
 export interface RefusedPath {
@@ -75,70 +75,66 @@ export async function expandPaths(paths: string[]): Promise<string[]> {
   return [...new Set(out)];
 }
 
+/** Entries of a folder looked at together: a folder of a thousand files waited for each in turn (#34). */
+const WALK_CONCURRENCY = 16;
+
+interface Walked {
+  files: FileIdentity[];
+  refused: RefusedPath[];
+}
+
 /**
  * Each path checked and expanded: the files found (with their identity: size and modified time) and the
  * paths refused. A folder's unreadable file is refused by its own path, so the reason names it.
  */
-export async function checkPaths(
-  paths: string[],
-): Promise<{ files: FileIdentity[]; refused: RefusedPath[] }> {
+export async function checkPaths(paths: string[]): Promise<Walked> {
   const files: FileIdentity[] = [];
   const refused: RefusedPath[] = [];
   const seen = new Set<string>();
-
-  async function readable(file: string): Promise<boolean> {
-    try {
-      await access(file, constants.R_OK);
-      return true;
-    } catch (error) {
-      refused.push({ path: file, reason: fsReason(error) });
-      return false;
+  for (const p of paths) {
+    const walked = await walk(p, true);
+    for (const file of walked.files) {
+      if (seen.has(file.path)) continue;
+      seen.add(file.path);
+      files.push(file);
     }
+    refused.push(...walked.refused);
   }
+  return { files, refused };
+}
 
-  async function walk(p: string, top: boolean): Promise<number> {
-    let info;
-    try {
-      info = await stat(p);
-    } catch (error) {
-      refused.push({ path: p, reason: fsReason(error) });
-      return 0;
-    }
-    if (info.isFile()) {
-      const resolved = path.resolve(p);
-      if (seen.has(resolved)) return 1;
-      if (!(await readable(resolved))) return 0;
-      seen.add(resolved);
-      try {
-        files.push(await identify(resolved));
-      } catch (error) {
-        refused.push({ path: p, reason: fsReason(error) });
-        return 0;
-      }
-      return 1;
-    }
-    if (!info.isDirectory()) {
-      if (top) refused.push({ path: p, reason: 'is not a file or a folder' });
-      return 0;
-    }
-    let entries;
-    try {
-      entries = await readdir(p, { withFileTypes: true });
-    } catch (error) {
-      refused.push({ path: p, reason: fsReason(error) });
-      return 0;
-    }
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    let found = 0;
-    for (const entry of entries) {
-      if (entry.name.startsWith('.')) continue;
-      if (entry.isFile() || entry.isDirectory()) found += await walk(path.join(p, entry.name), false);
-    }
-    if (top && found === 0 && !refused.some((r) => r.path.startsWith(p)))
-      refused.push({ path: p, reason: 'is an empty folder' });
-    return found;
+/** One path: a file's identity (from the same look that found it a file), or a folder's files in order. */
+async function walk(p: string, top: boolean): Promise<Walked> {
+  let info;
+  try {
+    info = await stat(p);
+  } catch (error) {
+    return { files: [], refused: [{ path: p, reason: fsReason(error) }] };
   }
-
-  for (const p of paths) await walk(p, true);
+  if (info.isFile()) {
+    const resolved = path.resolve(p);
+    try {
+      await access(resolved, constants.R_OK);
+    } catch (error) {
+      return { files: [], refused: [{ path: resolved, reason: fsReason(error) }] };
+    }
+    return { files: [{ path: resolved, size: info.size, mtimeMs: Math.trunc(info.mtimeMs) }], refused: [] };
+  }
+  if (!info.isDirectory()) {
+    return { files: [], refused: top ? [{ path: p, reason: 'is not a file or a folder' }] : [] };
+  }
+  let entries;
+  try {
+    entries = await readdir(p, { withFileTypes: true });
+  } catch (error) {
+    return { files: [], refused: [{ path: p, reason: fsReason(error) }] };
+  }
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  const wanted = entries.filter((e) => !e.name.startsWith('.') && (e.isFile() || e.isDirectory()));
+  const walked = await inOrder(wanted, WALK_CONCURRENCY, (entry) => walk(path.join(p, entry.name), false));
+  const files = walked.flatMap((w) => w.files);
+  const refused = walked.flatMap((w) => w.refused);
+  if (top && files.length === 0 && !refused.some((r) => r.path.startsWith(p)))
+    refused.push({ path: p, reason: 'is an empty folder' });
   return { files, refused };
 }

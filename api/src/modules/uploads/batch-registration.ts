@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkMediaFacts, formatBytes, planUpload, UPLOAD_BATCH_MAX } from '@avp/shared';
+import { checkMediaFacts, formatBytes, inOrder, planUpload, UPLOAD_BATCH_MAX } from '@avp/shared';
 import type { BatchRegistrationItem, MediaCheck, UploadFileInfo } from '@avp/shared';
 import { QueryTypes } from 'sequelize';
 import type { Transaction } from 'sequelize';
@@ -24,6 +24,9 @@ import { registrationSchema } from './registration.js';
  * others go on. What is wrong with the request as a whole (bad input, not the caller's submission, sent
  * already, a closed event asked to take new files) refuses all of it, as the one-file route would.
  */
+
+/** Files of a batch whose storage is begun at once. */
+const STORAGE_BEGIN_CONCURRENCY = 8;
 
 const batchSchema = z.object({
   files: z
@@ -189,7 +192,9 @@ export async function registerFiles(
 
   // Storage is prepared after the rows are in, so no transaction waits on it; one that fails drops its row.
   const ready = new Map<string, UploadFileInfo | BatchRegistrationItem>();
-  for (const file of created) {
+  // A few at a time: each is a round trip to storage (a file made on disk, an S3 upload begun), and a
+  // batch of 500 begun one after another kept its first file from starting for about a second (#34).
+  await inOrder(created, STORAGE_BEGIN_CONCURRENCY, async (file) => {
     try {
       const uploadId = await deps.storage.begin(file.storageKey, Number(file.size), file.type);
       if (uploadId !== null) await file.update({ storageUploadId: uploadId });
@@ -198,7 +203,7 @@ export async function registerFiles(
       await file.destroy().catch(() => undefined);
       ready.set(file.id, itemError(error));
     }
-  }
+  });
   const open = [...resumed.values()].filter((f) => f.status !== 'complete' && !ready.has(f.id));
   const received = await partsOf(
     deps.db,
