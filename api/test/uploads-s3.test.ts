@@ -1,6 +1,3 @@
-import { createServer, request } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { UPLOAD_PART_SIZE } from '@avp/shared';
 import type { UploadFileInfo } from '@avp/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +6,8 @@ import { upsertStaffAccount } from '../src/modules/accounts/staff-accounts.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { registration, TestBrowser } from './helpers/browser.js';
+import { startS3FaultProxy } from './helpers/fault-proxy.js';
+import type { S3FaultProxy } from './helpers/fault-proxy.js';
 import { S3_STAND_IN_BUCKET, startS3StandIn } from './helpers/s3-stand-in.js';
 import { memorySource, nodeClient, sponsorForm } from './helpers/uploads.js';
 
@@ -92,51 +91,16 @@ describe('upload protocol with STORAGE_DRIVER=s3 (s3rver standing in for S3)', (
 
 describe('batch registration with STORAGE_DRIVER=s3', () => {
   let s3: Awaited<ReturnType<typeof startS3StandIn>>;
-  let proxy: Server;
+  let proxy: S3FaultProxy;
   let t: TestApp;
-  // S3's answers to CreateMultipartUpload (POST /bucket/key?uploads), each held back a little, as a
-  // distant S3 does: how many are asked at once.
-  let begun = 0;
-  let inFlight = 0;
-  let most = 0;
   beforeAll(async () => {
     s3 = await startS3StandIn();
-    const target = new URL(s3.endpoint);
-    proxy = createServer((req, res) => {
-      const creates = req.method === 'POST' && /[?&]uploads(=|&|$)/.test(req.url ?? '');
-      if (creates) {
-        begun++;
-        most = Math.max(most, ++inFlight);
-      }
-      const forward = () => {
-        const out = request(
-          {
-            host: target.hostname,
-            port: target.port,
-            method: req.method,
-            path: req.url,
-            headers: req.headers,
-          },
-          (answer) => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
-            answer.on('end', () => {
-              if (creates) inFlight--;
-            });
-          },
-        );
-        out.on('error', () => res.destroy());
-        req.pipe(out);
-      };
-      if (creates) setTimeout(forward, 30);
-      else forward();
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    proxy = await startS3FaultProxy({ target: s3.endpoint });
     t = await startTestApp({
       env: {
         STORAGE_DRIVER: 's3',
         S3_BUCKET: S3_STAND_IN_BUCKET,
-        S3_ENDPOINT: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        S3_ENDPOINT: proxy.url,
         S3_FORCE_PATH_STYLE: 'true',
         S3_REGION: 'us-east-1',
       },
@@ -144,7 +108,7 @@ describe('batch registration with STORAGE_DRIVER=s3', () => {
   });
   afterAll(async () => {
     await t?.close();
-    await new Promise((resolve) => proxy?.close(resolve));
+    await proxy?.close();
     await s3?.close();
   });
 
@@ -154,18 +118,22 @@ describe('batch registration with STORAGE_DRIVER=s3', () => {
     const client = nodeClient(t.url, { cookie: ada.cookieHeader()! });
     const submission = await client.createSubmission(sponsorForm);
     const sources = Array.from({ length: 20 }, (_, i) => memorySource(1_000 + i, `promo-${i}.mp4`));
+    // Each of S3's answers (CreateMultipartUpload, one per file) held back a little, as a distant S3's are.
+    proxy.fault = { kind: 'slow', slowMs: 30 };
+    const before = proxy.counts.forwarded;
     const items = (await client.registerFiles(
       submission.id,
       sources.map((s) => s.source),
     ))!;
+    proxy.fault = null;
     expect(items.map((item) => ('file' in item ? item.file.status : item.error.code))).toEqual(
       sources.map(() => 'uploading'),
     );
-    expect(begun).toBe(20);
+    expect(proxy.counts.forwarded - before).toBe(20);
     // Eight at once, at most: the batch's storage work overlaps, and S3 is not flooded by one call.
-    expect(most).toBeGreaterThan(1);
-    expect(most).toBeLessThanOrEqual(8);
-    // Each begun upload takes its bytes and completes.
+    expect(proxy.inFlight.most).toBeGreaterThan(1);
+    expect(proxy.inFlight.most).toBeLessThanOrEqual(8);
+    // Each begun upload takes its bytes.
     const [first] = items;
     const file = 'file' in first! ? first.file : null;
     expect(file).not.toBeNull();

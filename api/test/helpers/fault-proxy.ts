@@ -28,6 +28,7 @@ import type { AddressInfo, Server, Socket } from 'node:net';
  *     'slow'      the answer waits `slowMs` (default 3000) before it is forwarded
  *   fault = null              everything forwarded again
  *   counts                    { forwarded, faulted } so far
+ *   inFlight                  { now, most }: requests received and not yet answered, now and at most at once
  *
  * Both: url, port, close(). Erasable TypeScript with node: imports only, so .mjs scripts run it under tsx
  * or Node's type stripping alike.
@@ -185,6 +186,7 @@ export interface S3FaultProxy {
   port: number;
   fault: { kind: S3FaultKind; share?: number; slowMs?: number } | null;
   readonly counts: { forwarded: number; faulted: number };
+  readonly inFlight: { now: number; most: number };
   close(): Promise<void>;
 }
 
@@ -208,11 +210,13 @@ export async function startS3FaultProxy(options: {
   const random = options.random ?? Math.random;
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const counts = { forwarded: 0, faulted: 0 };
+  const inFlight = { now: 0, most: 0 };
   const state: S3FaultProxy = {
     url: '',
     port: 0,
     fault: null,
     counts,
+    inFlight,
     close: async () => undefined,
   };
 
@@ -262,6 +266,8 @@ export async function startS3FaultProxy(options: {
 
   const server = createHttpServer((req, res) => {
     req.on('error', () => res.destroy());
+    inFlight.most = Math.max(inFlight.most, ++inFlight.now);
+    res.on('close', () => inFlight.now--);
     const fault = state.fault;
     if (!fault || random() >= (fault.share ?? 1)) {
       forward(req, res, 0);
