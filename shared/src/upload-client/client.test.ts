@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { UPLOAD_CHUNK_FAILED } from '../messages.js';
 import { planUpload } from '../upload-plan.js';
 import { BUNDLE_FILE_MAX_BYTES } from './bundles.js';
-import { abortableSleep, bytesOfParts, resumeDecision, UploadClient, UploadError } from './client.js';
+import {
+  abortableSleep,
+  bytesOfParts,
+  PREPARE_FIRST_FILES,
+  resumeDecision,
+  UploadClient,
+  UploadError,
+} from './client.js';
 import type { RetryNotice, TransportRequest, TransportResponse, UploadSource } from './client.js';
 import { UPLOAD_BUNDLE_MAX_FILES } from './protocol.js';
 import type { UploadFileInfo } from './protocol.js';
@@ -930,6 +937,24 @@ describe('many small files (issue #34)', () => {
   const names = (n: number, size = 100) =>
     Array.from({ length: n }, (_, i) => source(size + i, `still-${i}.jpg`));
   const count = (server: FakeServer, pattern: RegExp) => server.log.filter((l) => pattern.test(l)).length;
+
+  it("registers a queue's first few files alone, answered at once, and the many behind them together", async () => {
+    const server = new FakeServer();
+    server.modern = true;
+    const sizes: number[] = [];
+    server.faults.push((req) => {
+      if (req.path.endsWith('/files/batch')) sizes.push((req.json as { files: unknown[] }).files.length);
+      return undefined;
+    });
+    const { client } = clientFor(server);
+    const queue = client.queue('sub-1');
+    const files = names(PREPARE_FIRST_FILES + 40);
+    for (const file of files) queue.add(file);
+    const outcomes = await queue.settled();
+    expect(outcomes.map((o) => o.state)).toEqual(files.map(() => 'complete'));
+    expect(sizes).toEqual([PREPARE_FIRST_FILES, 40]);
+    expect(count(server, /submissions\/sub-1\/files$/)).toBe(0);
+  });
 
   it('registers the files added together in one call and completes each with its part', async () => {
     const server = new FakeServer();

@@ -198,6 +198,11 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const PREPARE_MAX_FILE_BYTES = 64 * 1024 * 1024;
 /** Bytes of files registered ahead and not yet started: the quota they hold before a byte is sent. */
 export const PREPARE_AHEAD_BYTES = 1024 * 1024 * 1024;
+/**
+ * Files of the first call while none waits registered: a call of 500 kept a folder's first byte waiting
+ * for the server to make all 500 files (400 ms to a second, bench:many, #34); these few are answered at once.
+ */
+export const PREPARE_FIRST_FILES = 32;
 export const DEFAULT_COMPLETE_TIMEOUT_MS = 300_000;
 export const DEFAULT_PART_STALL_TIMEOUT_MS = 30_000;
 
@@ -313,6 +318,8 @@ export class UploadClient {
   private readonly idleWaiters: (() => void)[] = [];
   /** Set once the server answers that it has no batch registration (an older server). */
   private batchUnsupported = false;
+  /** Submissions prepare() has registered files of: their next calls may be large. */
+  private readonly prepared = new Set<string>();
   /** Set once the server answers that it takes no bundles (an older server). */
   private bundlesUnsupported = false;
 
@@ -593,7 +600,9 @@ export class UploadClient {
    * yet registered: each then starts without a registration of its own. Files larger than
    * PREPARE_MAX_FILE_BYTES gain nothing from it and register when they start; and no more than
    * PREPARE_AHEAD_BYTES wait registered, so files chosen far ahead do not hold the quota of unfinished
-   * uploads. Cheap to call often (an UploadQueue calls it as it starts files).
+   * uploads. Cheap to call often (an UploadQueue calls it as it starts files). A submission's first call
+   * is of PREPARE_FIRST_FILES files: its answer lets the first files start while the next call registers
+   * the many behind them.
    */
   prepare(waiting: readonly FileUpload[]): void {
     if (this.batchUnsupported) return;
@@ -611,11 +620,13 @@ export class UploadClient {
       if (ahead + upload.source.size > PREPARE_AHEAD_BYTES) break;
       ahead += upload.source.size;
       const group = bySubmission.get(upload.submissionId) ?? [];
-      if (group.length >= UPLOAD_BATCH_MAX) break;
+      const most = this.prepared.has(upload.submissionId) ? UPLOAD_BATCH_MAX : PREPARE_FIRST_FILES;
+      if (group.length >= most) break;
       group.push(upload);
       bySubmission.set(upload.submissionId, group);
     }
     for (const [submissionId, uploads] of bySubmission) {
+      this.prepared.add(submissionId);
       // Each file waiting on the call hears of its retries, as of its own registration's.
       const onRetry = (notice: RetryNotice) => uploads.forEach((u) => u.heardRetryAhead(notice));
       const answers = this.registerFiles(
