@@ -12,6 +12,7 @@ import path from 'node:path';
 import {
   bundleAt,
   BundlesUnderWay,
+  inOrder,
   MAX_FILES_IN_FLIGHT,
   snapshot,
   SpeedMeter,
@@ -418,20 +419,15 @@ export class UploadEngine {
     const factsOfPath = new Map<string, { facts: MediaFacts | null; check?: MediaCheck }>();
     // A few files at a time: a folder of a thousand stills waited for each head in turn before its job
     // was saved and its first byte sent (#34).
-    let next = 0;
-    const reader = async () => {
-      while (next < files.length) {
-        const file = files[next++]!;
-        const seen = known.get(file.path);
-        factsOfPath.set(
-          file.path,
-          seen && seen.size === file.size
-            ? { facts: seen.facts, check: seen.check }
-            : { facts: await readFacts(file.path, this.factsTimeoutMs) },
-        );
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(FACTS_READ_CONCURRENCY, files.length) }, reader));
+    await inOrder(files, FACTS_READ_CONCURRENCY, async (file) => {
+      const seen = known.get(file.path);
+      factsOfPath.set(
+        file.path,
+        seen && seen.size === file.size
+          ? { facts: seen.facts, check: seen.check }
+          : { facts: await readFacts(file.path, this.factsTimeoutMs) },
+      );
+    });
     const job: PersistedJob = {
       id: randomUUID(),
       submissionId: null,
@@ -526,13 +522,15 @@ export class UploadEngine {
           event: null,
           unavailable: this.monitor.state.state === 'waiting' ? this.monitor.state.message : 'offline',
         };
-    const inspected: FileInspection[] = [];
-    // One at a time: each read is a few reads of the file's head and tail, and the reader's WebAssembly
-    // instance serves one file at a time.
-    for (const file of files) {
-      const facts = await factsOf(file.path, choice.spec, this.factsTimeoutMs);
-      inspected.push({ path: file.path, name: path.basename(file.path), size: file.size, ...facts });
-    }
+    // A few at a time, as add() reads them: a folder of a thousand stills waited for each head in turn
+    // before anything was said or sent (#34). Each reading that needs MediaInfoLib takes an instance of
+    // its own from the reader's pool.
+    const inspected: FileInspection[] = await inOrder(files, FACTS_READ_CONCURRENCY, async (file) => ({
+      path: file.path,
+      name: path.basename(file.path),
+      size: file.size,
+      ...(await factsOf(file.path, choice.spec, this.factsTimeoutMs)),
+    }));
     return { ...choice, files: inspected };
   }
 
