@@ -8,7 +8,7 @@ import type { TestApp } from './helpers/app.js';
 import { registration, TestBrowser } from './helpers/browser.js';
 import { startS3FaultProxy } from './helpers/fault-proxy.js';
 import type { S3FaultProxy } from './helpers/fault-proxy.js';
-import { S3_STAND_IN_BUCKET, startS3StandIn } from './helpers/s3-stand-in.js';
+import { s3StandInEnv, startS3StandIn } from './helpers/s3-stand-in.js';
 import { memorySource, nodeClient, sponsorForm } from './helpers/uploads.js';
 
 const PART = UPLOAD_PART_SIZE;
@@ -19,13 +19,7 @@ describe('upload protocol with STORAGE_DRIVER=s3 (s3rver standing in for S3)', (
   beforeAll(async () => {
     s3 = await startS3StandIn();
     t = await startTestApp({
-      env: {
-        STORAGE_DRIVER: 's3',
-        S3_BUCKET: S3_STAND_IN_BUCKET,
-        S3_ENDPOINT: s3.endpoint,
-        S3_FORCE_PATH_STYLE: 'true',
-        S3_REGION: 'us-east-1',
-      },
+      env: s3StandInEnv(s3.endpoint),
     });
   });
   afterAll(async () => {
@@ -97,13 +91,7 @@ describe('batch registration with STORAGE_DRIVER=s3', () => {
     s3 = await startS3StandIn();
     proxy = await startS3FaultProxy({ target: s3.endpoint });
     t = await startTestApp({
-      env: {
-        STORAGE_DRIVER: 's3',
-        S3_BUCKET: S3_STAND_IN_BUCKET,
-        S3_ENDPOINT: proxy.url,
-        S3_FORCE_PATH_STYLE: 'true',
-        S3_REGION: 'us-east-1',
-      },
+      env: s3StandInEnv(proxy.url),
     });
   });
   afterAll(async () => {

@@ -13,6 +13,17 @@ type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
 
 export const S3_STAND_IN_BUCKET = 'avp-uploads';
 
+/** The server's settings for S3 storage at `endpoint` (the stand-in, or a proxy in front of it). */
+export function s3StandInEnv(endpoint: string): Record<string, string> {
+  return {
+    STORAGE_DRIVER: 's3',
+    S3_BUCKET: S3_STAND_IN_BUCKET,
+    S3_ENDPOINT: endpoint,
+    S3_FORCE_PATH_STYLE: 'true',
+    S3_REGION: 'us-east-1',
+  };
+}
+
 export async function startS3StandIn(): Promise<{ endpoint: string; close(): Promise<void> }> {
   const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
   const dir = await tempDir('avp-s3-');
