@@ -21,6 +21,8 @@ const FILES = 300;
 const SHOTS = process.env.E2E_SHOTS_DIR ?? join(tmpdir(), 'avp-e2e-shots');
 const THANKS = 'Thank you! Your files were received.';
 const PART_PUTS = '**/api/uploads/files/*/parts/*';
+/** Small files go many to a request (#34): a bundle of whole files. */
+const BUNDLES = '**/api/uploads/bundles?*';
 const fileName = (i: number) => `event-still-${String(i + 1).padStart(4, '0')}.jpg`;
 
 let registered: Promise<void> | undefined;
@@ -64,22 +66,25 @@ function writeFiles(dir: string): string[] {
   });
 }
 
-/** Part PUTs let through `n` at a time until opened: the send stays mid-way for a look. */
-async function holdParts(page: Page, after: number): Promise<() => Promise<void>> {
-  let allowance = after;
+/**
+ * The requests that carry files' bytes (part PUTs, and bundles of whole small files) let through `n` of
+ * each, the rest held until opened: the send stays mid-way for a look, however fast the runner.
+ */
+async function holdSends(page: Page, after: number): Promise<() => Promise<void>> {
+  const allowance = { PUT: after, POST: after };
   const held: (() => void)[] = [];
   const handler = (route: Route) => {
-    if (route.request().method() !== 'PUT' || allowance > 0) {
-      allowance--;
-      return route.fallback();
-    }
+    const method = route.request().method();
+    if (!(method === 'PUT' || method === 'POST') || allowance[method]-- > 0) return route.fallback();
     return new Promise<void>((resolve) => held.push(() => void route.fallback().then(resolve)));
   };
   await page.route(PART_PUTS, handler);
+  await page.route(BUNDLES, handler);
   return async () => {
-    allowance = Number.POSITIVE_INFINITY;
+    allowance.PUT = allowance.POST = Number.POSITIVE_INFINITY;
     for (const go of held.splice(0)) go();
     await page.unroute(PART_PUTS, handler);
+    await page.unroute(BUNDLES, handler);
   };
 }
 
@@ -138,7 +143,8 @@ for (const viewport of [
       await chosen.evaluate((list) => (list.scrollTop = 0));
       await page.screenshot({ path: join(SHOTS, `portal-many-chosen-${viewport.width}.png`) });
 
-      const open = await holdParts(page, 40);
+      // A few requests' worth through (a bundle holds up to 32 small files), the rest held.
+      const open = await holdSends(page, 2);
       await form.getByRole('button', { name: 'Submit' }).click();
       const summary = page.getByTestId('upload-summary');
       await expect(summary).toContainText(`${FILES} files:`);
