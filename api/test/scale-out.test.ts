@@ -405,10 +405,13 @@ describe.runIf(TEST_DATABASE_URL)('three API processes on one PostgreSQL and one
     );
     expect(interrupted).toEqual([]);
 
+    // The last import's process queues the notice after it logs the import complete: waited for, not
+    // assumed (the outbox is empty, and so 'delivered', until it does).
+    const noticesOf = () =>
+      db.models.MailOutbox.findAll({ where: { textBody: { [Op.like]: `%${submissionId}%` } } });
+    await waitFor(async () => (await noticesOf()).length > 0, 20_000, 'the staff notice to be queued');
     await expectEachMailDeliveredOnce();
-    const notices = await db.models.MailOutbox.findAll({
-      where: { textBody: { [Op.like]: `%${submissionId}%` } },
-    });
+    const notices = await noticesOf();
     expect(notices.map((n) => n.toAddress)).toEqual([config.STAFF_EMAIL]);
     expect(await db.models.MailOutbox.count({ where: { toAddress: 'cloud@example.com' } })).toBe(1);
   });
