@@ -221,6 +221,9 @@ const schema = z
     // Part writes (uploads' parts and cloud imports' ranges) each API process stores at once; the rest wait
     // their turn unread, so many uploads cannot starve the process's other requests (bench:mixed).
     UPLOAD_PART_CONCURRENCY: integer(8, 1, 1024),
+    // Local storage's file writes each API process hands libuv's thread pool at once; the rest wait in order,
+    // so SQLite, argon2 and reads keep threads of their own (adapters/storage/disk-writes.ts, bench:mixed).
+    UPLOAD_DISK_WRITES: integer(2, 1, 64),
     // The longest the chunks of part bodies wait while interactive requests (the store, checkout, sign-in)
     // wait for their answer (http/priority-gate.ts); a hold that long is followed by as long of parts
     // flowing. 0: parts never wait.

@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { isStorageFull, PartSizeError, releaseChunk } from './types.js';
 import type { UploadStorage } from './types.js';
+import type { DiskWrites } from './disk-writes.js';
 import type { WriteSlots } from './write-slots.js';
 
 /**
@@ -101,6 +102,7 @@ class PartSink extends Writable {
     private readonly size: number,
     private readonly observe?: (chunk: Buffer) => void | Promise<void>,
     private readonly release = false,
+    private readonly turns?: DiskWrites,
   ) {
     super({ highWaterMark: WRITE_BYTES });
     this.position = offset;
@@ -133,10 +135,11 @@ class PartSink extends Writable {
     }
     // A write may store fewer bytes than asked (a disk filling up: the next one then fails with ENOSPC).
     for (let at = 0; at < bytes;) {
-      const { bytesWritten } = await this.handle.writev(
-        at === 0 ? buffers : remainder(buffers, at),
-        this.position + at,
-      );
+      const rest = at === 0 ? buffers : remainder(buffers, at);
+      const position = this.position + at;
+      const { bytesWritten } = this.turns
+        ? await this.turns.run(() => this.handle.writev(rest, position))
+        : await this.handle.writev(rest, position);
       at += bytesWritten;
     }
     this.position += bytes;
@@ -159,8 +162,8 @@ function remainder(buffers: Buffer[], skip: number): Buffer[] {
 }
 
 /** Pipes one part's body into `handle` at its offset; settles once the last byte is stored. */
-async function receivePart(handle: FileHandle, args: LocalPartWrite): Promise<void> {
-  const sink = new PartSink(handle, args.offset, args.size, args.observe, args.release);
+async function receivePart(handle: FileHandle, args: LocalPartWrite, turns?: DiskWrites): Promise<void> {
+  const sink = new PartSink(handle, args.offset, args.size, args.observe, args.release, turns);
   // The body is piped, not handed to pipeline(), which would destroy it (and with it the client's
   // connection) on any failure: when the disk is full the request must stay open to be answered 507.
   const cutOff = () => {
@@ -195,6 +198,8 @@ export class LocalStorage implements UploadStorage {
     readonly root: string,
     /** The process's limit on part writes at once (write-slots.ts); none: unlimited. */
     private readonly slots?: WriteSlots,
+    /** The process's limit on file writes in the thread pool at once (disk-writes.ts); none: unlimited. */
+    private readonly turns?: DiskWrites,
   ) {}
 
   pathOf(key: string): string {
@@ -224,7 +229,7 @@ export class LocalStorage implements UploadStorage {
     // body unread (the route answers with the connection closed).
     const handle = await open(this.pathOf(args.key), 'r+');
     try {
-      await receivePart(handle, args);
+      await receivePart(handle, args, this.turns);
     } catch (error) {
       // The client's connection stays open when the disk is full: the request must be answered 507.
       if (!isStorageFull(error)) args.body.destroy();

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createUploadStorage, DiskWrites, diskWritesFor } from '../src/adapters/storage/index.js';
+import type { UploadStorage } from '../src/adapters/storage/index.js';
+import { loadConfig } from '../src/config.js';
+import { TEST_SECRET } from './helpers/env.js';
+
+/**
+ * UPLOAD_DISK_WRITES: local storage's file writes in libuv's thread pool at once, per process. Parts of
+ * several files written together, on a real disk, each land intact while no more writes than the limit
+ * are ever in the pool together.
+ */
+const dir = mkdtempSync(path.join(tmpdir(), 'avp-disk-writes-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const PART = 3 * 1024 * 1024;
+
+/** `bytes` in 64 KiB chunks, as a socket delivers them. */
+function body(bytes: Buffer): Readable {
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += 65_536) chunks.push(bytes.subarray(at, at + 65_536));
+  return Readable.from(chunks);
+}
+
+/** Six files of two parts, all twelve parts written at once; each file read back whole. */
+async function writeTogether(storage: UploadStorage, name: string): Promise<void> {
+  const files = await Promise.all(
+    Array.from({ length: 6 }, async (_, i) => {
+      const key = `submissions/${name}/file-${i}`;
+      const bytes = randomBytes(2 * PART - 1000 * i);
+      await storage.begin(key, bytes.length);
+      return { key, bytes };
+    }),
+  );
+  await Promise.all(
+    files.flatMap(({ key, bytes }) =>
+      [0, PART].map((offset) => {
+        const slice = bytes.subarray(offset, offset + PART);
+        return storage.writePart({ key, offset, size: slice.length, body: body(slice) });
+      }),
+    ),
+  );
+  for (const { key, bytes } of files) {
+    expect((await readFile(path.join(dir, 'uploads', ...key.split('/')))).equals(bytes)).toBe(true);
+  }
+}
+
+describe('UPLOAD_DISK_WRITES', () => {
+  it('defaults to 2, takes a value, and refuses 0 with a line naming it', () => {
+    expect(loadConfig({ SESSION_SECRET: TEST_SECRET }).UPLOAD_DISK_WRITES).toBe(2);
+    expect(loadConfig({ SESSION_SECRET: TEST_SECRET, UPLOAD_DISK_WRITES: '1' }).UPLOAD_DISK_WRITES).toBe(1);
+    expect(() => loadConfig({ SESSION_SECRET: TEST_SECRET, UPLOAD_DISK_WRITES: '0' })).toThrow(
+      /UPLOAD_DISK_WRITES: must be an integer between 1 and \d+ \(got "0"\)/,
+    );
+  });
+
+  it.each([1, 2])('at %i, twelve parts written together keep to it, every byte in place', async (limit) => {
+    const config = loadConfig({
+      SESSION_SECRET: TEST_SECRET,
+      DATA_DIR: dir,
+      STORAGE_DRIVER: 'local',
+      UPLOAD_DISK_WRITES: String(limit),
+    });
+    await writeTogether(createUploadStorage(config), `limit-${limit}`);
+    const turns = diskWritesFor(config)!;
+    // Twelve parts of 3 MiB go down in writes of about 256 KiB: enough to fill any limit.
+    expect(turns.counts).toEqual({ active: 0, waiting: 0, most: limit });
+  });
+});
+
+describe('DiskWrites', () => {
+  it('runs writes in the order they asked, and passes a failed write’s turn on', async () => {
+    const turns = new DiskWrites(1);
+    const order: string[] = [];
+    let open!: () => void;
+    const first = turns.run(
+      () =>
+        new Promise<void>((resolve) => {
+          order.push('first');
+          open = resolve;
+        }),
+    );
+    const failing = turns.run(async () => {
+      order.push('failing');
+      throw new Error('disk full');
+    });
+    const third = turns.run(async () => void order.push('third'));
+    expect(turns.counts).toEqual({ active: 1, waiting: 2, most: 1 });
+    open();
+    await first;
+    await expect(failing).rejects.toThrow('disk full');
+    await third;
+    expect(order).toEqual(['first', 'failing', 'third']);
+    expect(turns.counts).toEqual({ active: 0, waiting: 0, most: 1 });
+  });
+
+  it('needs at least one turn', () => {
+    expect(() => new DiskWrites(0)).toThrow(/at least one/);
+  });
+});
