@@ -100,6 +100,6 @@ describe('DiskWrites', () => {
   });
 
   it('needs at least one turn', () => {
-    expect(() => new DiskWrites(0)).toThrow(/at least one/);
+    expect(() => new DiskWrites(0)).toThrow(/DiskWrites needs at least one turn/);
   });
 });

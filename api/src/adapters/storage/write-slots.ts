@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { Turns, turnsFor } from './turns.js';
 
 /**
  * The part writes one API process stores at once (UPLOAD_PART_CONCURRENCY): the rest wait their turn,
@@ -9,37 +10,27 @@ import type { Readable } from 'node:stream';
  * keep each round short; the bytes per second of the whole process stay what its processor allows.
  */
 export class WriteSlots {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly turns: Turns;
 
   constructor(readonly limit: number) {
-    if (!(limit >= 1)) throw new Error(`WriteSlots needs at least one slot (got ${limit})`);
+    this.turns = new Turns(limit, 'WriteSlots');
   }
 
   /** Writes holding a slot now, and waiting for one (for tests and diagnostics). */
   get counts(): { active: number; waiting: number } {
-    return { active: this.active, waiting: this.waiting.length };
+    const { active, waiting } = this.turns.counts;
+    return { active, waiting };
   }
 
   /**
    * Runs `write` once a slot is free. A body that closed while it waited (the client went away) is not
    * written at all: the write fails at once as cut off, instead of waiting on a stream that never ends.
    */
-  async run<T>(body: Readable, write: () => Promise<T>): Promise<T> {
-    if (this.active < this.limit) {
-      this.active++;
-    } else {
-      // The slot is handed over by the write that ends (release below), so `active` stays counted.
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    try {
+  run<T>(body: Readable, write: () => Promise<T>): Promise<T> {
+    return this.turns.run(() => {
       if (body.destroyed) throw cutOffWhileWaiting();
-      return await write();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
-    }
+      return write();
+    });
   }
 }
 
@@ -49,19 +40,10 @@ function cutOffWhileWaiting(): Error {
   });
 }
 
-const perConfig = new WeakMap<object, WriteSlots>();
-
 /**
  * The slots of one process, shared by every storage made from the same settings (the routes' and the
  * import worker's): one limit for all the part writes a process runs.
  */
 export function writeSlotsFor(config: { UPLOAD_PART_CONCURRENCY?: number }): WriteSlots | undefined {
-  const limit = config.UPLOAD_PART_CONCURRENCY;
-  if (limit === undefined) return undefined;
-  let slots = perConfig.get(config);
-  if (!slots || slots.limit !== limit) {
-    slots = new WriteSlots(limit);
-    perConfig.set(config, slots);
-  }
-  return slots;
+  return turnsFor(config, config.UPLOAD_PART_CONCURRENCY, 'write-slots', (limit) => new WriteSlots(limit));
 }
