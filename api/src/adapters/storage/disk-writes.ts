@@ -7,11 +7,11 @@ import { Turns, turnsFor } from './turns.js';
  *
  * The pool has four threads, and the process's other work takes turns on them too: every SQLite
  * statement, argon2 for sign-in, reads. With a write from each part being received in flight, the store
- * page's and checkout's statements queued behind them (bench:mixed: a trivial job waited 17-23 ms at p99),
- * each write woke a pool thread that took the processor from the event loop (perf: most of the loop's
- * context switches were such wake-ups), and a disk slow to take dirty pages could hold every thread.
- * Two at a time keep two threads for the rest; a write copies 256 KiB into the page cache, so two
- * threads still carry far more than the loop can receive and hash.
+ * page's and checkout's statements queued behind them (bench:mixed: a trivial job waited 16-24 ms at p99,
+ * 9-15 ms with two writes at a time), each write woke a pool thread that took the processor from the
+ * event loop (perf: most of the loop's context switches were such wake-ups), and a disk slow to take
+ * dirty pages could hold every thread. Two at a time keep two threads for the rest; a write copies
+ * 256 KiB into the page cache, so two threads still carry far more than the loop can receive and hash.
  */
 export class DiskWrites extends Turns {
   constructor(limit: number) {
