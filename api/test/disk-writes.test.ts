@@ -33,15 +33,22 @@ async function writeTogether(storage: UploadStorage, name: string): Promise<void
     Array.from({ length: 6 }, async (_, i) => {
       const key = `submissions/${name}/file-${i}`;
       const bytes = randomBytes(2 * PART - 1000 * i);
-      await storage.begin(key, bytes.length);
+      await storage.begin(key, bytes.length, 'application/octet-stream');
       return { key, bytes };
     }),
   );
   await Promise.all(
     files.flatMap(({ key, bytes }) =>
-      [0, PART].map((offset) => {
+      [0, PART].map((offset, index) => {
         const slice = bytes.subarray(offset, offset + PART);
-        return storage.writePart({ key, offset, size: slice.length, body: body(slice) });
+        return storage.writePart({
+          key,
+          uploadId: null,
+          partNumber: index + 1,
+          offset,
+          size: slice.length,
+          body: body(slice),
+        });
       }),
     ),
   );
