@@ -1,4 +1,5 @@
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { localUploadsDir } from '../src/adapters/storage/index.js';
 import { startTestApp } from './helpers/app.js';
@@ -51,5 +52,42 @@ describe.each(DIALECTS)('a part local storage cannot write, on %s', (dialect) =>
     await rename(`${uploads}.away`, uploads);
     const again = await put();
     expect(again.status).toBe(200);
+  });
+
+  it('whose file is being removed (its bytes gone, its rows not yet) is answered 404; bytes missing for good, 500', async () => {
+    const t = await startTestApp({ dialect });
+    cleanups.push(() => t.close());
+    const ada = new TestBrowser(t.url);
+    expect((await ada.post('/api/auth/register', registration())).status).toBe(201);
+    const submission = await ada.post<{ submission: { id: string } }>(
+      '/api/uploads/submissions',
+      sponsorForm,
+    );
+    const submissionId = submission.body.submission.id;
+    const registered = await ada.post<{ file: { id: string } }>(
+      `/api/uploads/submissions/${submissionId}/files`,
+      { name: 'clip.mov', size: 1000 },
+    );
+    const fileId = registered.body.file.id;
+    const put = () =>
+      fetch(`${t.url}/api/uploads/files/${fileId}/parts/1`, {
+        method: 'PUT',
+        headers: { cookie: ada.cookieHeader()!, origin: t.url, 'content-type': 'application/octet-stream' },
+        body: Buffer.alloc(1000, 7),
+      });
+    // A removal's first step (removal.ts): the stored bytes go, then the rows.
+    await unlink(path.join(localUploadsDir(t.config), 'submissions', submissionId, fileId));
+
+    // Nothing removes the rows: the bytes are missing for good, storage's fault.
+    const missing = await put();
+    expect(missing.status).toBe(500);
+
+    // The removal ends while the part is being answered: there is no file to write, as a look would say.
+    const answer = put();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await ada.call('DELETE', `/api/uploads/files/${fileId}`)).status).toBe(204);
+    const gone = await answer;
+    expect(gone.status).toBe(404);
+    expect(((await gone.json()) as { error: { code: string } }).error.code).toBe('file_not_found');
   });
 });

@@ -324,7 +324,7 @@ async function writeOnlyPart(
       storeAndComplete(deps, claim, file, state, body, range, sha256).catch(async (error: unknown) => {
         // Removed by its owner while its bytes came (its stored bytes and running hash went with it):
         // there is no file to complete, as a look at it now would answer.
-        if (!toAppError(error) && (await fileGone(deps.db, fileId))) {
+        if (!toAppError(error) && (await fileGone(deps.db, fileId, error))) {
           throw new AppError(404, 'file_not_found', FILE_NOT_FOUND);
         }
         throw error;
@@ -524,12 +524,27 @@ function isFileSystemError(error: unknown): boolean {
   return typeof code === 'string' && FILE_SYSTEM_CODES.has(code) && typeof path === 'string';
 }
 
-/** Whether the file's row is gone (removed meanwhile); false when that cannot be told. */
-function fileGone(db: Database, fileId: string): Promise<boolean> {
-  return db.models.SubmissionFile.findByPk(fileId, { attributes: ['id'] }).then(
-    (row) => row === null,
-    () => false,
-  );
+/** How long a write that found its file's bytes missing looks for the removal's rows to go too. */
+const REMOVAL_WAIT_MS = 1000;
+const REMOVAL_LOOK_MS = 50;
+
+/**
+ * Whether the file's row is gone (removed meanwhile); false when that cannot be told. A removal deletes
+ * the bytes before the rows (removal.ts), so a write that opened the file in between found no bytes
+ * (ENOENT) with the row still there: it looks again for a moment before it takes that for a fault of
+ * storage, answered 500, where a look a few milliseconds later answers 404.
+ */
+async function fileGone(db: Database, fileId: string, error?: unknown): Promise<boolean> {
+  const bytesMissing = (error as { code?: unknown } | null)?.code === 'ENOENT';
+  const until = Date.now() + (bytesMissing ? REMOVAL_WAIT_MS : 0);
+  for (;;) {
+    const gone = await db.models.SubmissionFile.findByPk(fileId, { attributes: ['id'] }).then(
+      (row) => row === null,
+      () => false,
+    );
+    if (gone || Date.now() >= until) return gone;
+    await new Promise((resolve) => setTimeout(resolve, REMOVAL_LOOK_MS));
+  }
 }
 
 /** What to answer for a part write that failed part-way. */
@@ -563,7 +578,7 @@ async function partFailure(
   // server's failure, answered 500 and logged, though the body was destroyed with it. Unless the file was
   // removed since its write looked at it (its bytes went with it): then there is no file to write.
   if (isFileSystemError(error)) {
-    return (await fileGone(db, fileId)) ? new AppError(404, 'file_not_found', FILE_NOT_FOUND) : error;
+    return (await fileGone(db, fileId, error)) ? new AppError(404, 'file_not_found', FILE_NOT_FOUND) : error;
   }
   // The client went away mid-part (paused, closed the tab, lost the network): nothing was recorded,
   // and the part will come again.
