@@ -5,8 +5,8 @@ import { Turns, turnsFor } from './turns.js';
  * the rest wait their turn, first come first served, their chunks held in their part's stream (which
  * stops reading its socket when full, so TCP holds the bytes back on the client's side).
  *
- * The pool has four threads, and the process's other work takes turns on them too: every SQLite
- * statement, argon2 for sign-in, reads. With a write from each part being received in flight, the store
+ * The pool has four threads, and the process's other work takes turns on them too: argon2 for sign-in,
+ * file reads and, on SQLite, every statement. With a write from each part being received in flight, the store
  * page's and checkout's statements queued behind them (bench:mixed: a trivial job waited 16-24 ms at p99,
  * 9-15 ms with two writes at a time), each write woke a pool thread that took the processor from the
  * event loop (perf: most of the loop's context switches were such wake-ups), and a disk slow to take
