@@ -18,27 +18,31 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!().catch(() => undefined);
 });
 
+/** A server on `dialect`, a signed-in client, and a file of one part registered: `put` sends its part. */
+async function fileOfOnePart(dialect: (typeof DIALECTS)[number]) {
+  const t = await startTestApp({ dialect });
+  cleanups.push(() => t.close());
+  const ada = new TestBrowser(t.url);
+  expect((await ada.post('/api/auth/register', registration())).status).toBe(201);
+  const submission = await ada.post<{ submission: { id: string } }>('/api/uploads/submissions', sponsorForm);
+  const submissionId = submission.body.submission.id;
+  const registered = await ada.post<{ file: { id: string } }>(
+    `/api/uploads/submissions/${submissionId}/files`,
+    { name: 'clip.mov', size: 1000 },
+  );
+  const fileId = registered.body.file.id;
+  const put = () =>
+    fetch(`${t.url}/api/uploads/files/${fileId}/parts/1`, {
+      method: 'PUT',
+      headers: { cookie: ada.cookieHeader()!, origin: t.url, 'content-type': 'application/octet-stream' },
+      body: Buffer.alloc(1000, 7),
+    });
+  return { t, ada, submissionId, fileId, put };
+}
+
 describe.each(DIALECTS)('a part local storage cannot write, on %s', (dialect) => {
   it('is answered 500, not 400 part_aborted, and the part goes through once storage is back', async () => {
-    const t = await startTestApp({ dialect });
-    cleanups.push(() => t.close());
-    const ada = new TestBrowser(t.url);
-    expect((await ada.post('/api/auth/register', registration())).status).toBe(201);
-    const submission = await ada.post<{ submission: { id: string } }>(
-      '/api/uploads/submissions',
-      sponsorForm,
-    );
-    const registered = await ada.post<{ file: { id: string } }>(
-      `/api/uploads/submissions/${submission.body.submission.id}/files`,
-      { name: 'clip.mov', size: 1000 },
-    );
-    const fileId = registered.body.file.id;
-    const put = () =>
-      fetch(`${t.url}/api/uploads/files/${fileId}/parts/1`, {
-        method: 'PUT',
-        headers: { cookie: ada.cookieHeader()!, origin: t.url, 'content-type': 'application/octet-stream' },
-        body: Buffer.alloc(1000, 7),
-      });
+    const { t, put } = await fileOfOnePart(dialect);
 
     const uploads = localUploadsDir(t.config);
     // The folder moved away (an unmounted volume, say) and a file in its place: nothing can be written.
@@ -55,26 +59,7 @@ describe.each(DIALECTS)('a part local storage cannot write, on %s', (dialect) =>
   });
 
   it('whose file is being removed (its bytes gone, its rows not yet) is answered 404; bytes missing for good, 500', async () => {
-    const t = await startTestApp({ dialect });
-    cleanups.push(() => t.close());
-    const ada = new TestBrowser(t.url);
-    expect((await ada.post('/api/auth/register', registration())).status).toBe(201);
-    const submission = await ada.post<{ submission: { id: string } }>(
-      '/api/uploads/submissions',
-      sponsorForm,
-    );
-    const submissionId = submission.body.submission.id;
-    const registered = await ada.post<{ file: { id: string } }>(
-      `/api/uploads/submissions/${submissionId}/files`,
-      { name: 'clip.mov', size: 1000 },
-    );
-    const fileId = registered.body.file.id;
-    const put = () =>
-      fetch(`${t.url}/api/uploads/files/${fileId}/parts/1`, {
-        method: 'PUT',
-        headers: { cookie: ada.cookieHeader()!, origin: t.url, 'content-type': 'application/octet-stream' },
-        body: Buffer.alloc(1000, 7),
-      });
+    const { t, ada, submissionId, fileId, put } = await fileOfOnePart(dialect);
     // A removal's first step (removal.ts): the stored bytes go, then the rows.
     await unlink(path.join(localUploadsDir(t.config), 'submissions', submissionId, fileId));
 
