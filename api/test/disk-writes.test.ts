@@ -81,31 +81,7 @@ describe('UPLOAD_DISK_WRITES', () => {
 });
 
 describe('DiskWrites', () => {
-  it('runs writes in the order they asked, and passes a failed write’s turn on', async () => {
-    const turns = new DiskWrites(1);
-    const order: string[] = [];
-    let open!: () => void;
-    const first = turns.run(
-      () =>
-        new Promise<void>((resolve) => {
-          order.push('first');
-          open = resolve;
-        }),
-    );
-    const failing = turns.run(async () => {
-      order.push('failing');
-      throw new Error('disk full');
-    });
-    const third = turns.run(async () => void order.push('third'));
-    expect(turns.counts).toEqual({ active: 1, waiting: 2, most: 1 });
-    open();
-    await first;
-    await expect(failing).rejects.toThrow('disk full');
-    await third;
-    expect(order).toEqual(['first', 'failing', 'third']);
-    expect(turns.counts).toEqual({ active: 0, waiting: 0, most: 1 });
-  });
-
+  // Shared's Turns, whose order and hand-over shared/src/turns.test.ts proves.
   it('needs at least one turn', () => {
     expect(() => new DiskWrites(0)).toThrow(/DiskWrites needs at least one turn/);
   });

@@ -190,6 +190,37 @@ describe.each(DIALECTS)('the server reads each completed file (%s, local disk)',
   });
 });
 
+describe('MEDIA_PROBE_CONCURRENCY', () => {
+  it.each([1, 2])(
+    'reads at most %i completed files at once in a process, and every one in the end',
+    async (limit) => {
+      const { t, client } = await start({ env: { MEDIA_PROBE_CONCURRENCY: String(limit) } });
+      let reading = 0;
+      let most = 0;
+      let read = 0;
+      useFactsReader(async ({ size }) => {
+        reading++;
+        most = Math.max(most, reading);
+        await new Promise((r) => setTimeout(r, 150));
+        reading--;
+        read++;
+        return { facts: null, bytesRead: Math.min(size, 1024), raw: null };
+      });
+      const fits = await fixture(FITS);
+      const sent = await upload(
+        t,
+        client,
+        ['a', 'b', 'c', 'd', 'e'].map((name) => bufferSource(`${name}.mp4`, fits)),
+      );
+      await probesSettled(sent.fileIds, WAIT_MS);
+      expect(read).toBe(5);
+      expect(most).toBe(limit);
+      for (const fileId of sent.fileIds)
+        expect(await serverRow(t, fileId)).toMatchObject({ readable: false });
+    },
+  );
+});
+
 describe('settings', () => {
   it('MEDIA_PROBE_NOTICE_WAIT_SECONDS defaults to 2, may be 0 (never wait), and is bounded', () => {
     expect(loadConfig({ SESSION_SECRET: TEST_SECRET })).toMatchObject({

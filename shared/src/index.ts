@@ -13,6 +13,7 @@ export * from './ids.js';
 export * from './session.js';
 export * from './upload-plan.js';
 export * from './in-order.js';
+export * from './turns.js';
 export * from './validation/email.js';
 export * from './validation/phone.js';
 export * from './schemas/index.js';

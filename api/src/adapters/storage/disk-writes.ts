@@ -1,4 +1,5 @@
-import { Turns, turnsFor } from './turns.js';
+import { Turns } from '@avp/shared';
+import { turnsFor } from '../../process-turns.js';
 
 /**
  * The file writes local storage hands to libuv's thread pool at once in one process (UPLOAD_DISK_WRITES):

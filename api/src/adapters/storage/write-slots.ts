@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import { Turns, turnsFor } from './turns.js';
+import { Turns } from '@avp/shared';
+import { turnsFor } from '../../process-turns.js';
 
 /**
  * The part writes one API process stores at once (UPLOAD_PART_CONCURRENCY): the rest wait their turn,

@@ -1,4 +1,11 @@
-import { checkMediaFacts, describeMediaFacts, mayBeKnownFormat, sameName, SNIFF_BYTES } from '@avp/shared';
+import {
+  checkMediaFacts,
+  describeMediaFacts,
+  mayBeKnownFormat,
+  sameName,
+  SNIFF_BYTES,
+  Turns,
+} from '@avp/shared';
 import type { InboxFileMedia, MediaCheck, MediaFacts, MediaReadResult, ReadChunk } from '@avp/shared';
 import { ForeignKeyConstraintError, QueryTypes, UniqueConstraintError } from 'sequelize';
 import type { Transaction } from 'sequelize';
@@ -15,6 +22,7 @@ import type {
   SubmissionInstance,
 } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
+import { turnsFor } from '../../process-turns.js';
 import type { Logger } from '../../logger.js';
 import { specForSubmission } from '../upload-events/index.js';
 import { ProbeTimedOut, ProbeWorkerPool } from './media-probe-workers.js';
@@ -247,9 +255,7 @@ export async function probeFile(
       ? { result: NOTHING_READ, bytesRead: 0 }
       : // A few readings at a time; the row is recorded after the slot is given back, with the rows of the
         // readings that ended meanwhile (insertServerFacts).
-        await limiter.run(deps.config.MEDIA_PROBE_CONCURRENCY, () =>
-          readStored(deps, fileId, file.storageKey, size, handed),
-        );
+        await readingTurns(deps.config).run(() => readStored(deps, fileId, file.storageKey, size, handed));
   const submission = known?.submission ?? (await Submission.findByPk(file.submissionId));
   const spec = submission ? await specForSubmission(deps.db, submission) : null;
   const check = checkMediaFacts(spec, result.facts);
@@ -372,22 +378,15 @@ function insertServerFacts(db: Database, values: ServerFactsValues): Promise<Med
   return serverFactsWrites(db).run(values);
 }
 
-/** A few readings at a time per process; the rest wait their turn. */
-class Limiter {
-  #active = 0;
-  readonly #waiting: Array<() => void> = [];
-  async run<T>(limit: number, work: () => Promise<T>): Promise<T> {
-    if (this.#active >= limit) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    this.#active += 1;
-    try {
-      return await work();
-    } finally {
-      this.#active -= 1;
-      this.#waiting.shift()?.();
-    }
-  }
+/** A few readings at a time per process (MEDIA_PROBE_CONCURRENCY); the rest wait their turn. */
+function readingTurns(config: Pick<Config, 'MEDIA_PROBE_CONCURRENCY'>): Turns {
+  return turnsFor(
+    config,
+    config.MEDIA_PROBE_CONCURRENCY,
+    'media-probes',
+    (n) => new Turns(n, 'Media probes'),
+  )!;
 }
-const limiter = new Limiter();
 /**
  * This process's probes still running or waiting, by file id (the staff notice and the poster may wait for
  * them), each with the row it stored (null: none, the file gone or the probe failed).

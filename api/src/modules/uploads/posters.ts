@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { Turns } from '@avp/shared';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import { dateParam } from '../../db/bind.js';
@@ -13,6 +14,7 @@ import { GroupedStatements, groupedPer } from '../../db/grouped-statements.js';
 import type { Database } from '../../db/index.js';
 import type { MediaFactsInstance } from '../../db/models/index.js';
 import type { Logger } from '../../logger.js';
+import { turnsFor } from '../../process-turns.js';
 import { probeInProgress, probesSettled } from './media-probe.js';
 import type { BackgroundTracker } from './media-probe.js';
 import { openStoredRanges } from './stored-ranges.js';
@@ -52,21 +54,10 @@ export function posterKey(storageKey: string): string {
   return storageKey.replace(/^submissions\//, 'posters/');
 }
 
-class Limiter {
-  #active = 0;
-  readonly #waiting: Array<() => void> = [];
-  async run<T>(limit: number, work: () => Promise<T>): Promise<T> {
-    if (this.#active >= limit) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    this.#active += 1;
-    try {
-      return await work();
-    } finally {
-      this.#active -= 1;
-      this.#waiting.shift()?.();
-    }
-  }
+/** A few posters at a time per process (MEDIA_PROBE_CONCURRENCY, as the readings); the rest wait their turn. */
+function posterTurns(config: Pick<Config, 'MEDIA_PROBE_CONCURRENCY'>): Turns {
+  return turnsFor(config, config.MEDIA_PROBE_CONCURRENCY, 'posters', (n) => new Turns(n, 'Posters'))!;
 }
-const limiter = new Limiter();
 const running = new Map<string, Promise<void>>();
 
 /** Draws a completed file's poster in the background (call it after the answer); never throws. */
@@ -85,7 +76,7 @@ export function schedulePoster(deps: PosterDeps, fileId: string, tracker?: Backg
       if (probe) facts = await within(probe, probeWaitMs);
       else await probesSettled([fileId], probeWaitMs);
       if (facts && !pictured(facts)) await markNone(deps, fileId);
-      else await limiter.run(deps.config.MEDIA_PROBE_CONCURRENCY, () => makePoster(deps, fileId));
+      else await posterTurns(deps.config).run(() => makePoster(deps, fileId));
     } catch (error) {
       deps.logger.debug({ err: error, fileId }, 'no poster drawn');
     }

@@ -1,6 +1,7 @@
 /**
- * At most `limit` pieces of work at once, the rest waiting first come first served: the shape of the
- * process's limits on storage work (write-slots.ts for part writes, disk-writes.ts for file writes).
+ * At most `limit` pieces of work at once, the rest waiting first come first served: the shape of every
+ * limit a process puts on its own work (the API's part writes and file writes in write-slots.ts and
+ * disk-writes.ts, its readings of media facts, its posters).
  */
 export class Turns {
   private active = 0;
@@ -36,26 +37,4 @@ export class Turns {
       else this.active--;
     }
   }
-}
-
-const perConfig = new WeakMap<object, Map<string, { readonly limit: number }>>();
-
-/**
- * The turns a setting gives one process: the same for every storage made from the same settings (the
- * routes' and the import worker's), so one limit holds for all of them. Undefined when it is not set.
- */
-export function turnsFor<T extends { readonly limit: number }>(
-  config: object,
-  limit: number | undefined,
-  name: string,
-  make: (limit: number) => T,
-): T | undefined {
-  if (limit === undefined) return undefined;
-  let byName = perConfig.get(config);
-  if (!byName) perConfig.set(config, (byName = new Map()));
-  const turns = byName.get(name);
-  if (turns && turns.limit === limit) return turns as T;
-  const made = make(limit);
-  byName.set(name, made);
-  return made;
 }
