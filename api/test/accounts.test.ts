@@ -862,7 +862,10 @@ describe.each(DIALECTS)('accounts and sessions on %s', (dialect) => {
       const { perPair, perAccount } = ACCOUNT_LIMITS.loginFailures;
       const browser = new TestBrowser(app.url);
       // Ten short of the account's limit in wrong passwords, from addresses that each used all of theirs.
-      const addresses = Array.from({ length: perAccount.max / perPair.max - 1 }, (_, i) => `203.0.113.${i + 1}`);
+      const addresses = Array.from(
+        { length: perAccount.max / perPair.max - 1 },
+        (_, i) => `203.0.113.${i + 1}`,
+      );
       await Promise.all(
         addresses.map(async (address) => {
           for (let i = 0; i < perPair.max; i++) {

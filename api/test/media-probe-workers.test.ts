@@ -35,15 +35,13 @@ const chunksOf = (bytes: Buffer) => async (offset: number, length: number) =>
 
 /** Workers standing in for a parse that never ends and for one that crashes. */
 const spinning = () =>
-  new Worker(
-    "require('node:worker_threads').parentPort.on('message', () => { for (;;) {} });",
-    { eval: true },
-  );
+  new Worker("require('node:worker_threads').parentPort.on('message', () => { for (;;) {} });", {
+    eval: true,
+  });
 const crashing = () =>
-  new Worker(
-    "require('node:worker_threads').parentPort.on('message', () => { throw new Error('boom'); });",
-    { eval: true },
-  );
+  new Worker("require('node:worker_threads').parentPort.on('message', () => { throw new Error('boom'); });", {
+    eval: true,
+  });
 
 function httpGet(url: string): Promise<string> {
   return new Promise((resolve, reject) => {

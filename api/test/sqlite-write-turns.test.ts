@@ -13,10 +13,7 @@ import type { ReleaseTurn, WriteLane } from '../src/db/sqlite-write-turns.js';
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Queues `writers` behind a turn held now; resolves, once all have written, with the order they wrote in. */
-async function order(
-  turns: WriteTurns,
-  writers: { name: string; lane: WriteLane }[],
-): Promise<string[]> {
+async function order(turns: WriteTurns, writers: { name: string; lane: WriteLane }[]): Promise<string[]> {
   const written: string[] = [];
   const holding = await turns.take('bulk');
   const done = writers.map(async ({ name, lane }) => {

@@ -30,7 +30,6 @@ const SHOTS = process.env.E2E_SHOTS_DIR ?? '/work/notes/shots';
 
 const rendererDir = useRendererBuild();
 
-
 test('the History shows each sent file’s review state and the staff’s reason', async ({ page, baseURL }) => {
   test.setTimeout(90_000);
   const problems: string[] = [];

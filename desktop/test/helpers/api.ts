@@ -50,25 +50,21 @@ function spawnServer(
   port: number,
   extraEnv: Record<string, string> = {},
 ): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [path.join('dist', 'server.js')],
-    {
-      cwd: API_DIR,
-      env: {
-        PATH: process.env.PATH ?? '',
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        WEB_DIST_DIR: path.join(dataDir, 'no-web-dist'),
-        SESSION_SECRET: TEST_SECRET,
-        LOG_LEVEL: 'info',
-        NODE_ENV: 'test',
-        ...extraEnv,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+  const child = spawn(process.execPath, [path.join('dist', 'server.js')], {
+    cwd: API_DIR,
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      WEB_DIST_DIR: path.join(dataDir, 'no-web-dist'),
+      SESSION_SECRET: TEST_SECRET,
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'test',
+      ...extraEnv,
     },
-  );
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let buffered = '';
     const onExit = (code: number | null) => reject(new Error(`the API exited with ${code} before listening`));
