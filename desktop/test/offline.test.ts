@@ -266,7 +266,9 @@ describe('the engine with the server down', () => {
 
 describe('a link that stalls', () => {
   it('aborts a part whose bytes stop moving after the idle timeout, says so, and sends it again', async () => {
-    const file = await makeFile('stalled.mov', 7 * MiB);
+    // Three parts: the first two go together, one of them on a new connection (the last part follows
+    // once they are answered, with the file's sha-256).
+    const file = await makeFile('stalled.mov', 13 * MiB);
     const relay = await startRelay(api.url);
     cleanups.push(() => relay.close());
     const e = engine(new MemoryStore(), {
@@ -277,7 +279,7 @@ describe('a link that stalls', () => {
     await e.start();
     const job = await e.add(sponsor, [file]);
     await until(e, (ev) => ev.type === 'registered' && ev.jobId === job.id);
-    // The link goes silent 1 MiB into the next connection: the first part's body stops half way.
+    // The link goes silent 1 MiB into the next connection: a part's body stops part way.
     relay.stallAfter(1 * MiB);
     const stalled = await new Promise<EngineEvent>((resolve) =>
       e.on((ev) => ev.type === 'retry' && ev.what === 'part' && resolve(ev)),

@@ -439,10 +439,13 @@ test.describe('client upload portal', () => {
       const keynoteParts = gate.partsOf(keynoteId);
       expect(keynoteParts[0]).toBe(1);
       expect([...keynoteParts].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7]);
-      // A hashing worker per round (the keynote twice, the bumper once): the two given up were ended at
-      // once (they may still have been hashing); the last, once it had answered, is kept for a next file.
-      expect(workers.started).toHaveLength(3);
-      await expect.poll(() => workers.ended, FAST_POLL).toBe(2);
+      // A hashing worker per round that hashes a second part: the keynote's two rounds, and the bumper's
+      // unless it was removed before its last part was read (a last part waits for the others' answers,
+      // #34). Those given up were ended at once (they may still have been hashing); the last, once it had
+      // answered, is kept for a next file.
+      expect(workers.started.length).toBeGreaterThanOrEqual(2);
+      expect(workers.started.length).toBeLessThanOrEqual(3);
+      await expect.poll(() => workers.ended, FAST_POLL).toBe(workers.started.length - 1);
       expect(workers.cspErrors).toEqual([]);
 
       const inbox = await inboxSubmission(browser, baseURL!, marker);
@@ -666,7 +669,15 @@ test.describe('client upload portal', () => {
       return null;
     };
     await page.route('**/api/uploads/**', (route) => {
-      const call = which(route.request().url(), route.request().method());
+      const request = route.request();
+      const url = new URL(request.url());
+      // The last part names the file's sha-256 and completes it (#34): sent without it, as to a server
+      // that ignores it, the file is completed by its own call, the one that fails here.
+      if (request.method() === 'PUT' && url.searchParams.has('sha256')) {
+        url.search = '';
+        return route.continue({ url: url.href });
+      }
+      const call = which(request.url(), request.method());
       return call && failing.has(call) ? route.abort('connectionfailed') : route.fallback();
     });
     await signInAtClient(page, baseURL!, '#creative');

@@ -979,7 +979,7 @@ describe('many small files (issue #34)', () => {
     server.modern = true;
     const { client } = clientFor(server, { partConcurrency: 3 });
     const queue = client.queue('sub-1');
-    // Small files, each completed with its part, and one of three parts, completed with its own call.
+    // Small files, each completed with its part, and one of three parts, completed with its last part.
     const files = [...names(8), source(PART * 2 + 7, 'clip.mov'), ...names(8, 300)];
     for (const file of files) queue.add(file);
     const outcomes = await queue.settled();
@@ -990,7 +990,46 @@ describe('many small files (issue #34)', () => {
       status: 'complete',
       sha256: orderSum(files[8]!.bytes),
     });
-    expect(count(server, /\/complete$/)).toBe(1);
+    expect(count(server, /\/complete$/)).toBe(0);
+  });
+
+  it('sends a larger file’s last part with its sha-256 once the others are answered, and no completion call', async () => {
+    const server = new FakeServer();
+    server.modern = true;
+    const events: string[] = [];
+    const { client } = clientFor(server, {
+      partConcurrency: 4,
+      transport: async (req) => {
+        const what = `${req.method} ${req.path.replace(/\?.*$/, '').replace(/^.*\/parts\//, 'part ')}`;
+        events.push(`asked ${what}`);
+        const answer = await server.transport(req);
+        events.push(`answered ${what}`);
+        return answer;
+      },
+    });
+    const file = source(PART * 3 + 11);
+    const upload = client.file('sub-1', file);
+    upload.start();
+    const outcome = await upload.settled();
+    expect(outcome).toMatchObject({
+      state: 'complete',
+      file: { status: 'complete', sha256: orderSum(file.bytes) },
+    });
+    expect(count(server, /\/complete$/)).toBe(0);
+    // Only the last part names the checksum, and it is asked for after every other part was answered.
+    expect(server.partChecksums).toEqual([`sha256=${encodeURIComponent(orderSum(file.bytes))}`]);
+    const last = events.indexOf('asked PUT part 4');
+    expect(last).toBeGreaterThan(-1);
+    for (const n of [1, 2, 3]) expect(events.indexOf(`answered PUT part ${n}`)).toBeLessThan(last);
+    // The first three went together.
+    expect(events.indexOf('asked PUT part 3')).toBeLessThan(events.indexOf('answered PUT part 1'));
+
+    // A server that ignores the checksum (an older one): the file is completed with its own call.
+    const older = new FakeServer();
+    const plain = clientFor(older).client.file('sub-1', source(PART * 2 + 3));
+    plain.start();
+    expect(await plain.settled()).toMatchObject({ state: 'complete' });
+    expect(count(older, /\/complete$/)).toBe(1);
   });
 
   it('registers alone a file the batch refused, and every file alone on a server without batches', async () => {

@@ -1041,9 +1041,16 @@ export class FileUpload {
       for (let part = 1; part <= plan.partCount && failure === undefined && live(); part++) {
         const sending = !held.has(part);
         if (!sending && hasher === null) continue;
-        // A file of one part carries its sha-256 with it: the server completes the file in the same
-        // request (issue #34). A larger file's parts all go in parallel, and completion is its own call.
-        const withChecksum = sending && hasher !== null && plan.partCount === 1;
+        // The part that makes the file whole carries its sha-256, and the server completes the file in
+        // the same request (issue #34): a completion call less per file. A file of one part at once; a
+        // larger file's parts go in parallel, and its last part waits for the others' answers, so that
+        // the server finds the file whole when it arrives. Meanwhile the next file has the room.
+        const withChecksum = sending && hasher !== null && part === plan.partCount;
+        if (withChecksum && inFlight.size > 0) {
+          this.partsHanded();
+          await Promise.all(inFlight);
+          if (failure !== undefined || !live()) break;
+        }
         while (sending && inFlight.size >= this.client.partConcurrency) await Promise.race(inFlight);
         if (failure !== undefined || !live()) break;
         if (sending) {
@@ -1073,11 +1080,7 @@ export class FileUpload {
           this.source.release?.(bytes);
           continue;
         }
-        if (++handed === toSend) {
-          // Every part of this round is on its way: room for the next file beside it.
-          this.sendingParts = false;
-          this.emit();
-        }
+        if (++handed === toSend) this.partsHanded();
         if (withChecksum && hasher !== null) {
           hashing = null;
           digest = await hasher.digest();
@@ -1130,6 +1133,13 @@ export class FileUpload {
     } finally {
       hashing?.dispose?.();
     }
+  }
+
+  /** Every part of this round is on its way (or the last waits for the others): room for the next file. */
+  private partsHanded(): void {
+    if (!this.sendingParts) return;
+    this.sendingParts = false;
+    this.emit();
   }
 
   private finish(generation: number, info: UploadFileInfo): void {
