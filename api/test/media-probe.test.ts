@@ -4,7 +4,15 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { MEDIA_UNREADABLE, SNIFF_BYTES, UPLOAD_PART_SIZE } from '@avp/shared';
-import type { InboxFileMedia, InboxSubmission, MediaFacts, UploadFileInfo, UploadSource } from '@avp/shared';
+import type {
+  InboxFileMedia,
+  InboxSubmission,
+  MediaFacts,
+  MediaReadResult,
+  UploadFileInfo,
+  UploadSource,
+} from '@avp/shared';
+import { readMediaFacts } from '@avp/shared/media-reader';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startImportWorker } from '../src/modules/imports/index.js';
 import { POSTER_READ_BYTES, postersSettled } from '../src/modules/uploads/posters.js';
@@ -160,6 +168,61 @@ describe.each(DIALECTS)('the server reads each completed file (%s, local disk)',
     );
     expect(notice!.textBody).toContain(
       '1920×1080 · H.264 · 29.97 fps · 0:02 · AAC 48 kHz stereo\n  Meets spec',
+    );
+  });
+
+  it("shows staff the uploader's reading, marked as theirs, of a file the server has not read yet", async () => {
+    const { t, staff, client } = await start({ dialect, env: { MEDIA_PROBE_NOTICE_WAIT_SECONDS: '0' } });
+    const wrong = await fixture(WRONG_SIZE);
+    const fits = await fixture(FITS);
+    // The server reads the first file; its reading of the second is still under way when staff look.
+    let finish = (_: MediaReadResult) => undefined as void;
+    const held = new Promise<MediaReadResult>((resolve) => (finish = resolve));
+    // Let go before the app closes (which waits for its readings), even when an expectation fails.
+    cleanups.push(async () => finish({ facts: null, bytesRead: 0, raw: null }));
+    useFactsReader((input) => (input.size === wrong.length ? readMediaFacts(input) : held));
+    const claimed = (bytes: Buffer, width: number, height: number, fps: number): MediaFacts => ({
+      kind: 'video',
+      container: 'MP4',
+      videoCodec: 'H.264',
+      width,
+      height,
+      fps,
+      durationSeconds: 2,
+      audio: { codec: 'AAC', channels: 2, sampleRate: 48000 },
+      sizeBytes: bytes.length,
+    });
+    const { submissionId, fileIds } = await upload(t, client, [
+      bufferSource(WRONG_SIZE, wrong, claimed(wrong, 1920, 1080, 25)),
+      bufferSource(FITS, fits, claimed(fits, 1920, 1080, 29.97)),
+    ]);
+    await probesSettled([fileIds[0]!], WAIT_MS);
+    expect(await serverRow(t, fileIds[1]!)).toBeNull();
+
+    expect((await client.post(`/api/uploads/submissions/${submissionId}/submit`, {})).status).toBe(200);
+    const inbox = await staff.get<{ submissions: InboxSubmission[] }>('/api/uploads/inbox');
+    const files = inbox.body.submissions[0]!.files as Array<UploadFileInfo & InboxFileMedia>;
+    // Both files have the uploader's reading; the first also the server's, which wins.
+    expect(files.map((f) => [f.name, f.factsText, f.factsSource, f.check])).toEqual([
+      [
+        WRONG_SIZE,
+        '1280×720 · H.264 · 25 fps · 0:02 · AAC 48 kHz stereo',
+        'server',
+        { verdict: 'warn', issues: [RESOLUTION_ISSUE] },
+      ],
+      [
+        FITS,
+        '1920×1080 · H.264 · 29.97 fps · 0:02 · AAC 48 kHz stereo',
+        'client',
+        { verdict: 'ok', issues: [] },
+      ],
+    ]);
+    const [notice] = await t.db.models.MailOutbox.findAll({ order: [['id', 'ASC']] });
+    expect(notice!.textBody).toContain(
+      `1280×720 · H.264 · 25 fps · 0:02 · AAC 48 kHz stereo\n  1 issue:\n    - ${RESOLUTION_ISSUE}`,
+    );
+    expect(notice!.textBody).toContain(
+      "1920×1080 · H.264 · 29.97 fps · 0:02 · AAC 48 kHz stereo (the uploader's reading)\n  Meets spec",
     );
   });
 

@@ -486,6 +486,8 @@ describe.each(DIALECTS)('many small files on %s', (dialect) => {
       uploads.map((u) => u.fileId!),
     );
     expect(sent.files.map((f) => f.name)).toEqual(sources.map((s) => s.source.name));
+    // The answer is built from the files the call read before sending (#34): the same as a fresh read.
+    expect(sent).toEqual(await client.getSubmission(submission.id));
     // One batch registration, a bundle of the small files before the two-part file and one of those
     // after it (each file completed in it), and the two parts of the two-part file, its last part sent
     // with its sha-256 once the first was stored: the server completed it in that request.

@@ -1,6 +1,6 @@
 import { isUuid } from '@avp/shared';
 import type { CloudImportInfo, SubmissionInfo, UploadFileInfo } from '@avp/shared';
-import { ForeignKeyConstraintError } from 'sequelize';
+import { ForeignKeyConstraintError, QueryTypes } from 'sequelize';
 import type { UploadStorage } from '../../adapters/storage/index.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
@@ -112,6 +112,21 @@ export function fileFromRow(db: Database, row: Record<string, unknown>): Submiss
     values[name] = value ?? null;
   }
   return model.build(values as never, { isNewRecord: false, raw: true });
+}
+
+/**
+ * A submission's files in the order they were registered, read in one raw statement and built by
+ * fileFromRow: a model's findAll of a thousand files spent about 70 ms building them (#34).
+ */
+export async function filesOfSubmission(
+  db: Database,
+  submissionId: string,
+): Promise<SubmissionFileInstance[]> {
+  const rows = await db.sequelize.query<Record<string, unknown>>(
+    'SELECT * FROM submission_files WHERE submission_id = :submissionId ORDER BY created_at',
+    { replacements: { submissionId }, type: QueryTypes.SELECT },
+  );
+  return rows.map((row) => fileFromRow(db, row));
 }
 
 export async function receivedParts(db: Database, fileId: string): Promise<number[]> {

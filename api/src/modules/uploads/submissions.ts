@@ -1,13 +1,21 @@
 import { createSubmissionSchema, UPLOAD_FILE_REQUIRED } from '@avp/shared';
 import type { SubmissionInfo, UploadFileInfo } from '@avp/shared';
 import { z } from 'zod';
-import type { SubmissionInstance } from '../../db/models/index.js';
+import type { SubmissionFileInstance, SubmissionInstance } from '../../db/models/index.js';
 import { AppError } from '../../http/errors.js';
 import type { SessionUser } from '../accounts/index.js';
 import { eventForSubmission } from '../upload-events/index.js';
 import { probesSettled } from './media-probe.js';
 import { queueSubmissionMails } from './mail.js';
-import { importsOf, ownFile, ownSubmission, receivedParts, toFileInfo, toSubmissionInfo } from './common.js';
+import {
+  filesOfSubmission,
+  importsOf,
+  ownFile,
+  ownSubmission,
+  receivedParts,
+  toFileInfo,
+  toSubmissionInfo,
+} from './common.js';
 import type { UploadsDeps } from './common.js';
 import { sendPendingNotice } from './notices.js';
 import { destroyFile } from './removal.js';
@@ -53,15 +61,15 @@ export async function createSubmission(
 async function describeSubmission(
   deps: UploadsDeps,
   submission: SubmissionInstance,
+  known?: { files: SubmissionFileInstance[]; imports: Awaited<ReturnType<typeof importsOf>> },
 ): Promise<SubmissionInfo> {
-  const files = await deps.db.models.SubmissionFile.findAll({
-    where: { submissionId: submission.id },
-    order: [['createdAt', 'ASC']],
-  });
-  const imports = await importsOf(
-    deps.db,
-    files.map((f) => f.id),
-  );
+  const files = known?.files ?? (await filesOfSubmission(deps.db, submission.id));
+  const imports =
+    known?.imports ??
+    (await importsOf(
+      deps.db,
+      files.map((f) => f.id),
+    ));
   const infos = await Promise.all(
     files.map(async (f) =>
       toFileInfo(
@@ -110,8 +118,8 @@ export async function submitSubmission(
   const submission = await ownSubmission(deps.db, user, submissionId);
   if (submission.status === 'submitted') return describeSubmission(deps, submission);
   const body = submitSchema.parse(input ?? {});
-  const { SubmissionFile, Submission, User } = deps.db.models;
-  const files = await SubmissionFile.findAll({ where: { submissionId }, order: [['createdAt', 'ASC']] });
+  const { Submission, User } = deps.db.models;
+  const files = await filesOfSubmission(deps.db, submissionId);
   const wanted = new Set(body.files ?? files.map((f) => f.id));
   const kept = files.filter((f) => wanted.has(f.id));
   if (kept.length === 0 || kept.length !== wanted.size) {
@@ -166,5 +174,7 @@ export async function submitSubmission(
   if (sent) deps.logger.info({ submissionId, files: kept.length, importing: waiting }, 'upload submitted');
   // An import may have completed between the check above and the update: its notice check ran too soon.
   if (sent && waiting) await sendPendingNotice(deps, submissionId);
-  return describeSubmission(deps, submission);
+  // Just sent with every file complete: the files are the ones read above (the others were removed), and
+  // reading a thousand of them again cost as much as the rest of the call (#34).
+  return describeSubmission(deps, submission, sent && !waiting ? { files: kept, imports } : undefined);
 }
