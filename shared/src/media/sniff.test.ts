@@ -101,6 +101,30 @@ describe('mayBeKnownFormat', () => {
     expect(mayBeKnownFormat(head)).toBe(true);
   });
 
+  it.each([
+    ['DTS', [0x7f, 0xfe, 0x80, 0x01]],
+    ['DTS, 14-bit little-endian', [0xff, 0x1f, 0x00, 0xe8]],
+    ['DTS-HD', [0x64, 0x58, 0x20, 0x25]],
+    ['Dolby E in SMPTE ST 337', [0xf8, 0x72, 0x4e, 0x1f]],
+    ['Dolby TrueHD', [0xf8, 0x72, 0x6f, 0xba]],
+  ])('is true for a %s sync word anywhere in the head, first and last bytes included', (_name, word) => {
+    for (const at of [0, 12_345, SNIFF_BYTES - 4]) expect(mayBeKnownFormat(noiseWith(at, word))).toBe(true);
+  });
+
+  it('is true for AC-3 frames cut anywhere (three sync words a frame apart), false for two', () => {
+    for (const [sync, frame] of [
+      [[0x0b, 0x77], 1536],
+      [[0x77, 0x0b], 768],
+    ] as const) {
+      const head = noise(SNIFF_BYTES);
+      head.set(sync, 7000);
+      head.set(sync, 7000 + frame);
+      expect(mayBeKnownFormat(head)).toBe(false);
+      head.set(sync, 7000 + 2 * frame);
+      expect(mayBeKnownFormat(head)).toBe(true);
+    }
+  });
+
   it('is true for text of any script, and for structured bytes it has no signature for', () => {
     const text = new TextEncoder().encode(
       '1\n00:00:01,000 --> 00:00:02,000\nBienvenue à Zürich, 東京\n\n'.repeat(800),
