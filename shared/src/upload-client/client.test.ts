@@ -5,6 +5,7 @@ import { BUNDLE_FILE_MAX_BYTES } from './bundles.js';
 import {
   abortableSleep,
   bytesOfParts,
+  PREPARE_BATCH_FILES,
   PREPARE_FIRST_FILES,
   resumeDecision,
   UploadClient,
@@ -938,7 +939,7 @@ describe('many small files (issue #34)', () => {
     Array.from({ length: n }, (_, i) => source(size + i, `still-${i}.jpg`));
   const count = (server: FakeServer, pattern: RegExp) => server.log.filter((l) => pattern.test(l)).length;
 
-  it("registers a queue's first few files alone, answered at once, and the many behind them together", async () => {
+  it("registers a queue's first few files alone, answered at once, and the many behind them a hundred to a call, one call at a time", async () => {
     const server = new FakeServer();
     server.modern = true;
     const sizes: number[] = [];
@@ -946,13 +947,25 @@ describe('many small files (issue #34)', () => {
       if (req.path.endsWith('/files/batch')) sizes.push((req.json as { files: unknown[] }).files.length);
       return undefined;
     });
-    const { client } = clientFor(server);
+    // Each call answered a little later, and the most on their way at once counted.
+    let calls = 0;
+    let most = 0;
+    const { client } = clientFor(server, {
+      transport: async (req) => {
+        if (!req.path.endsWith('/files/batch')) return server.transport(req);
+        most = Math.max(most, ++calls);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return server.transport(req).finally(() => calls--);
+      },
+    });
     const queue = client.queue('sub-1');
-    const files = names(PREPARE_FIRST_FILES + 40);
+    const files = names(PREPARE_FIRST_FILES + 2 * PREPARE_BATCH_FILES + 40);
     for (const file of files) queue.add(file);
     const outcomes = await queue.settled();
     expect(outcomes.map((o) => o.state)).toEqual(files.map(() => 'complete'));
-    expect(sizes).toEqual([PREPARE_FIRST_FILES, 40]);
+    expect(sizes).toEqual([PREPARE_FIRST_FILES, PREPARE_BATCH_FILES, PREPARE_BATCH_FILES, 40]);
+    // One at a time: between two calls the server's turn goes to the parts of files already made.
+    expect(most).toBe(1);
     expect(count(server, /submissions\/sub-1\/files$/)).toBe(0);
   });
 

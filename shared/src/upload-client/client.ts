@@ -11,7 +11,7 @@ import { snapshot, SpeedMeter } from './progress.js';
 import type { ProgressSnapshot } from './progress.js';
 import { createSha256 } from './sha256.js';
 import type { Hasher } from './sha256.js';
-import { UPLOAD_BATCH_MAX, UPLOADS_API, UPLOADS_BUNDLE_PATH } from './protocol.js';
+import { UPLOADS_API, UPLOADS_BUNDLE_PATH } from './protocol.js';
 import type {
   BatchRegistrationItem,
   BundleEntry,
@@ -203,6 +203,13 @@ export const PREPARE_AHEAD_BYTES = 1024 * 1024 * 1024;
  * for the server to make all 500 files (400 ms to a second, bench:many, #34); these few are answered at once.
  */
 export const PREPARE_FIRST_FILES = 32;
+/**
+ * Files of each later call, one call at a time. On SQLite a call holds the one writer while it makes its
+ * files, and the first files' parts waited behind two calls of 500 (about 250 ms each, bench:many, #34);
+ * calls of this many let the parts in between them, and still keep ahead of sending (a call of 1 MB files
+ * covers about a third of a second of it, and takes about 50 ms).
+ */
+export const PREPARE_BATCH_FILES = 100;
 export const DEFAULT_COMPLETE_TIMEOUT_MS = 300_000;
 export const DEFAULT_PART_STALL_TIMEOUT_MS = 30_000;
 
@@ -320,6 +327,8 @@ export class UploadClient {
   private batchUnsupported = false;
   /** Submissions prepare() has registered files of: their next calls may be large. */
   private readonly prepared = new Set<string>();
+  /** Submissions with a call of prepare() on its way. */
+  private readonly preparing = new Set<string>();
   /** Set once the server answers that it takes no bundles (an older server). */
   private bundlesUnsupported = false;
 
@@ -615,12 +624,14 @@ export class UploadClient {
         continue;
       }
       if (upload.fileId !== null) continue;
+      // One call at a time per submission, so that parts get the server's turn between calls.
+      if (this.preparing.has(upload.submissionId)) continue;
       // Topped up once half has been used, so the calls stay large.
       if (ahead >= PREPARE_AHEAD_BYTES / 2 && bySubmission.size === 0) return;
       if (ahead + upload.source.size > PREPARE_AHEAD_BYTES) break;
       ahead += upload.source.size;
       const group = bySubmission.get(upload.submissionId) ?? [];
-      const most = this.prepared.has(upload.submissionId) ? UPLOAD_BATCH_MAX : PREPARE_FIRST_FILES;
+      const most = this.prepared.has(upload.submissionId) ? PREPARE_BATCH_FILES : PREPARE_FIRST_FILES;
       if (group.length >= most) break;
       group.push(upload);
       bySubmission.set(upload.submissionId, group);
@@ -629,12 +640,15 @@ export class UploadClient {
       this.prepared.add(submissionId);
       // Each file waiting on the call hears of its retries, as of its own registration's.
       const onRetry = (notice: RetryNotice) => uploads.forEach((u) => u.heardRetryAhead(notice));
+      this.preparing.add(submissionId);
       const answers = this.registerFiles(
         submissionId,
         uploads.map((u) => u.source),
         undefined,
         onRetry,
-      ).catch(() => null);
+      )
+        .catch(() => null)
+        .finally(() => this.preparing.delete(submissionId));
       uploads.forEach((upload, i) => upload.registerAhead(answers.then((items) => items?.[i] ?? null)));
     }
   }
