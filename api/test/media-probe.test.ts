@@ -105,6 +105,29 @@ async function upload(t: TestApp, client: TestBrowser, files: UploadSource[]) {
 const serverRow = (t: TestApp, fileId: string) =>
   t.db.models.MediaFacts.findOne({ where: { fileId, source: 'server' } });
 
+/** Sends the submission, then reads what staff see of its files in the inbox. */
+async function submittedFiles(client: TestBrowser, staff: TestBrowser, submissionId: string) {
+  expect((await client.post(`/api/uploads/submissions/${submissionId}/submit`, {})).status).toBe(200);
+  const inbox = await staff.get<{ submissions: InboxSubmission[] }>('/api/uploads/inbox');
+  return inbox.body.submissions[0]!.files as Array<UploadFileInfo & InboxFileMedia>;
+}
+
+const mediaOf = (files: Array<UploadFileInfo & InboxFileMedia>) =>
+  files.map((f) => [f.name, f.factsText, f.factsSource, f.check]);
+/** The two fixtures as staff see them, by whose reading. */
+const WRONG_SIZE_SEEN = [
+  WRONG_SIZE,
+  '1280×720 · H.264 · 25 fps · 0:02 · AAC 48 kHz stereo',
+  'server',
+  { verdict: 'warn', issues: [RESOLUTION_ISSUE] },
+];
+const fitsSeen = (by: 'server' | 'client') => [
+  FITS,
+  '1920×1080 · H.264 · 29.97 fps · 0:02 · AAC 48 kHz stereo',
+  by,
+  { verdict: 'ok', issues: [] },
+];
+
 describe.each(DIALECTS)('the server reads each completed file (%s, local disk)', (dialect) => {
   it('stores its facts, checks them against the spec, tells staff in the inbox and the notice', async () => {
     const logs = new LogCapture();
@@ -144,23 +167,8 @@ describe.each(DIALECTS)('the server reads each completed file (%s, local disk)',
     const disagreement = logs.lines.find((l) => String(l.msg).includes('disagree'));
     expect(disagreement).toMatchObject({ fileId: fileIds[0], differ: ['width', 'height'] });
 
-    expect((await client.post(`/api/uploads/submissions/${submissionId}/submit`, {})).status).toBe(200);
-    const inbox = await staff.get<{ submissions: InboxSubmission[] }>('/api/uploads/inbox');
-    const files = inbox.body.submissions[0]!.files as Array<UploadFileInfo & InboxFileMedia>;
-    expect(files.map((f) => [f.name, f.factsText, f.factsSource, f.check])).toEqual([
-      [
-        WRONG_SIZE,
-        '1280×720 · H.264 · 25 fps · 0:02 · AAC 48 kHz stereo',
-        'server',
-        { verdict: 'warn', issues: [RESOLUTION_ISSUE] },
-      ],
-      [
-        FITS,
-        '1920×1080 · H.264 · 29.97 fps · 0:02 · AAC 48 kHz stereo',
-        'server',
-        { verdict: 'ok', issues: [] },
-      ],
-    ]);
+    const files = await submittedFiles(client, staff, submissionId);
+    expect(mediaOf(files)).toEqual([WRONG_SIZE_SEEN, fitsSeen('server')]);
     expect(files.map((f) => f.specApplies)).toEqual([true, true]);
     const [notice] = await t.db.models.MailOutbox.findAll({ order: [['id', 'ASC']] });
     expect(notice!.textBody).toContain(
@@ -199,24 +207,9 @@ describe.each(DIALECTS)('the server reads each completed file (%s, local disk)',
     await probesSettled([fileIds[0]!], WAIT_MS);
     expect(await serverRow(t, fileIds[1]!)).toBeNull();
 
-    expect((await client.post(`/api/uploads/submissions/${submissionId}/submit`, {})).status).toBe(200);
-    const inbox = await staff.get<{ submissions: InboxSubmission[] }>('/api/uploads/inbox');
-    const files = inbox.body.submissions[0]!.files as Array<UploadFileInfo & InboxFileMedia>;
     // Both files have the uploader's reading; the first also the server's, which wins.
-    expect(files.map((f) => [f.name, f.factsText, f.factsSource, f.check])).toEqual([
-      [
-        WRONG_SIZE,
-        '1280×720 · H.264 · 25 fps · 0:02 · AAC 48 kHz stereo',
-        'server',
-        { verdict: 'warn', issues: [RESOLUTION_ISSUE] },
-      ],
-      [
-        FITS,
-        '1920×1080 · H.264 · 29.97 fps · 0:02 · AAC 48 kHz stereo',
-        'client',
-        { verdict: 'ok', issues: [] },
-      ],
-    ]);
+    const files = await submittedFiles(client, staff, submissionId);
+    expect(mediaOf(files)).toEqual([WRONG_SIZE_SEEN, fitsSeen('client')]);
     const [notice] = await t.db.models.MailOutbox.findAll({ order: [['id', 'ASC']] });
     expect(notice!.textBody).toContain(
       `1280×720 · H.264 · 25 fps · 0:02 · AAC 48 kHz stereo\n  1 issue:\n    - ${RESOLUTION_ISSUE}`,
@@ -244,9 +237,8 @@ describe.each(DIALECTS)('the server reads each completed file (%s, local disk)',
       status: 'complete',
     });
 
-    expect((await client.post(`/api/uploads/submissions/${first.submissionId}/submit`, {})).status).toBe(200);
-    const inbox = await staff.get<{ submissions: InboxSubmission[] }>('/api/uploads/inbox');
-    expect(inbox.body.submissions[0]!.files[0]).toMatchObject({
+    const [sent] = await submittedFiles(client, staff, first.submissionId);
+    expect(sent).toMatchObject({
       factsText: MEDIA_UNREADABLE,
       check: { verdict: 'unreadable', issues: [] },
     });
