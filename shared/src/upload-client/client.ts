@@ -325,7 +325,7 @@ export class UploadClient {
   private readonly idleWaiters: (() => void)[] = [];
   /** Set once the server answers that it has no batch registration (an older server). */
   private batchUnsupported = false;
-  /** Submissions prepare() has registered files of: their next calls may be large. */
+  /** Submissions prepare() has registered files of: their next calls are of PREPARE_BATCH_FILES. */
   private readonly prepared = new Set<string>();
   /** Submissions with a call of prepare() on its way. */
   private readonly preparing = new Set<string>();
@@ -610,8 +610,8 @@ export class UploadClient {
    * PREPARE_MAX_FILE_BYTES gain nothing from it and register when they start; and no more than
    * PREPARE_AHEAD_BYTES wait registered, so files chosen far ahead do not hold the quota of unfinished
    * uploads. Cheap to call often (an UploadQueue calls it as it starts files). A submission's first call
-   * is of PREPARE_FIRST_FILES files: its answer lets the first files start while the next call registers
-   * the many behind them.
+   * is of PREPARE_FIRST_FILES files: its answer lets the first files start while the next calls register
+   * the many behind them, PREPARE_BATCH_FILES to a call and one call at a time per submission.
    */
   prepare(waiting: readonly FileUpload[]): void {
     if (this.batchUnsupported) return;
@@ -626,7 +626,7 @@ export class UploadClient {
       if (upload.fileId !== null) continue;
       // One call at a time per submission, so that parts get the server's turn between calls.
       if (this.preparing.has(upload.submissionId)) continue;
-      // Topped up once half has been used, so the calls stay large.
+      // Topped up once half has been used, so the calls stay full.
       if (ahead >= PREPARE_AHEAD_BYTES / 2 && bySubmission.size === 0) return;
       if (ahead + upload.source.size > PREPARE_AHEAD_BYTES) break;
       ahead += upload.source.size;
