@@ -74,6 +74,17 @@ describe('prepareEachSqliteConnection', () => {
     expect(await sequelize.transaction((t) => busyTimeout(t))).toEqual({ timeout: SQLITE_BUSY_TIMEOUT_MS });
   });
 
+  it("makes every connection, a transaction's own included, commit without a sync (synchronous NORMAL, not FULL)", async () => {
+    const sequelize = await bareSqlite(await sqliteFile());
+    prepareEachSqliteConnection(sequelize);
+    await createTables(sequelize);
+    const synchronous = async (transaction?: Transaction) =>
+      (await sequelize.query('PRAGMA synchronous', { type: QueryTypes.SELECT, transaction }))[0];
+
+    expect(await synchronous()).toEqual({ synchronous: 1 });
+    expect(await sequelize.transaction((t) => synchronous(t))).toEqual({ synchronous: 1 });
+  });
+
   it("enforces foreign keys on every connection from its first statement, a transaction's own included", async () => {
     const sequelize = await bareSqlite(await sqliteFile());
     prepareEachSqliteConnection(sequelize);

@@ -6,7 +6,9 @@ import type { Logger } from '../logger.js';
 import { defineModels } from './models/index.js';
 import type { Models } from './models/index.js';
 import { readInt8AsNumber } from './postgres-int8.js';
-import { prepareEachSqliteConnection } from './sqlite-connections.js';
+import { BACKGROUND_CHECKPOINT_PRAGMAS, checkpointInBackground } from './sqlite-checkpoints.js';
+import type { BackgroundCheckpoints } from './sqlite-checkpoints.js';
+import { prepareEachSqliteConnection, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-connections.js';
 import { keepTransactionConnections } from './sqlite-transaction-connections.js';
 import {
   SQLITE_TURN_TIMEOUT_MS,
@@ -76,6 +78,7 @@ export async function openDatabase(config: DatabaseConfig, logger: Logger): Prom
   };
 
   let sequelize: Sequelize;
+  let turns: WriteTurns | undefined;
   if (target.dialect === 'sqlite') {
     sequelize = new Sequelize({
       ...common,
@@ -88,9 +91,9 @@ export async function openDatabase(config: DatabaseConfig, logger: Logger): Prom
     // What Sequelize's SQLite dialect lacks, each in its own module: connections ready before their first
     // statement, a transaction's connection kept for the next one, and this process's writes taking turns
     // (sqlite-write-turns.ts says why).
-    prepareEachSqliteConnection(sequelize);
+    prepareEachSqliteConnection(sequelize, SQLITE_BUSY_TIMEOUT_MS, BACKGROUND_CHECKPOINT_PRAGMAS);
     keepTransactionConnections(sequelize);
-    const turns = new WriteTurns(
+    turns = new WriteTurns(
       config.SQLITE_TURN_TIMEOUT_SECONDS === undefined
         ? SQLITE_TURN_TIMEOUT_MS
         : config.SQLITE_TURN_TIMEOUT_SECONDS * 1000,
@@ -127,16 +130,20 @@ export async function openDatabase(config: DatabaseConfig, logger: Logger): Prom
     readInt8AsNumber(sequelize);
   }
 
+  // SQLite's WAL checkpoints, off the connections that serve requests (sqlite-checkpoints.ts).
+  let checkpoints: BackgroundCheckpoints | undefined;
   try {
     await sequelize.authenticate();
     if (target.dialect === 'sqlite') {
       // WAL lets readers carry on while one process writes; it is a property of the file, set once.
       await sequelize.query('PRAGMA journal_mode=WAL');
-      await sequelize.query('PRAGMA synchronous=NORMAL');
+      const writes = turns;
+      if (writes) checkpoints = checkpointInBackground(target.storage, log, () => writes.turnsGiven);
     } else if (target.schema !== undefined) {
       await createSchema(sequelize, target.schema);
     }
   } catch (error) {
+    await checkpoints?.stop();
     await sequelize.close().catch(() => undefined);
     throw error;
   }
@@ -152,7 +159,11 @@ export async function openDatabase(config: DatabaseConfig, logger: Logger): Prom
       await sequelize.query('SELECT 1');
     },
     // Idempotent: shutdown paths may race, and SQLite refuses a second close.
-    close: () => (closing ??= sequelize.close()),
+    close: () =>
+      (closing ??= (async () => {
+        await checkpoints?.stop();
+        await sequelize.close();
+      })()),
   };
 }
 

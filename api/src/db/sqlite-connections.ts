@@ -17,16 +17,30 @@ interface SqliteConnectionManager {
 }
 
 /**
+ * What every connection is set to. SQLite keeps these per connection, not in the file: synchronous was
+ * set on the first connection only, so each transaction's own connection synced every commit (FULL, the
+ * default), which under uploads held the write lock for up to 1.2 s (bench:many, #34).
+ */
+const CONNECTION_PRAGMAS = [
+  'PRAGMA foreign_keys=ON',
+  // In WAL mode a commit then waits for no sync; a checkpoint syncs. The file stays sound after a power
+  // loss, which may take back the last commits before it.
+  'PRAGMA synchronous=NORMAL',
+];
+
+/**
  * Wraps Sequelize's SQLite `connectionManager.getConnection` so that each connection it opens (one by
- * default, one more per transaction) gets, before its first statement, the busy timeout above and
- * foreign keys switched on (SQLite's default is off). Sequelize 6 offers no hook for this: its SQLite
- * manager opens connections without running `afterConnect`, and the `PRAGMA FOREIGN_KEYS=ON` it sends
- * itself is not awaited, so a transaction's BEGIN could run first, and the pragma is a no-op inside a
- * transaction.
+ * default, one more per transaction) gets, before its first statement, the busy timeout above and the
+ * pragmas above: foreign keys switched on (SQLite's default is off) and commits that do not sync. Sequelize
+ * 6 offers no hook for this: its SQLite manager opens connections without running `afterConnect`, and the
+ * `PRAGMA FOREIGN_KEYS=ON` it sends itself is not awaited, so a transaction's BEGIN could run first, and
+ * the pragma is a no-op inside a transaction. `extraPragmas` follow (connection.ts: no automatic
+ * checkpoints, sqlite-checkpoints.ts).
  */
 export function prepareEachSqliteConnection(
   sequelize: Sequelize,
   busyTimeoutMs: number = SQLITE_BUSY_TIMEOUT_MS,
+  extraPragmas: string[] = [],
 ): void {
   const manager = sequelize.connectionManager as unknown as SqliteConnectionManager;
   const getConnection = manager.getConnection.bind(manager);
@@ -37,9 +51,11 @@ export function prepareEachSqliteConnection(
       prepared.add(connection);
       connection.configure('busyTimeout', busyTimeoutMs);
       withoutStatementStacks(connection);
-      await new Promise<void>((resolve, reject) =>
-        connection.run('PRAGMA foreign_keys=ON', (error) => (error ? reject(error) : resolve())),
-      );
+      for (const pragma of [...CONNECTION_PRAGMAS, ...extraPragmas]) {
+        await new Promise<void>((resolve, reject) =>
+          connection.run(pragma, (error) => (error ? reject(error) : resolve())),
+        );
+      }
     }
     return connection;
   };

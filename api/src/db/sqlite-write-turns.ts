@@ -78,6 +78,11 @@ export class WriteTurns {
     };
   }
 
+  /** Turns given so far in both lanes: a count that grows with every write of this process. */
+  get turnsGiven(): number {
+    return this.given.interactive + this.given.bulk;
+  }
+
   /**
    * Resolves with the turn once it is this writer's (the lane is the caller's: `currentWriteLane`);
    * rejects after the timeout. A writer that gave up leaves the line, so nobody waits for it.
