@@ -1,12 +1,14 @@
 /**
  * The job queue on its own: a change is on disk when the call returns (an atomic JSON file), progress is
- * written at most once a second, nothing is written after close, a sent job moves to a bounded history, and
+ * written at most once a second and off the engine's thread, in order with the changes, nothing is written
+ * after close, a sent job moves to a bounded history, and
  * the watch folders' memory forgets a folder that is no longer watched.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { JsonFileStore } from '../src/engine/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { emptyState, JsonFileStore } from '../src/engine/index.js';
 import type { EngineState, EngineStore, PersistedJob } from '../src/engine/index.js';
 import { JobQueue } from '../src/engine/queue.js';
 import { tempDir } from './helpers/api.js';
@@ -26,6 +28,11 @@ function job(id: string): PersistedJob {
     createdAt: '2027-01-01T00:00:00.000Z',
     error: null,
   };
+}
+
+/** A whole queue of one job, as the store is handed it. */
+function state(id: string): EngineState {
+  return { ...emptyState(), jobs: [job(id)] };
 }
 
 /** Counts the writes that reach the store. */
@@ -74,6 +81,53 @@ describe('the job queue', () => {
     queue.add(job('late'));
     queue.saveSoon();
     expect(writes()).toBe(2);
+  });
+
+  it("writes progress off the engine's thread: the file changes after saveSoon's second, and flush() waits for it", async () => {
+    const work = await tempDir();
+    cleanups.push(work.remove);
+    const file = path.join(work.dir, 'queue.json');
+    const queue = new JobQueue(new JsonFileStore(file));
+    queue.add(job('a'));
+    queue.jobs[0].state = 'uploading';
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      queue.saveSoon();
+      vi.advanceTimersByTime(1_000);
+    } finally {
+      vi.useRealTimers();
+    }
+    // The timer has handed the state over; the file is written by the thread pool, not in that call.
+    expect((JSON.parse(readFileSync(file, 'utf8')) as EngineState).jobs[0].state).toBe('waiting');
+    await queue.flush();
+    expect((JSON.parse(await readFile(file, 'utf8')) as EngineState).jobs[0].state).toBe('uploading');
+  });
+
+  it('writes a save() that comes while a background write is under way after it: the latest state wins', async () => {
+    const work = await tempDir();
+    cleanups.push(work.remove);
+    const file = path.join(work.dir, 'queue.json');
+    const store = new JsonFileStore(file);
+    for (let round = 0; round < 20; round++) {
+      store.saveInBackground(state(`older-${round}`));
+      store.save(state(`newer-${round}`));
+      await store.flush();
+      expect(store.load()?.jobs.map((j) => j.id)).toEqual([`newer-${round}`]);
+    }
+  });
+
+  it('reports a background write that failed at flush(), as save() throws its own', async () => {
+    const work = await tempDir();
+    cleanups.push(work.remove);
+    // Its folder is a file: neither the folder nor the file can be made.
+    await writeFile(path.join(work.dir, 'not-a-folder'), '');
+    const store = new JsonFileStore(path.join(work.dir, 'not-a-folder', 'queue.json'));
+    const queue = new JobQueue(store);
+    expect(() => queue.add(job('a'))).toThrow(/EEXIST|ENOTDIR/);
+    store.saveInBackground(state('a'));
+    await expect(queue.flush()).rejects.toThrow(/EEXIST|ENOTDIR/);
+    await expect(queue.flush()).resolves.toBeUndefined();
   });
 
   it('moves a finished job into a history kept to its limit, newest first', () => {

@@ -1008,5 +1008,7 @@ export class UploadEngine {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
+    // Written before the process may end (the CLI, the engine's process after a close).
+    await this.queue.flush();
   }
 }

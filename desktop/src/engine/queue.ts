@@ -64,8 +64,19 @@ export class JobQueue {
    */
   saveSoon(): void {
     if (this.saveTimer || this.closed) return;
-    this.saveTimer = setTimeout(() => this.save(), 1_000);
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      if (this.closed) return;
+      // Off the engine's thread where the store can: parts keep flowing while it is written.
+      if (this.store.saveInBackground) this.store.saveInBackground(this.state);
+      else this.store.save(this.state);
+    }, 1_000);
     this.saveTimer.unref?.();
+  }
+
+  /** Resolves once every save so far is written (the store's background writes included). */
+  flush(): Promise<void> {
+    return this.store.flush?.() ?? Promise.resolve();
   }
 
   /** Writes what is pending and stops writing (the engine stopped: a new one continues from the file). */
