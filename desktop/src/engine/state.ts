@@ -128,6 +128,8 @@ export class MemoryStore implements EngineStore {
   }
 }
 
+let storesMade = 0;
+
 /**
  * A JSON file written atomically (temporary file, then rename), so a crash mid-write keeps the old one.
  *
@@ -142,10 +144,11 @@ export class JsonFileStore implements EngineStore {
   private next: string | null = null;
   private failure: unknown = null;
 
-  constructor(readonly file: string) {}
+  /** Its own in this process too: two stores of one file (a command's and a test's) never share it. */
+  private readonly temporary: string;
 
-  private get temporary(): string {
-    return `${this.file}.${process.pid}.tmp`;
+  constructor(readonly file: string) {
+    this.temporary = `${file}.${process.pid}-${++storesMade}.tmp`;
   }
 
   load(): EngineState | undefined {
