@@ -88,8 +88,9 @@ describe('the job queue', () => {
     cleanups.push(work.remove);
     const file = path.join(work.dir, 'queue.json');
     const queue = new JobQueue(new JsonFileStore(file));
-    queue.add(job('a'));
-    queue.jobs[0].state = 'uploading';
+    const sending = job('a');
+    queue.add(sending);
+    sending.state = 'uploading';
 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
@@ -99,9 +100,13 @@ describe('the job queue', () => {
       vi.useRealTimers();
     }
     // The timer has handed the state over; the file is written by the thread pool, not in that call.
-    expect((JSON.parse(readFileSync(file, 'utf8')) as EngineState).jobs[0].state).toBe('waiting');
+    expect((JSON.parse(readFileSync(file, 'utf8')) as EngineState).jobs.map((j) => j.state)).toEqual([
+      'waiting',
+    ]);
     await queue.flush();
-    expect((JSON.parse(await readFile(file, 'utf8')) as EngineState).jobs[0].state).toBe('uploading');
+    expect((JSON.parse(await readFile(file, 'utf8')) as EngineState).jobs.map((j) => j.state)).toEqual([
+      'uploading',
+    ]);
   });
 
   it('writes a save() that comes while a background write is under way after it: the latest state wins', async () => {
