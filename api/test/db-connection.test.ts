@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { QueryTypes, Sequelize, Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
+import { QueryTypes, Sequelize } from 'sequelize';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readInt8AsNumber } from '../src/db/postgres-int8.js';
 import { prepareEachSqliteConnection, SQLITE_BUSY_TIMEOUT_MS } from '../src/db/sqlite-connections.js';
 import { transactionsTakeTurns, WriteTurns, writesTakeTurns } from '../src/db/sqlite-write-turns.js';
+import { bareSqlite as openBare } from './helpers/bare-sqlite.js';
 import { onPostgres, tempDir, TEST_DATABASE_URL } from './helpers/env.js';
 
 /**
@@ -29,12 +31,7 @@ async function sqliteFile(): Promise<string> {
 
 /** Sequelize on SQLite as connection.ts opens it, before any of the wrappers under test. */
 async function bareSqlite(storage: string): Promise<Sequelize> {
-  const sequelize = new Sequelize({
-    dialect: 'sqlite',
-    storage,
-    logging: false,
-    transactionType: Transaction.TYPES.IMMEDIATE,
-  });
+  const sequelize = openBare(storage);
   cleanups.push(() => sequelize.close());
   return sequelize;
 }

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { QueryTypes, Sequelize, Transaction } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/index.js';
@@ -12,6 +13,7 @@ import {
 import type { BackgroundCheckpoints, CheckpointPolicy } from '../src/db/sqlite-checkpoints.js';
 import { prepareEachSqliteConnection, SQLITE_BUSY_TIMEOUT_MS } from '../src/db/sqlite-connections.js';
 import { createLogger } from '../src/logger.js';
+import { bareSqlite } from './helpers/bare-sqlite.js';
 import { LogCapture, tempDir } from './helpers/env.js';
 
 /**
@@ -47,12 +49,7 @@ const sizeOf = (file: string): number => {
 
 /** Sequelize on SQLite as connection.ts prepares it, checkpoints left to `checkpoints`. */
 async function requestConnections(storage: string, extraPragmas: string[]): Promise<Sequelize> {
-  const sequelize = new Sequelize({
-    dialect: 'sqlite',
-    storage,
-    logging: false,
-    transactionType: Transaction.TYPES.IMMEDIATE,
-  });
+  const sequelize = bareSqlite(storage);
   cleanups.push(() => sequelize.close());
   prepareEachSqliteConnection(sequelize, SQLITE_BUSY_TIMEOUT_MS, extraPragmas);
   await sequelize.query('PRAGMA journal_mode=WAL');
@@ -170,7 +167,7 @@ describe('background checkpoints', () => {
 
   it('copies the WAL though its connection opened the file before the file was switched to WAL', async () => {
     const storage = await sqliteFile();
-    const sequelize = new Sequelize({ dialect: 'sqlite', storage, logging: false });
+    const sequelize = bareSqlite(storage);
     cleanups.push(() => sequelize.close());
     prepareEachSqliteConnection(sequelize, SQLITE_BUSY_TIMEOUT_MS, BACKGROUND_CHECKPOINT_PRAGMAS);
     await sequelize.query('CREATE TABLE early (id INTEGER PRIMARY KEY)');
