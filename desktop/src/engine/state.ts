@@ -105,7 +105,10 @@ export function emptyState(): EngineState {
   return { version: 1, jobs: [], history: [], settings: { ...DEFAULT_SETTINGS } };
 }
 
-/** Synchronous, like electron-store: a write has reached the store when save() returns. */
+/**
+ * Synchronous, like electron-store: a write has reached the store when save() returns, but for one that
+ * comes while a background write is under way, which goes right after it (flush() waits for it).
+ */
 export interface EngineStore {
   load(): EngineState | undefined;
   save(state: EngineState): void;
