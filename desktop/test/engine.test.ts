@@ -19,6 +19,7 @@ import {
   identify,
 } from '../src/engine/index.js';
 import type { EngineStore } from '../src/engine/index.js';
+import { checkPaths } from '../src/engine/paths.js';
 import { registerClient, PASSWORD, sha256File, startApi, storedPath, tempDir } from './helpers/api.js';
 import type { ApiProcess } from './helpers/api.js';
 
@@ -218,6 +219,21 @@ describe('the upload engine against the real API', () => {
     expect(job.files[0]!.error?.message).toMatch(/"edited\.mov" changed on disk after it was queued/);
     expect(failures[0]).toBe(job.files[0]!.error?.message);
     expect(second.snapshot().history).toEqual([]);
+  });
+
+  it('queues the files as its caller walked them: one edited since that walk is stopped, not sent', async () => {
+    // av-upload walks its paths once and hands the files to inspect() and add(), which look no further.
+    const file = await makeFile('walked.mov', 3 * MiB);
+    const { files } = await checkPaths([file]);
+    await appendFile(file, 'more bytes');
+    const e = engine(new MemoryStore());
+    await e.start();
+    const job = await e.add(sponsor, [file], [], undefined, files);
+    expect(job.files[0]!.size).toBe(3 * MiB);
+    await e.whenIdle();
+    const stopped = e.snapshot().jobs[0]!;
+    expect(stopped.files[0]!.error?.code).toBe('file_changed');
+    expect(e.snapshot().history).toEqual([]);
   });
 
   it('refuses to read a part of a file edited after it was opened', async () => {

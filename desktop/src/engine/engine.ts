@@ -46,6 +46,7 @@ import { call } from './imports.js';
 import type { CloudTokenSource } from './imports.js';
 import type { CloudItem } from './cloud/types.js';
 import { checkPaths, fsReason, PathsRefusedError } from './paths.js';
+import type { FileIdentity } from './file-source.js';
 import { BandwidthScheduler, clampSettings } from './bandwidth.js';
 import type { RunOverrides } from './bandwidth.js';
 import { JobQueue } from './queue.js';
@@ -104,7 +105,7 @@ export type { ConnectionState, RetryEvent, RunOverrides };
 export type { FileInspection, SpecChoice };
 
 /** Files whose media facts are read at once when a job is added. */
-const FACTS_READ_CONCURRENCY = 4;
+const FACTS_READ_CONCURRENCY = 8;
 
 /** What `inspect` answers: the spec that applies (with the event it came from) and each file's facts. */
 export interface Inspection extends SpecChoice {
@@ -396,8 +397,14 @@ export class UploadEngine {
     paths: string[],
     cloudFiles: CloudItem[] = [],
     inspected?: Inspection,
+    /** The paths' files as the caller walked them just now (av-upload): not walked again. */
+    walked?: FileIdentity[],
   ): Promise<JobView> {
-    const { files, refused } = paths.length > 0 ? await checkPaths(paths) : { files: [], refused: [] };
+    const { files, refused } = walked
+      ? { files: walked, refused: [] }
+      : paths.length > 0
+        ? await checkPaths(paths)
+        : { files: [], refused: [] };
     if (refused.length > 0) throw new PathsRefusedError(refused);
     if (files.length === 0 && cloudFiles.length === 0)
       throw new UploadError(400, 'no_files', 'Please Add a File.');
@@ -485,8 +492,8 @@ export class UploadEngine {
    * event the fields name, as `add` will judge them: what av-upload prints and the window shows before
    * anything is queued. Paths that cannot be read are left out (add names them).
    */
-  async inspect(fields: SubmissionFields, paths: string[]): Promise<Inspection> {
-    const { files } = paths.length > 0 ? await checkPaths(paths) : { files: [] };
+  async inspect(fields: SubmissionFields, paths: string[], walked?: FileIdentity[]): Promise<Inspection> {
+    const { files } = walked ? { files: walked } : paths.length > 0 ? await checkPaths(paths) : { files: [] };
     return this.inspectFiles(fields, files);
   }
 
