@@ -265,11 +265,11 @@ export async function probeFile(
   if (!file || file.status !== 'complete') return null;
   // Both rows at once: the server's (read already: done) and the client's report, compared below. A file
   // just completed here has no server row (another process reading it meanwhile is the unique key's
-  // concern, below), and a client row only when its registration recorded the client's check.
-  const rows = known && file.checkVerdict === null ? [] : await factsRowsOf(deps.db).run(fileId);
+  // concern, below): its client row is looked up after the reading, and only when there is something to
+  // compare it with (#34: a folder of stills no reader knows read a row per file for nothing).
+  const rows = known ? [] : await factsRowsOf(deps.db).run(fileId);
   const done = rows.find((r) => r.source === 'server');
   if (done) return done;
-  const reported = rows.find((r) => r.source === 'client');
   const size = Number(file.size);
   const started = Date.now();
   // The head the completion saw stored, when it hands it over (a file of one part, #34): bytes no reader
@@ -311,6 +311,12 @@ export async function probeFile(
   if (check.verdict === 'warn' || check.verdict === 'block') {
     deps.logger.warn({ fileId, issues: check.issues }, 'stored file does not meet its event media spec');
   }
+  // factsDisagree finds nothing when either side read nothing; a client row exists only when the
+  // registration recorded the client's check.
+  const reported =
+    known && (result.facts === null || file.checkVerdict === null)
+      ? undefined
+      : (known ? await factsRowsOf(deps.db).run(fileId) : rows).find((r) => r.source === 'client');
   if (reported) {
     const client = factsOfRow(reported);
     const differ = factsDisagree(client, result.facts);
