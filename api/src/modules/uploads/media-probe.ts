@@ -266,7 +266,7 @@ export async function probeFile(
   // Both rows at once: the server's (read already: done) and the client's report, compared below. A file
   // just completed here has no server row (another process reading it meanwhile is the unique key's
   // concern, below): its client row is looked up after the reading, and only when there is something to
-  // compare it with (#34: a folder of stills no reader knows read a row per file for nothing).
+  // compare it with (#34: av-upload's folder of a thousand stills no reader knows cost 320 statements).
   const rows = known ? [] : await factsRowsOf(deps.db).run(fileId);
   const done = rows.find((r) => r.source === 'server');
   if (done) return done;
