@@ -404,11 +404,7 @@ export class UploadEngine {
     /** The paths' files as the caller walked them just now (av-upload): not walked again. */
     walked?: FileIdentity[],
   ): Promise<JobView> {
-    const { files, refused } = walked
-      ? { files: walked, refused: [] }
-      : paths.length > 0
-        ? await checkPaths(paths)
-        : { files: [], refused: [] };
+    const { files, refused } = walked ? { files: walked, refused: [] } : await checkPaths(paths);
     if (refused.length > 0) throw new PathsRefusedError(refused);
     if (files.length === 0 && cloudFiles.length === 0)
       throw new UploadError(400, 'no_files', 'Please Add a File.');
@@ -497,7 +493,7 @@ export class UploadEngine {
    * anything is queued. Paths that cannot be read are left out (add names them).
    */
   async inspect(fields: SubmissionFields, paths: string[], walked?: FileIdentity[]): Promise<Inspection> {
-    const { files } = walked ? { files: walked } : paths.length > 0 ? await checkPaths(paths) : { files: [] };
+    const { files } = walked ? { files: walked } : await checkPaths(paths);
     return this.inspectFiles(fields, files);
   }
 

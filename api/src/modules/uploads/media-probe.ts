@@ -313,10 +313,12 @@ export async function probeFile(
   }
   // factsDisagree finds nothing when either side read nothing; a client row exists only when the
   // registration recorded the client's check.
-  const reported =
-    known && (result.facts === null || file.checkVerdict === null)
-      ? undefined
-      : (known ? await factsRowsOf(deps.db).run(fileId) : rows).find((r) => r.source === 'client');
+  const compared = !known
+    ? rows
+    : result.facts !== null && file.checkVerdict !== null
+      ? await factsRowsOf(deps.db).run(fileId)
+      : [];
+  const reported = compared.find((r) => r.source === 'client');
   if (reported) {
     const client = factsOfRow(reported);
     const differ = factsDisagree(client, result.facts);
