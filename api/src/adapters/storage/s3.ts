@@ -160,7 +160,7 @@ export class S3Storage implements UploadStorage {
   }): Promise<void> {
     if (args.parts.length === 0) {
       // S3 wants at least one part; an empty file is an empty object.
-      if (args.uploadId) await this.abort(args.key, args.uploadId);
+      if (args.uploadId) await this.abandon(args.key, args.uploadId);
       await this.send('write an empty file', () =>
         this.client.send(
           new sdk!.PutObjectCommand({ Bucket: this.bucket, Key: args.key, Body: '', ContentLength: 0 }),
@@ -214,7 +214,7 @@ export class S3Storage implements UploadStorage {
   }
 
   async remove(key: string, uploadId: string | null): Promise<void> {
-    if (uploadId) await this.abort(key, uploadId);
+    if (uploadId) await this.abandon(key, uploadId);
     try {
       await this.client.send(new sdk!.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (error) {
@@ -222,7 +222,7 @@ export class S3Storage implements UploadStorage {
     }
   }
 
-  private async abort(key: string, uploadId: string): Promise<void> {
+  async abandon(key: string, uploadId: string): Promise<void> {
     try {
       await this.client.send(
         new sdk!.AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }),

@@ -78,6 +78,8 @@ export interface UploadStorage {
   check?(): Promise<void>;
   /** Deletes a finished file or abandons an unfinished upload; missing is not an error. */
   remove(key: string, uploadId: string | null): Promise<void>;
+  /** Abandons the upload `uploadId` begun at `key` and nothing else: the object at the key, if any, stays. */
+  abandon?(key: string, uploadId: string): Promise<void>;
 }
 
 /** Extra holders of a chunk beyond the write that owns it (holdChunk). */

@@ -14,6 +14,7 @@ import { quotaExceeded, unfinishedBytes } from './quota.js';
 import { assertOpen, ownSubmission, storageKey, toFileInfo, touch } from './common.js';
 import type { UploadsDeps } from './common.js';
 import { registrationSchema } from './registration.js';
+import { recordStorageUpload } from './storage-upload.js';
 
 /**
  * Batch registration (issue #34): many files of one open submission registered in one call, for folders
@@ -196,8 +197,8 @@ export async function registerFiles(
   // batch of 500 begun one after another kept its first file from starting for about a second (#34).
   await inOrder(created, STORAGE_BEGIN_CONCURRENCY, async (file) => {
     try {
-      const uploadId = await deps.storage.begin(file.storageKey, Number(file.size), file.type);
-      if (uploadId !== null) await file.update({ storageUploadId: uploadId });
+      const begun = await deps.storage.begin(file.storageKey, Number(file.size), file.type);
+      file.setDataValue('storageUploadId', await recordStorageUpload(deps, file.id, file.storageKey, begun));
       ready.set(file.id, toFileInfo(file, []));
     } catch (error) {
       await file.destroy().catch(() => undefined);

@@ -30,6 +30,7 @@ import {
   touchUnlessRecent,
 } from './common.js';
 import type { UploadsDeps } from './common.js';
+import { uploadIdForPart } from './storage-upload.js';
 
 /** Part writes: one part of a file streamed to storage under its claim, and what a failed one answers. */
 
@@ -204,7 +205,7 @@ export async function writeClaimedPart(
 async function storeClaimedPart(
   deps: UploadsDeps,
   claim: WriteClaim,
-  file: { size: number; storageKey: string; storageUploadId: string | null },
+  file: { size: number; type: string; storageKey: string; storageUploadId: string | null },
   partNumber: number,
   body: Readable,
   range: { start: number; size: number },
@@ -212,8 +213,9 @@ async function storeClaimedPart(
   record: (etag: string | null) => Promise<void>,
   /** Hears each chunk as it passes, before it is hashed and stored (and given back). */
   watch?: (chunk: Buffer) => void,
-): Promise<void> {
+): Promise<string | null> {
   const fileId = claim.fileId;
+  const uploadId = await uploadIdForPart(deps, { ...file, id: fileId });
   const gate = priorityGateFor(deps.config);
   const tap = deps.hashes.begin(
     deps.storage,
@@ -225,7 +227,7 @@ async function storeClaimedPart(
   try {
     etag = await deps.storage.writePart({
       key: file.storageKey,
-      uploadId: file.storageUploadId,
+      uploadId,
       partNumber,
       offset: range.start,
       size: range.size,
@@ -246,6 +248,7 @@ async function storeClaimedPart(
     throw await partFailure(deps.db, claim, partNumber, body, error, range.size);
   }
   tap.commit();
+  return uploadId;
 }
 
 /**
@@ -359,7 +362,7 @@ async function storeAndComplete(
   let etag: string | null = null;
   // The file's first bytes, for the media reading after the completion: no need to open the file again.
   const head = new HeadBytes(Math.min(SNIFF_BYTES, range.size));
-  await storeClaimedPart(
+  const uploadId = await storeClaimedPart(
     deps,
     claim,
     { ...file.get(), size: Number(file.size) },
@@ -372,6 +375,8 @@ async function storeAndComplete(
     },
     (chunk) => head.take(chunk),
   );
+  // The upload the part went to, when the row had none (storage-upload.ts): the completion joins it.
+  file.setDataValue('storageUploadId', uploadId);
   // The rest is this process's hash and one statement, but the storage's finish may take a while (S3).
   claim.keepAlive();
   // The running hash is followed under the claim's token, which the part is recorded with.
@@ -458,6 +463,7 @@ interface ClaimedFile {
   status: SubmissionFileAttributes['status'];
   storageKey: string;
   storageUploadId: string | null;
+  type: string;
   completing: boolean;
   partStored: boolean;
   /** What putPart checks of it, and hands to a completion in the same request. */
@@ -477,11 +483,12 @@ async function claimedFile(db: Database, claim: WriteClaim): Promise<ClaimedFile
       size: number | string;
       storage_key: string;
       storage_upload_id: string | null;
+      type: string;
       completing: number | string;
       part_stored: number | string;
     }
   >(
-    `SELECT f.size, f.storage_key, f.storage_upload_id, ${TARGET_COLUMNS},
+    `SELECT f.size, f.type, f.storage_key, f.storage_upload_id, ${TARGET_COLUMNS},
        CASE WHEN EXISTS (SELECT 1 FROM upload_claims c WHERE c.file_id = f.id AND c.part_number = :completion
          AND c.expires_at >= ${nowMs(db)}) THEN 1 ELSE 0 END AS completing,
        CASE WHEN EXISTS (SELECT 1 FROM file_parts p WHERE p.file_id = f.id AND p.part_number = :part)
@@ -498,6 +505,7 @@ async function claimedFile(db: Database, claim: WriteClaim): Promise<ClaimedFile
     status: row.target_status,
     storageKey: row.storage_key,
     storageUploadId: row.storage_upload_id,
+    type: row.type,
     completing: Number(row.completing) === 1,
     partStored: Number(row.part_stored) === 1,
     target: targetOf(row),

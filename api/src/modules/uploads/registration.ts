@@ -18,6 +18,7 @@ import { clientFactsRow, mediaBlocked } from './media-probe.js';
 import { quotaExceeded, unfinishedBytes } from './quota.js';
 import { assertOpen, ownSubmission, receivedParts, storageKey, toFileInfo, touch } from './common.js';
 import type { UploadsDeps } from './common.js';
+import { recordStorageUpload } from './storage-upload.js';
 
 /** Registration: a file added to a submission (or found again there, to resume), within the quota. */
 
@@ -159,8 +160,8 @@ export async function addFile(
   }
   // Storage is prepared after the row is in, so no transaction waits on S3.
   try {
-    const uploadId = await deps.storage.begin(key, spec.size, spec.type);
-    if (uploadId !== null) await file.update({ storageUploadId: uploadId });
+    const begun = await deps.storage.begin(key, spec.size, spec.type);
+    file.setDataValue('storageUploadId', await recordStorageUpload(deps, file.id, key, begun));
   } catch (error) {
     await file.destroy().catch(() => undefined);
     throw error;
