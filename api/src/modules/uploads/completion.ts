@@ -29,6 +29,7 @@ import {
   touchUnlessRecent,
 } from './common.js';
 import type { UploadsDeps } from './common.js';
+import { recordStorageUpload } from './storage-upload.js';
 
 /** Completion: a file's parts joined, its size and sha-256 checked against what is stored, or a restart. */
 
@@ -369,7 +370,10 @@ async function recordComplete(
 async function restart(deps: UploadsDeps, file: SubmissionFileInstance): Promise<void> {
   deps.hashes.forget(file.id);
   await deps.db.models.FilePart.destroy({ where: { fileId: file.id } });
+  // The joined upload is spent: the row lets go of it first, so that a restart cut short (PostgreSQL gone
+  // before the new upload is recorded) leaves a row its next part begins one for (storage-upload.ts).
+  await file.update({ storageUploadId: null, sha256: null });
   await deps.storage.remove(file.storageKey, null);
-  const uploadId = await deps.storage.begin(file.storageKey, Number(file.size), file.type);
-  await file.update({ storageUploadId: uploadId, sha256: null });
+  const begun = await deps.storage.begin(file.storageKey, Number(file.size), file.type);
+  file.setDataValue('storageUploadId', await recordStorageUpload(deps, file.id, file.storageKey, begun));
 }
