@@ -6,6 +6,7 @@ import { formatPrice } from '@avp/shared';
 import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api';
+import { putQueryData } from '../../lib/queryData';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Button, Checkbox, TextAreaField, TextField } from '../../ui';
 import { staffApi, uploadImage, type StaffPrice, type StaffProduct } from './api';
@@ -42,7 +43,7 @@ function Products() {
   });
   const products = productsQuery.data ?? null;
   // Every product change answers the whole list: it replaces the cached one.
-  const setProducts = (list: StaffProduct[]) => queryClient.setQueryData(staffKeys.products, list);
+  const setProducts = (list: StaffProduct[]) => putQueryData(queryClient, staffKeys.products, list);
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [notice, setMessage] = useState<{ error: boolean; text: string } | null>(null);
   const message =

@@ -13,6 +13,7 @@ import { useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { ApiError, errorMessage } from '../../lib/api';
+import { putQueryData } from '../../lib/queryData';
 import { Button, FormCheckbox, FormDateInput, FormTextArea, FormTextField, SelectField } from '../../ui';
 import { staffApi, uploadImage, type StaffStore, type StoresAnswer } from './api';
 import { staffKeys } from './queries';
@@ -137,7 +138,7 @@ function StoreFormBody({ store, stores, onClose, onSaved }: StoreFormDialogProps
     setUploadNote(null);
     try {
       const uploaded = await uploadImage<{ image: string }>('/api/staff/store-images', file);
-      queryClient.setQueryData<string[]>(staffKeys.storeImages, (names) =>
+      putQueryData<string[]>(queryClient, staffKeys.storeImages, (names) =>
         [...(names ?? []), uploaded.image].sort((a, b) => a.localeCompare(b)),
       );
       setValue('image', uploaded.image, { shouldDirty: true, shouldValidate: true });

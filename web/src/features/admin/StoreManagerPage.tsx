@@ -16,6 +16,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { errorMessage } from '../../lib/api';
+import { putQueryData } from '../../lib/queryData';
 import { Button, Checkbox, ConfirmDialog } from '../../ui';
 import { staffApi, type StaffStore, type StoresAnswer } from './api';
 import { staffKeys, useStaffStores } from './queries';
@@ -53,7 +54,7 @@ export default function StoreManagerPage() {
     void storesQuery.refetch();
   };
   // Every store change answers the whole list (SPEC §7): it replaces the cached one.
-  const setStores = (answer: StoresAnswer) => queryClient.setQueryData(staffKeys.stores, answer);
+  const setStores = (answer: StoresAnswer) => putQueryData(queryClient, staffKeys.stores, answer);
   const change = useMutation({
     mutationFn: (run: () => Promise<StoresAnswer>) => run(),
     onMutate: () => setChangeFailure(null),

@@ -9,6 +9,7 @@ import { formatDateRange, type UploadEventStaff, type UploadFormType } from '@av
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api';
+import { putQueryData } from '../../lib/queryData';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Button, ConfirmDialog } from '../../ui';
 import { uploadEventKeys, uploadEventsApi, useStaffUploadEvents, withEvent } from './UploadEventsApi';
@@ -69,7 +70,7 @@ export default function UploadEventsPage() {
   const failure = changeFailure ?? loadFailure;
 
   const saved = (event: UploadEventStaff) => {
-    queryClient.setQueryData<UploadEventStaff[]>(uploadEventKeys.staff, (list) => withEvent(list, event));
+    putQueryData<UploadEventStaff[]>(queryClient, uploadEventKeys.staff, (list) => withEvent(list, event));
     // The forms' list of open events (if this tab has one) is asked for again when next shown.
     void queryClient.invalidateQueries({ queryKey: ['upload-events'] });
   };

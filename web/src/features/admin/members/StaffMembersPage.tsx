@@ -14,6 +14,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/api';
+import { putQueryData } from '../../../lib/queryData';
 import { useConfirmItsYou } from '../../../lib/confirm-its-you';
 import { useSession } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/useDocumentTitle';
@@ -55,7 +56,7 @@ export default function StaffMembersPage() {
   const [asking, setAsking] = useState<Asking>(null);
   const [notice, setNotice] = useState<Notice>(null);
 
-  const showMembers = (list: StaffMemberJson[]) => queryClient.setQueryData(membersKeys.members, list);
+  const showMembers = (list: StaffMemberJson[]) => putQueryData(queryClient, membersKeys.members, list);
   const refreshInvitations = () => queryClient.invalidateQueries({ queryKey: membersKeys.invitations });
 
   /** A change confirmed in a ConfirmDialog: its outcome is said on the page. */

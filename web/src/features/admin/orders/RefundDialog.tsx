@@ -6,6 +6,7 @@ import { formatPrice } from '@avp/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/api';
+import { putQueryData } from '../../../lib/queryData';
 import { useConfirmItsYou } from '../../../lib/confirm-its-you';
 import { Button, Checkbox, ConfirmDialog, TextField } from '../../../ui';
 import { staffApi, type OrderDetail } from '../api';
@@ -33,7 +34,7 @@ export function RefundPanel({ order, onNotice }: { order: OrderDetail; onNotice:
     mutationFn: (request: { amount: number; reason: string; key: string; backInStock: boolean }) =>
       withFreshSignIn(() => staffApi.refund(order.id, request)),
     onSuccess: (answer, request) => {
-      queryClient.setQueryData(staffKeys.order(order.id), answer.order);
+      putQueryData(queryClient, staffKeys.order(order.id), answer.order);
       void queryClient.invalidateQueries({ queryKey: staffKeys.orderLists });
       setAmount('');
       setReason('');
