@@ -3,7 +3,6 @@ import { UPLOAD_PART_SIZE } from '@avp/shared';
 import type { UploadFileInfo } from '@avp/shared';
 import { QueryTypes } from 'sequelize';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createUploadStorage } from '../src/adapters/storage/index.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { registration, TestBrowser } from './helpers/browser.js';
@@ -11,8 +10,8 @@ import { onPostgres } from './helpers/env.js';
 import { postgresBehindProxy } from './helpers/database-proxy.js';
 import { startS3FaultProxy } from './helpers/fault-proxy.js';
 import type { S3FaultProxy, TcpFaultProxy } from './helpers/fault-proxy.js';
-import { S3_STAND_IN_BUCKET, startS3StandIn } from './helpers/s3-stand-in.js';
-import { sponsorForm } from './helpers/uploads.js';
+import { s3StandInEnv, startS3StandIn } from './helpers/s3-stand-in.js';
+import { sponsorForm, storedSha } from './helpers/uploads.js';
 
 /**
  * Found by the soak (#34): a registration whose S3 upload began while PostgreSQL was cut could neither
@@ -47,23 +46,8 @@ async function s3Behind(): Promise<{ env: Record<string, string>; proxy: S3Fault
   return {
     proxy,
     slowNext: () => (slow = true),
-    env: {
-      STORAGE_DRIVER: 's3',
-      S3_BUCKET: S3_STAND_IN_BUCKET,
-      S3_ENDPOINT: proxy.url,
-      S3_FORCE_PATH_STYLE: 'true',
-      S3_REGION: 'us-east-1',
-    },
+    env: s3StandInEnv(proxy.url),
   };
-}
-
-async function storedSha(app: TestApp, fileId: string): Promise<string> {
-  const row = await app.db.models.SubmissionFile.findByPk(fileId);
-  const hash = createHash('sha256');
-  for await (const chunk of await createUploadStorage(app.config).read(row!.storageKey)) {
-    hash.update(chunk as Buffer);
-  }
-  return hash.digest('hex');
 }
 
 async function putPart(app: TestApp, browser: TestBrowser, fileId: string, n: number, bytes: Buffer) {

@@ -1,15 +1,13 @@
-import { createHash } from 'node:crypto';
 import { UPLOAD_PART_SIZE } from '@avp/shared';
 import type { UploadFileInfo } from '@avp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createUploadStorage } from '../src/adapters/storage/index.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { registration, TestBrowser } from './helpers/browser.js';
 import { startS3FaultProxy } from './helpers/fault-proxy.js';
 import type { S3FaultKind, S3FaultProxy } from './helpers/fault-proxy.js';
 import { S3_STAND_IN_BUCKET, startS3StandIn } from './helpers/s3-stand-in.js';
-import { fetchTransport, memorySource, sponsorForm, uploadClient } from './helpers/uploads.js';
+import { fetchTransport, memorySource, sponsorForm, storedSha, uploadClient } from './helpers/uploads.js';
 
 /**
  * Issue 28: the S3 server failing under an upload, through a fault proxy in front of the S3 stand-in that
@@ -53,15 +51,6 @@ async function s3App(
   const ada = new TestBrowser(app.url);
   expect((await ada.post('/api/auth/register', registration())).status).toBe(201);
   return { app, proxy, ada };
-}
-
-async function storedSha(app: TestApp, fileId: string): Promise<string> {
-  const row = await app.db.models.SubmissionFile.findByPk(fileId);
-  const hash = createHash('sha256');
-  for await (const chunk of await createUploadStorage(app.config).read(row!.storageKey)) {
-    hash.update(chunk as Buffer);
-  }
-  return hash.digest('hex');
 }
 
 describe('S3 failing under uploads', () => {

@@ -9,6 +9,18 @@ import type {
   UploadSource,
   UploadTransport,
 } from '@avp/shared';
+import { createUploadStorage } from '../../src/adapters/storage/index.js';
+import type { TestApp } from './app.js';
+
+/** The sha-256 of a file as its storage holds it, read back through the app's storage driver. */
+export async function storedSha(app: TestApp, fileId: string): Promise<string> {
+  const row = await app.db.models.SubmissionFile.findByPk(fileId);
+  const hash = createHash('sha256');
+  for await (const chunk of await createUploadStorage(app.config).read(row!.storageKey)) {
+    hash.update(chunk as Buffer);
+  }
+  return hash.digest('hex');
+}
 
 /**
  * The shared upload client's transport over Node's fetch, as the desktop app would use it: a cookie

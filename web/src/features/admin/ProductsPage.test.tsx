@@ -10,7 +10,15 @@ let api: ReturnType<typeof fakeApi> | undefined;
 afterEach(() => api?.restore());
 
 function product(id: number, name: string): StaffProduct {
-  return { id, name, description: `${name} for the booth`, images: [], sort_order: id, is_active: true };
+  return {
+    id,
+    name,
+    description: `${name} for the booth`,
+    images: [],
+    sort_order: id,
+    is_active: true,
+    stores: 1,
+  };
 }
 
 const SEEDED = [product(1, 'Laptop Rental'), product(2, 'Charging Station')];
