@@ -215,7 +215,6 @@ async function storeClaimedPart(
   watch?: (chunk: Buffer) => void,
 ): Promise<string | null> {
   const fileId = claim.fileId;
-  const uploadId = await uploadIdForPart(deps, { ...file, id: fileId });
   const gate = priorityGateFor(deps.config);
   const tap = deps.hashes.begin(
     deps.storage,
@@ -224,7 +223,10 @@ async function storeClaimedPart(
     claim.token,
   );
   let etag: string | null;
+  let uploadId: string | null;
   try {
+    // Inside the try: S3 failing to begin a missing upload is answered as a failed part write is.
+    uploadId = await uploadIdForPart(deps, { ...file, id: fileId });
     etag = await deps.storage.writePart({
       key: file.storageKey,
       uploadId,
