@@ -187,6 +187,8 @@ export interface S3FaultProxy {
   fault: { kind: S3FaultKind; share?: number; slowMs?: number } | null;
   readonly counts: { forwarded: number; faulted: number };
   readonly inFlight: { now: number; most: number };
+  /** Every request that reached the proxy, in order: its method, its path with the query, its Range. */
+  readonly requests: { method: string; url: string; range?: string }[];
   close(): Promise<void>;
 }
 
@@ -211,12 +213,14 @@ export async function startS3FaultProxy(options: {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const counts = { forwarded: 0, faulted: 0 };
   const inFlight = { now: 0, most: 0 };
+  const requests: { method: string; url: string; range?: string }[] = [];
   const state: S3FaultProxy = {
     url: '',
     port: 0,
     fault: null,
     counts,
     inFlight,
+    requests,
     close: async () => undefined,
   };
 
@@ -266,6 +270,7 @@ export async function startS3FaultProxy(options: {
 
   const server = createHttpServer((req, res) => {
     req.on('error', () => res.destroy());
+    requests.push({ method: req.method ?? '', url: req.url ?? '/', range: req.headers.range });
     inFlight.most = Math.max(inFlight.most, ++inFlight.now);
     res.on('close', () => inFlight.now--);
     const fault = state.fault;

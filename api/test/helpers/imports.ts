@@ -3,6 +3,7 @@ import type { UploadFileInfo } from '@avp/shared';
 import type { Env } from '../../src/config.js';
 import { startImportWorker } from '../../src/modules/imports/index.js';
 import type { ImportWorker } from '../../src/modules/imports/index.js';
+import type { RunningHashes } from '../../src/modules/uploads/running-hash.js';
 import { startTestApp } from './app.js';
 import type { TestApp } from './app.js';
 import { registration, TestBrowser } from './browser.js';
@@ -40,6 +41,7 @@ export async function startImportHarness(
     pollMs?: number;
     logs?: LogCapture;
     retryBaseMs?: number;
+    hashes?: RunningHashes;
   } = {},
 ): Promise<ImportHarness> {
   const t = await startTestApp({
@@ -53,6 +55,7 @@ export async function startImportHarness(
     logger: t.logger,
     pollMs: options.pollMs ?? 50,
     ...(options.retryBaseMs === undefined ? {} : { retryBaseMs: options.retryBaseMs }),
+    ...(options.hashes === undefined ? {} : { hashes: options.hashes }),
   });
   const client = new TestBrowser(t.url);
   const registered = await client.post('/api/auth/register', registration());

@@ -55,8 +55,8 @@ import { TokenBox } from './token-box.js';
  * Range requests in flight per import. Two hide one part's gap (its claim, the request's first byte, the
  * database writes after it) behind the other's bytes; more only put parts further ahead of the running
  * hash, which then holds their chunks in memory or reads them back from storage (bench:import: 4 in
- * flight grew the server by 120+ MB and cost more processor time than 2). Of the two, one body flows at a
- * time, in part order (see copyParts).
+ * flight grew the server by 120+ MB and cost more processor time than 2). Both bodies flow at once while
+ * the running hash has room to hold the one ahead (see copyParts).
  */
 const PARTS_IN_FLIGHT = 2;
 /** How often the import row's progress (bytesDone, speed) is written while parts are stored. */
@@ -98,6 +98,8 @@ export interface ImportWorkerOptions {
   pollMs?: number;
   /** The first retry's wait after a failure (doubled each time, up to five minutes); tests shorten it. */
   retryBaseMs?: number;
+  /** The running hashes of the worker's copies (a budget of their own unless given). */
+  hashes?: RunningHashes;
 }
 
 export interface ImportWorker {
@@ -231,7 +233,7 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
   const storage = options.storage ?? createUploadStorage(config);
   const sources = options.sources ?? createCloudSources(config);
   const tokens = new TokenBox(config.SESSION_SECRET);
-  const deps: UploadsDeps = { config, db, logger, storage, hashes: new RunningHashes() };
+  const deps: UploadsDeps = { config, db, logger, storage, hashes: options.hashes ?? new RunningHashes() };
   const active = new Map<string, { lease: ImportLease; done: Promise<void> }>();
   let stopped = false;
   let filling: Promise<void> | undefined;
@@ -350,17 +352,19 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
       if (updated.length === 0) throw new LeaseLost();
     };
 
-    /** Settled once the part taken last is stored or has failed: the next one's body waits for it. */
+    /** Settled once the part taken last is stored or has failed: a body the hash cannot hold waits for it. */
     let turn: Promise<void> = Promise.resolve();
 
     /**
-     * One part: its claim and its request go ahead while the part before it is still arriving, but its
-     * body is read only once that part is stored. So the parts' bytes reach the running hash in order,
-     * each in stream, and none are held for it (its answer's first bytes wait in the socket's buffers,
-     * not in ours). Each chunk's memory is given back once written and hashed (writeClaimedPart's
-     * ownsChunks): bench:import, each socket read is a new 64 KiB buffer outside V8's heap, and left to
-     * the collector they started ~30 full collections per GiB, each marking the server's whole heap on
-     * V8's threads (2.3-2.6 s per GiB there, against 0.35 for the bare importer (d) with its small heap).
+     * One part: its claim, its request and its body go ahead while the part before it is still arriving,
+     * its chunks held by the running hash (by reference, within the process's budget) until that part is
+     * in. One body at a time left the provider's link idle for each part's tail and the database writes
+     * after it (bench:import 0.77-0.89 of the bare importer (d), which holds the part ahead the same way;
+     * 0.99-1.10 with both flowing). When the hash has no room for the part, its body waits, unread (its
+     * first bytes in the socket's buffers), for the part before to be stored: on S3 a part the hash could
+     * not hold means reading the whole file back at completion. Each chunk's memory is given back once
+     * written and hashed (writeClaimedPart's ownsChunks): each socket read is a new 64 KiB buffer outside
+     * V8's heap, and left to the collector they started ~30 full collections of the server's heap per GiB.
      */
     const copyOne = async (partNumber: number, before: Promise<void>, pass: () => void): Promise<void> => {
       const range = partRange(plan, partNumber);
@@ -378,7 +382,7 @@ export function startImportWorker(options: ImportWorkerOptions): ImportWorker {
       try {
         const answer =
           range.size === 0 ? null : await read({ start: range.start, end: range.end - 1 }, idle.signal);
-        await idle.waitFor(before);
+        if (!deps.hashes.canHold(range.size)) await idle.waitFor(before);
         lease.signal.throwIfAborted();
         const body = answer ? idle.watch(answer) : Readable.from([]);
         // The answer's chunks are its HTTP parser's copies, this import's alone.

@@ -80,6 +80,11 @@ export class RunningHashes {
     return this.held;
   }
 
+  /** Whether a part of `bytes` arriving ahead of its file's hash could be held whole right now. */
+  canHold(bytes: number): boolean {
+    return this.held + bytes <= this.budget;
+  }
+
   private cursor(fileId: string, size: number, key: string): FileCursor {
     let cursor = this.files.get(fileId);
     if (cursor) {

@@ -29,6 +29,11 @@ export interface DriveStandIn {
   /** Milliseconds to wait before each media body (to watch an import run). */
   delayMs: number;
   /**
+   * The media request for the range starting at `start` sends half its body, waits `ms`, then the rest: a
+   * part slower than the one after it, as a provider's spread of servers answers.
+   */
+  pauseMidBody: { start: number; ms: number } | null;
+  /**
    * The next media request longer than this sends its 206 headers and this many bytes, then keeps the
    * socket open and silent (a provider that stalls); it counts in `stalled` once it has gone silent.
    */
@@ -49,6 +54,7 @@ export async function startDriveStandIn(): Promise<DriveStandIn> {
     cutNextAfter: null as number | null,
     expireTokenAfter: null as number | null,
     delayMs: 0,
+    pauseMidBody: null as { start: number; ms: number } | null,
     stallNextAfter: null as number | null,
     stalled: 0,
     stallEvery: false,
@@ -101,6 +107,14 @@ export async function startDriveStandIn(): Promise<DriveStandIn> {
       res.write(body.subarray(0, sent), () => {
         state.stalled++;
       });
+      return;
+    }
+    if (state.pauseMidBody?.start === start) {
+      const { ms } = state.pauseMidBody;
+      const half = Math.floor(body.length / 2);
+      res.write(body.subarray(0, half));
+      await new Promise((r) => setTimeout(r, ms));
+      res.end(body.subarray(half));
       return;
     }
     if (state.cutNextAfter !== null) {
