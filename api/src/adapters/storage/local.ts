@@ -10,6 +10,7 @@ import { isStorageFull, PartSizeError, releaseChunk } from './types.js';
 import type { UploadStorage } from './types.js';
 import type { DiskWrites } from './disk-writes.js';
 import type { WriteSlots } from './write-slots.js';
+import { writeBatchBytes } from './write-batch.js';
 
 /**
  * Proves a folder can take new files: creates it if needed, then writes and deletes a probe file. A full
@@ -74,14 +75,8 @@ interface LocalPartWrite {
   release?: boolean;
 }
 
-/**
- * Chunks gathered into one positional write: a part's chunks go down about 256 KiB at a time. Small
- * enough that what a write copies into the page cache is still in the processor's cache from the socket
- * read and the hash: with 1 MiB per write and 4 parts in flight, the kernel's copy read cold memory and
- * cost 5 to 30 times as much (bench:upload under perf, copy_folio_from_iter_atomic 150-410 samples per
- * 512 MiB against 12-29 at 256 KiB), while 64-128 KiB added more thread-pool hand-offs than they saved.
- */
-const WRITE_BYTES = 256 * 1024;
+/** Chunks gathered into one positional write (write-batch.ts): read once, at start. */
+const WRITE_BYTES = writeBatchBytes();
 
 /**
  * The body of one part, written at its offset: the last stage of its pipe, with no stream between the
