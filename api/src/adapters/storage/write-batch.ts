@@ -13,8 +13,9 @@ const MOST = 1024 * 1024;
  * larger writes cost less; but what the kernel copies into the page cache must still be in the processor's
  * cache from the socket read and the hash, or the copy reads cold memory. bench:many's 200 files of
  * 20 MiB on an EPYC with 1 MiB of L2 per core, the server's CPU per file: 256 KiB 60-86 ms, 512 KiB 62-65,
- * 1 MiB 51-53, 2 MiB 68-76 (bare per-file PUT 50-59); an earlier machine's perf showed the page-cache copy
- * 5 to 30 times dearer at 1 MiB than at 256 KiB, where its cache was smaller.
+ * 1 MiB 51-53, 2 MiB 68-76 (bare per-file PUT 50-59). An earlier machine's perf had shown the page-cache
+ * copy 5 to 30 times dearer at 1 MiB than at 256 KiB (its cache sizes were not recorded): hence 256 KiB
+ * where the cache cannot be read.
  */
 export function writeBatchBytes(cpuRoot = '/sys/devices/system/cpu/cpu0/cache'): number {
   const l2 = secondLevelCacheBytes(cpuRoot);
