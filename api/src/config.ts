@@ -32,8 +32,13 @@ const raw = z
 const got = (value: string): string => `(got ${JSON.stringify(value)})`;
 
 function integer(fallback: number, min: number, max: number) {
+  return optionalInteger(min, max).transform((value) => value ?? fallback);
+}
+
+/** An integer setting with no default: undefined when it is not set. */
+function optionalInteger(min: number, max: number) {
   return raw.transform((value, ctx) => {
-    if (value === undefined) return fallback;
+    if (value === undefined) return undefined;
     const n = Number(value);
     if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
       ctx.addIssue({ code: 'custom', message: `must be an integer between ${min} and ${max} ${got(value)}` });
@@ -223,7 +228,8 @@ const schema = z
     UPLOAD_PART_CONCURRENCY: integer(8, 1, 1024),
     // Local storage's file writes each API process hands libuv's thread pool at once; the rest wait in order,
     // so SQLite, argon2 and reads keep threads of their own (adapters/storage/disk-writes.ts, bench:mixed).
-    UPLOAD_DISK_WRITES: integer(2, 1, 64),
+    // Unset: 1 where each write carries 1 MiB (the processor's L2 cache), else 2 (disk-writes.ts).
+    UPLOAD_DISK_WRITES: optionalInteger(1, 64),
     // The longest the chunks of part bodies wait while interactive requests (the store, checkout, sign-in)
     // wait for their answer (http/priority-gate.ts); a hold that long is followed by as long of parts
     // flowing. 0: parts never wait.

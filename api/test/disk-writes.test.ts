@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createUploadStorage, DiskWrites, diskWritesFor } from '../src/adapters/storage/index.js';
+import {
+  createUploadStorage,
+  defaultDiskWrites,
+  DiskWrites,
+  diskWritesFor,
+} from '../src/adapters/storage/index.js';
 import type { UploadStorage } from '../src/adapters/storage/index.js';
 import { loadConfig } from '../src/config.js';
 import { TEST_SECRET } from './helpers/env.js';
@@ -58,8 +63,14 @@ async function writeTogether(storage: UploadStorage, name: string): Promise<void
 }
 
 describe('UPLOAD_DISK_WRITES', () => {
-  it('defaults to 2, takes a value, and refuses 0 with a line naming it', () => {
-    expect(loadConfig({ SESSION_SECRET: TEST_SECRET }).UPLOAD_DISK_WRITES).toBe(2);
+  it('unset, 1 where each write carries 1 MiB and 2 with smaller writes; takes a value; refuses 0 with a line naming it', () => {
+    const unset = loadConfig({ SESSION_SECRET: TEST_SECRET });
+    expect(unset.UPLOAD_DISK_WRITES).toBeUndefined();
+    expect(diskWritesFor(unset).limit).toBe(defaultDiskWrites());
+    expect(defaultDiskWrites(1024 * 1024)).toBe(1);
+    expect(defaultDiskWrites(512 * 1024)).toBe(2);
+    expect(defaultDiskWrites(256 * 1024)).toBe(2);
+    expect(diskWritesFor(loadConfig({ SESSION_SECRET: TEST_SECRET, UPLOAD_DISK_WRITES: '3' })).limit).toBe(3);
     expect(loadConfig({ SESSION_SECRET: TEST_SECRET, UPLOAD_DISK_WRITES: '1' }).UPLOAD_DISK_WRITES).toBe(1);
     expect(() => loadConfig({ SESSION_SECRET: TEST_SECRET, UPLOAD_DISK_WRITES: '0' })).toThrow(
       /UPLOAD_DISK_WRITES: must be an integer between 1 and \d+ \(got "0"\)/,

@@ -8,7 +8,7 @@ import { writeSlotsFor } from './write-slots.js';
 
 export { LocalStorage, exactSize } from './local.js';
 export { S3Storage } from './s3.js';
-export { DiskWrites, diskWritesFor } from './disk-writes.js';
+export { defaultDiskWrites, DiskWrites, diskWritesFor } from './disk-writes.js';
 export { WriteSlots, writeSlotsFor } from './write-slots.js';
 export { holdChunk, isStorageFull, PartSizeError, releaseChunk, StorageUnavailableError } from './types.js';
 export type { PartRef, UploadStorage } from './types.js';

@@ -10,7 +10,7 @@ import { isStorageFull, PartSizeError, releaseChunk } from './types.js';
 import type { UploadStorage } from './types.js';
 import type { DiskWrites } from './disk-writes.js';
 import type { WriteSlots } from './write-slots.js';
-import { writeBatchBytes } from './write-batch.js';
+import { WRITE_BATCH_BYTES } from './write-batch.js';
 
 /**
  * Proves a folder can take new files: creates it if needed, then writes and deletes a probe file. A full
@@ -75,8 +75,8 @@ interface LocalPartWrite {
   release?: boolean;
 }
 
-/** Chunks gathered into one positional write (write-batch.ts): read once, at start. */
-const WRITE_BYTES = writeBatchBytes();
+/** Chunks gathered into one positional write (write-batch.ts). */
+const WRITE_BYTES = WRITE_BATCH_BYTES;
 
 /**
  * The body of one part, written at its offset: the last stage of its pipe, with no stream between the

@@ -22,6 +22,9 @@ export function writeBatchBytes(cpuRoot = '/sys/devices/system/cpu/cpu0/cache'):
   return l2 === null ? DEFAULT_WRITE_BATCH_BYTES : Math.min(MOST, Math.max(LEAST, l2));
 }
 
+/** This process's batch, read once. */
+export const WRITE_BATCH_BYTES = writeBatchBytes();
+
 /** The size of cpu0's L2 (data or unified) cache as sysfs tells it ("1024K"), or null. */
 function secondLevelCacheBytes(cpuRoot: string): number | null {
   let entries: string[];
