@@ -279,6 +279,30 @@ describe.each(DIALECTS)('second factors on %s', (dialect) => {
     ]);
   });
 
+  it('sign-in pages opened from one address (each asks for a passkey challenge) leave passkey sign-in working there', async () => {
+    const app = await start(dialect);
+    await client(app, 'lin@example.com');
+    const authenticator = new SoftAuthenticator(new URL(app.config.PUBLIC_URL).origin);
+    const { browser } = await signIn(app, 'lin@example.com');
+    const options = await browser.post<CreationOptionsJson>('/api/account/passkeys/options');
+    const added = await browser.post<Answer>('/api/account/passkeys', {
+      name: 'Phone',
+      credential: authenticator.create(options.body),
+    });
+    expect(added.status).toBe(201);
+    // A venue's exhibitors behind one address open the sign-in page sixty times: each asks for a challenge.
+    for (let i = 0; i < 60; i += 1) {
+      expect((await new TestBrowser(app.url).post('/api/auth/passkey-options')).status).toBe(200);
+    }
+    const visitor = new TestBrowser(app.url);
+    const challenge = await visitor.post<RequestOptionsJson>('/api/auth/passkey-options');
+    expect(challenge.status).toBe(200);
+    const signedIn = await visitor.post<Answer>('/api/auth/passkey', {
+      credential: authenticator.get(challenge.body),
+    });
+    expect(signedIn.status).toBe(200);
+  });
+
   it('a passkey without user verification is refused; a staff password then needs the passkey', async () => {
     const app = await start(dialect);
     await staffMember(app, 'grace@example.com');

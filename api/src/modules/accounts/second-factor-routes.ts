@@ -67,8 +67,17 @@ export const TOTP_NOT_STARTED = 'Start setting up two-step sign-in again.';
 export const PASSWORD_NOT_ACCEPTED = 'That password is not right.';
 
 /** Per address, like sign-in's: every route here that checks something. */
-const perIp = (name: string): RequestHandler =>
-  rateLimit({ name, windowSeconds: 15 * 60, max: 50, key: clientIp, message: TOO_MANY_FACTOR_REQUESTS });
+const perIp = (name: string, max = 50): RequestHandler =>
+  rateLimit({ name, windowSeconds: 15 * 60, max, key: clientIp, message: TOO_MANY_FACTOR_REQUESTS });
+
+/**
+ * Passkey challenges asked for per address in 15 minutes. Every sign-in form asks for one as it opens (the
+ * browser's autofill offers passkeys from the e-mail field), so a venue's exhibitors behind one address
+ * spent the 50 attempts of passkey sign-in by opening the page, and the button then failed for all of
+ * them. A challenge is a stored row that runs out, so its own limit only bounds that; the sign-ins
+ * themselves keep theirs.
+ */
+export const PASSKEY_CHALLENGES_PER_IP = 1000;
 
 function meta(req: Request): RequestMeta {
   return { ip: clientIp(req), userAgent: req.get('user-agent') ?? null, session: req.authSession };
@@ -186,9 +195,15 @@ export function secondFactorRoutes(deps: AccountsDeps): Router {
 
   // --- Signing in with a passkey alone ---------------------------------------------------------------
 
-  router.post('/auth/passkey-options', perIp('passkey-ip'), async (_req, res) => {
-    res.set('Cache-Control', 'no-store').json(await authenticationOptions(db, config, 'authenticate', null));
-  });
+  router.post(
+    '/auth/passkey-options',
+    perIp('passkey-options-ip', PASSKEY_CHALLENGES_PER_IP),
+    async (_req, res) => {
+      res
+        .set('Cache-Control', 'no-store')
+        .json(await authenticationOptions(db, config, 'authenticate', null));
+    },
+  );
 
   router.post('/auth/passkey', perIp('passkey-ip'), async (req, res) => {
     const body = (req.body ?? {}) as { credential?: unknown; token?: unknown };
