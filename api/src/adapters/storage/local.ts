@@ -11,6 +11,7 @@ import type { UploadStorage } from './types.js';
 import type { DiskWrites } from './disk-writes.js';
 import type { WriteSlots } from './write-slots.js';
 import { WRITE_BATCH_BYTES } from './write-batch.js';
+import { FolderCreates } from './folder-creates.js';
 
 /**
  * Proves a folder can take new files: creates it if needed, then writes and deletes a probe file. A full
@@ -179,6 +180,9 @@ async function receivePart(handle: FileHandle, args: LocalPartWrite, turns?: Dis
   }
 }
 
+/** The process's creates, whichever storage asks (the kernel's lock is the folder's, not the storage's). */
+const creates = new FolderCreates();
+
 const SAFE_KEY = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
 
 /**
@@ -207,11 +211,13 @@ export class LocalStorage implements UploadStorage {
     const file = this.pathOf(key);
     // Its folder is made only when missing: a submission's files share one, and a mkdir for each of a
     // thousand files was a thread-pool round trip each on registration's path (#34).
-    const handle = await open(file, 'w').catch(async (error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await mkdir(path.dirname(file), { recursive: true });
-      return open(file, 'w');
-    });
+    const handle = await creates.run(file, () =>
+      open(file, 'w').catch(async (error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        await mkdir(path.dirname(file), { recursive: true });
+        return open(file, 'w');
+      }),
+    );
     try {
       await handle.truncate(size);
     } finally {

@@ -79,6 +79,15 @@ export class BodySegments {
   }
 
   /**
+   * Resolves once every byte of the current stretch has been handed to its stream (its reader may still
+   * hold the last of them, no more than the stream's buffer); rejects with the request's failure. Unlike
+   * settle(), it drops nothing: the reader goes on with what it was handed.
+   */
+  handedOver(): Promise<void> {
+    return this.stretch?.done ?? Promise.resolve();
+  }
+
+  /**
    * Reads whatever is left of the current stretch and drops it; resolves once the body stands at the
    * next stretch's first byte, or rejects with the request's failure.
    */

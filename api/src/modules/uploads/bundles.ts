@@ -103,43 +103,59 @@ async function receiveInOrder(
   claims: Map<string, WriteClaim>,
 ): Promise<BundleItem[]> {
   const segments = new BodySegments(body);
-  const items: BundleItem[] = [];
+  // Each file's answer, in order. A file's completion (its checksum checked, its row recorded) goes on
+  // while the next file's bytes are read, so that the completions of a bundle's files, waiting for the
+  // database's write turn together, are recorded together (only-part-records.ts).
+  const answers: Promise<BundleItem>[] = [];
   let stopped: AppError | null = null;
   for (const entry of entries) {
     if (stopped) {
-      items.push({ id: entry.fileId, error: errorOf(stopped) });
+      answers.push(Promise.resolve({ id: entry.fileId, error: errorOf(stopped) }));
       continue;
     }
     const segment = segments.next(entry.size);
-    try {
-      const answer = await putPartWithChecksum(
-        deps,
-        user,
-        entry.fileId,
-        '1',
-        String(entry.size),
-        segment,
-        entry.sha256,
-        claims.get(entry.fileId),
-      );
-      items.push(answer.file ? { id: entry.fileId, file: answer.file } : { id: entry.fileId });
-    } catch (error) {
-      // The request itself is gone: no answer can reach anyone.
-      if (segments.failure) throw segments.failure;
-      const known = toAppError(error);
-      if (known && known.status < 500) {
-        items.push({ id: entry.fileId, error: errorOf(known) });
-      } else {
+    const answer = putPartWithChecksum(
+      deps,
+      user,
+      entry.fileId,
+      '1',
+      String(entry.size),
+      segment,
+      entry.sha256,
+      claims.get(entry.fileId),
+    ).then(
+      (put): BundleItem => (put.file ? { id: entry.fileId, file: put.file } : { id: entry.fileId }),
+      (error: unknown): BundleItem => {
+        const known = toAppError(error);
+        if (known && known.status < 500) return { id: entry.fileId, error: errorOf(known) };
+        // The request itself is gone (thrown below, once every file under way is done with).
+        if (segments.failure) return { id: entry.fileId, error: errorOf(INTERNAL()) };
         logger.error({ err: error, fileId: entry.fileId }, 'bundle stopped: a file could not be stored');
-        stopped = known ?? new AppError(500, 'internal', 'Internal server error');
-        items.push({ id: entry.fileId, error: errorOf(stopped) });
-      }
+        // The files not begun yet are answered with it; those under way answer for themselves.
+        const failure = known ?? INTERNAL();
+        stopped ??= failure;
+        return { id: entry.fileId, error: errorOf(failure) };
+      },
+    );
+    answers.push(answer);
+    // The next file starts once this one's bytes are all handed to its write, or its write ended early
+    // (refused before a byte, or failed): what it left unread is then read and dropped.
+    await Promise.race([segments.handedOver().catch(() => undefined), answer]);
+    try {
+      await segments.settle();
+    } catch {
+      break; // The request failed: no more files come.
     }
-    await segments.settle();
   }
+  // Every file under way is done with before its claim is given back (receiveBundle) or anything thrown.
+  const items = await Promise.all(answers);
+  // The request itself is gone: no answer can reach anyone.
+  if (segments.failure) throw segments.failure;
   await segments.finish();
   return items;
 }
+
+const INTERNAL = () => new AppError(500, 'internal', 'Internal server error');
 
 /**
  * The background work of the bundle's completions (each file's media reading and poster), begun together

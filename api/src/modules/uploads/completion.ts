@@ -29,6 +29,7 @@ import {
   touchUnlessRecent,
 } from './common.js';
 import type { UploadsDeps } from './common.js';
+import { recordOnlyPartComplete } from './only-part-records.js';
 import { recordStorageUpload } from './storage-upload.js';
 
 /** Completion: a file's parts joined, its size and sha-256 checked against what is stored, or a restart. */
@@ -317,7 +318,8 @@ export async function verifyAndComplete(
  * completion's; false when it is not. Plain statements: the model's update (validation, building the SQL)
  * cost more than the write (#34). On PostgreSQL one statement deletes the claim's row, records the part and
  * the file; on SQLite (no writes inside WITH) the part and the file are two statements, each testing the
- * claim, and release() deletes the row after them.
+ * claim (for files of one part, grouped with the others completing meanwhile: only-part-records.ts), and
+ * release() deletes the row after them.
  */
 async function recordComplete(
   db: Database,
@@ -350,15 +352,16 @@ async function recordComplete(
     if (recorded.length > 0) claim.ended();
     return recorded.length > 0;
   }
+  // A file with its only part: with the others completing meanwhile, in two statements (only-part-records.ts).
   if (onlyPart) {
-    const held = `(SELECT file_id FROM upload_claims WHERE file_id = :fileId AND part_number = ${COMPLETION}
-       AND token = :token)`;
-    // WITH first, so that Sequelize's SQLite dialect keeps the RETURNING rows of an INSERT.
-    const stored = await db.sequelize.query(`WITH held AS ${held} ${part('held')}`, {
-      replacements,
-      type: QueryTypes.SELECT,
+    return recordOnlyPartComplete(db, {
+      fileId,
+      token: claim.token,
+      sha256,
+      now: replacements.now as string,
+      size: onlyPart.size,
+      etag: onlyPart.etag,
     });
-    if (stored.length === 0) return false;
   }
   const recorded = await db.sequelize.query(
     `${update} WHERE id = :fileId AND ${claim.heldCondition()} RETURNING id`,
