@@ -41,25 +41,13 @@ const groupsOf = groupedPer(
  * failure leaves what one completion's own two statements would have left.
  */
 async function recordMany(db: Database, records: OnlyPartRecord[]): Promise<boolean[]> {
-  const replacements: Record<string, unknown> = {};
-  const values = records.map((r, i) => {
-    Object.assign(replacements, {
-      [`f${i}`]: r.fileId,
-      [`t${i}`]: r.token,
-      [`h${i}`]: r.sha256,
-      [`n${i}`]: r.now,
-      [`s${i}`]: r.size,
-      [`e${i}`]: r.etag,
-    });
-    return `(:f${i}, :t${i}, :h${i}, :n${i}, :s${i}, :e${i})`;
-  });
-  const items = `WITH items (file_id, token, sha256, now, size, etag) AS (VALUES ${values.join(', ')})`;
-  const held = (alias: string) =>
-    `EXISTS (SELECT 1 FROM upload_claims c WHERE c.file_id = ${alias}.file_id
-       AND c.part_number = ${COMPLETION} AND c.token = ${alias}.token)`;
+  const { items, replacements } = itemsOf(records, ['size', 'etag']);
   const stored = await db.sequelize.query<{ file_id: string }>(
     `${items} INSERT INTO file_parts (file_id, part_number, size, etag, write_id, created_at)
-     SELECT i.file_id, 1, i.size, i.etag, i.token, i.now FROM items i WHERE ${held('i')} RETURNING file_id`,
+     SELECT i.file_id, 1, i.size, i.etag, i.token, i.now FROM items i
+     WHERE EXISTS (SELECT 1 FROM upload_claims c WHERE c.file_id = i.file_id
+       AND c.part_number = ${COMPLETION} AND c.token = i.token)
+     RETURNING file_id`,
     { replacements, type: QueryTypes.SELECT },
   );
   const withPart = new Set(stored.map((row) => row.file_id));
@@ -69,27 +57,23 @@ async function recordMany(db: Database, records: OnlyPartRecord[]): Promise<bool
     recorded = await recordFiles(db, files);
   } catch (error) {
     if (records.length === 1) throw error;
+    // Each alone; one that fails again is answered as not recorded (its completion tried again later
+    // finds its part stored), never as a failure of the whole group, some of which may be recorded.
     recorded = new Set();
-    for (const file of files) if ((await recordFiles(db, [file])).size > 0) recorded.add(file.fileId);
+    for (const file of files) {
+      const alone = await recordFiles(db, [file]).catch(() => new Set<string>());
+      if (alone.size > 0) recorded.add(file.fileId);
+    }
   }
   return records.map((r) => recorded.has(r.fileId));
 }
 
 async function recordFiles(db: Database, records: OnlyPartRecord[]): Promise<Set<string>> {
   if (records.length === 0) return new Set();
-  const replacements: Record<string, unknown> = {};
-  const values = records.map((r, i) => {
-    Object.assign(replacements, {
-      [`f${i}`]: r.fileId,
-      [`t${i}`]: r.token,
-      [`h${i}`]: r.sha256,
-      [`n${i}`]: r.now,
-    });
-    return `(:f${i}, :t${i}, :h${i}, :n${i})`;
-  });
+  const { items, replacements } = itemsOf(records, []);
   const own = (column: string) => `(SELECT i.${column} FROM items i WHERE i.file_id = submission_files.id)`;
   const recorded = await db.sequelize.query<{ id: string }>(
-    `WITH items (file_id, token, sha256, now) AS (VALUES ${values.join(', ')})
+    `${items}
      UPDATE submission_files SET status = 'complete', sha256 = ${own('sha256')}, completed_at = ${own('now')},
        storage_upload_id = NULL, updated_at = ${own('now')}
      WHERE id IN (SELECT file_id FROM items) AND EXISTS (SELECT 1 FROM items i JOIN upload_claims c
@@ -99,4 +83,22 @@ async function recordFiles(db: Database, records: OnlyPartRecord[]): Promise<Set
     { replacements, type: QueryTypes.SELECT },
   );
   return new Set(recorded.map((row) => row.id));
+}
+
+/** `WITH items (file_id, token, sha256, now, …more) AS (VALUES …)` over `records`, and its replacements. */
+function itemsOf(
+  records: OnlyPartRecord[],
+  more: ('size' | 'etag')[],
+): { items: string; replacements: Record<string, unknown> } {
+  const columns = ['fileId', 'token', 'sha256', 'now', ...more] as const;
+  const replacements: Record<string, unknown> = {};
+  const rows = records.map((record, i) => {
+    const names = columns.map((column, c) => {
+      replacements[`v${i}_${c}`] = record[column];
+      return `:v${i}_${c}`;
+    });
+    return `(${names.join(', ')})`;
+  });
+  const names = ['file_id', 'token', 'sha256', 'now', ...more];
+  return { items: `WITH items (${names.join(', ')}) AS (VALUES ${rows.join(', ')})`, replacements };
 }
