@@ -147,3 +147,53 @@ describe('LoginForm (SPEC §5 Login, §8)', () => {
     ]);
   });
 });
+
+describe('LoginForm passkeys (#33)', () => {
+  it('the button pressed while the autofill request waits for its challenge is not cancelled by it', async () => {
+    // The browser at its boundary: WebAuthn with autofill, whose requests stay with the person until a
+    // newer request cancels them (their signal).
+    const gets: { mediation?: string; aborted: boolean }[] = [];
+    vi.stubGlobal(
+      'PublicKeyCredential',
+      Object.assign(function PublicKeyCredential() {}, { isConditionalMediationAvailable: async () => true }),
+    );
+    Object.defineProperty(navigator, 'credentials', {
+      configurable: true,
+      value: {
+        get: (options: { mediation?: string; signal?: AbortSignal }) =>
+          new Promise((_resolve, reject) => {
+            const request = { mediation: options.mediation, aborted: false };
+            gets.push(request);
+            options.signal?.addEventListener('abort', () => {
+              request.aborted = true;
+              reject(new DOMException('A newer request took its place.', 'AbortError'));
+            });
+          }),
+      },
+    });
+    try {
+      // The autofill's challenge comes back late (a slow venue network); the button's at once.
+      let releaseAutofill!: () => void;
+      const autofillHeld = new Promise<void>((resolve) => (releaseAutofill = resolve));
+      let challenges = 0;
+      renderForm(async (call) => {
+        if (call.path !== '/api/auth/passkey-options') return undefined;
+        challenges++;
+        if (challenges === 1) await autofillHeld;
+        return { status: 200, body: { challenge: 'Y2hhbGxlbmdl', rpId: 'localhost', allowCredentials: [] } };
+      });
+      await waitFor(() => expect(challenges).toBe(1));
+      await userEvent.setup().click(await screen.findByRole('button', { name: 'Sign in with a passkey' }));
+      await waitFor(() => expect(gets).toHaveLength(1));
+      releaseAutofill();
+      await waitFor(() => expect(challenges).toBe(2));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The autofill asked the browser nothing, and the button's request still waits for the person.
+      expect(gets).toEqual([{ mediation: undefined, aborted: false }]);
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(screen.getByRole('button', { name: 'Waiting for the passkey…' })).toBeTruthy();
+    } finally {
+      Reflect.deleteProperty(navigator, 'credentials');
+    }
+  });
+});

@@ -57,6 +57,8 @@ export default function LoginForm({ onSignedIn, requireRole, notice, title = 'Si
   const navigate = useNavigate();
   const [pending, setPending] = useState<PendingSignIn | null>(null);
   const [passkeyBusy, setPasskeyBusy] = useState(false);
+  /** The button's request is under way: an autofill request whose challenge comes back meanwhile stays unasked. */
+  const buttonPressed = useRef(false);
 
   /** Signed in by any way (#33): staff the owner requires a factor of are taken to set one up first. */
   const finish = useCallback(
@@ -89,7 +91,7 @@ export default function LoginForm({ onSignedIn, requireRole, notice, title = 'Si
     void autofillSupported().then(async (supported) => {
       if (!supported || !live) return;
       try {
-        const body = await passkeySignIn(true);
+        const body = await passkeySignIn(true, () => live && !buttonPressed.current);
         if (live) finishRef.current(body);
       } catch {
         // Cancelled, or replaced by the button or by leaving the page: nothing to say.
@@ -102,6 +104,7 @@ export default function LoginForm({ onSignedIn, requireRole, notice, title = 'Si
   }, [pending]);
 
   const withPasskey = async () => {
+    buttonPressed.current = true;
     setFailure(null);
     setPasskeyBusy(true);
     try {
@@ -109,6 +112,7 @@ export default function LoginForm({ onSignedIn, requireRole, notice, title = 'Si
     } catch (error) {
       setFailure(passkeyFailure(error));
     } finally {
+      buttonPressed.current = false;
       setPasskeyBusy(false);
     }
   };

@@ -79,12 +79,21 @@ export function passkeyFailure(error: unknown): string {
 export const passkeysSupported = (): boolean => browserSupportsWebAuthn();
 export const autofillSupported = (): Promise<boolean> => browserSupportsWebAuthnAutofill();
 
-/** Sign in with a passkey alone; `autofill`: the browser offers it from the e-mail field's suggestions. */
-export async function passkeySignIn(autofill = false): Promise<FactorSignedIn> {
+/**
+ * Sign in with a passkey alone; `autofill`: the browser offers it from the e-mail field's suggestions.
+ * `stillWanted` is asked once the challenge is in, before the browser is: a request begun later cancels
+ * the one waiting (WebAuthnAbortService), so an autofill request whose challenge came back after the
+ * button was pressed would have cancelled the button's (on a slow network: "The passkey was not used").
+ */
+export async function passkeySignIn(
+  autofill = false,
+  stillWanted: () => boolean = () => true,
+): Promise<FactorSignedIn> {
   const optionsJSON = await apiRequest<PublicKeyCredentialRequestOptionsJSON>(
     'POST',
     '/api/auth/passkey-options',
   );
+  if (!stillWanted()) throw new DOMException('Replaced by another passkey request.', 'AbortError');
   const credential = await startAuthentication({ optionsJSON, useBrowserAutofill: autofill });
   return apiRequest<FactorSignedIn>('POST', '/api/auth/passkey', { credential });
 }
