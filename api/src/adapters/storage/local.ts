@@ -76,17 +76,14 @@ interface LocalPartWrite {
   release?: boolean;
 }
 
-/** Chunks gathered into one positional write (write-batch.ts). */
-const WRITE_BYTES = WRITE_BATCH_BYTES;
-
 /**
  * The body of one part, written at its offset: the last stage of its pipe, with no stream between the
  * request and the disk. Chunks queue in the Writable's own buffer while a write is in flight and reach
- * _writev together, so each system call takes up to about WRITE_BYTES. Before a batch is stored its chunks are
- * counted (more than `size` fails it, nothing of it written, so a part never spills into the next one) and
- * handed to `observe` in order, whose promise holds them back and whose rejection fails the write. With
- * `release`, a batch's chunks are given back once written (releaseChunk: those the running hash still
- * holds, when it is done with them too).
+ * _writev together, so each system call takes up to about WRITE_BATCH_BYTES (write-batch.ts). Before a
+ * batch is stored its chunks are counted (more than `size` fails it, nothing of it written, so a part
+ * never spills into the next one) and handed to `observe` in order, whose promise holds them back and
+ * whose rejection fails the write. With `release`, a batch's chunks are given back once written
+ * (releaseChunk: those the running hash still holds, when it is done with them too).
  */
 class PartSink extends Writable {
   private seen = 0;
@@ -100,7 +97,7 @@ class PartSink extends Writable {
     private readonly release = false,
     private readonly turns?: DiskWrites,
   ) {
-    super({ highWaterMark: WRITE_BYTES });
+    super({ highWaterMark: WRITE_BATCH_BYTES });
     this.position = offset;
   }
 
